@@ -1,0 +1,1 @@
+"""HTTP and GraphQL adapters and the composition root. Translates; never decides a rule."""

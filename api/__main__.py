@@ -1,0 +1,5 @@
+"""Command line: serve (default), migrate, export-schemas, simulate."""
+
+from api.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,36 @@
+"""Prometheus metrics, in a registry per app so several apps (tests, instances) never collide."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "tabletop_http_requests_total",
+            "HTTP requests by route template, method and status.",
+            ["route", "method", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "tabletop_http_request_duration_seconds",
+            "HTTP request latency by route template.",
+            ["route"],
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+            registry=self.registry,
+        )
+        self.submits = Counter(
+            "tabletop_submits_total", "Choices submitted, by result.", ["status"],
+            registry=self.registry,
+        )
+        self.reveals = Counter(
+            "tabletop_reveals_total", "Simultaneous decisions revealed.", registry=self.registry
+        )
+        self.active_subscriptions = Gauge(
+            "tabletop_active_subscriptions", "Open GraphQL subscriptions.", registry=self.registry
+        )
+        self.games = Gauge(
+            "tabletop_games", "Stored games by status.", ["status"], registry=self.registry
+        )

@@ -1,0 +1,58 @@
+"""RFC 9457 problem details: one shape, with a stable machine-readable ``code``, for every failure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domain.errors import DomainError
+
+PROBLEM_TYPE = "https://tabletop.example/problems/"
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    body = {
+        "type": PROBLEM_TYPE + code,
+        "title": code.replace("_", " "),
+        "status": status,
+        "code": code,
+        "detail": detail,
+        **extra,
+    }
+    return JSONResponse(body, status_code=status, media_type="application/problem+json")
+
+
+def _validation_problem(exc: RequestValidationError) -> JSONResponse:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return problem(400, "malformed_json", "the request body is not valid JSON")
+    fields = [
+        {"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+        for e in errors
+    ]
+    summary = "; ".join(f"{'.'.join(f['loc'])}: {f['msg']}" for f in fields)
+    return problem(422, "invalid_request", summary or "invalid request", errors=fields)
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    async def on_domain_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, DomainError)
+        return problem(exc.status, exc.code, exc.message)
+
+    async def on_validation_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return _validation_problem(exc)
+
+    async def on_http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+        code = codes.get(exc.status_code, "http_error")
+        return problem(exc.status_code, code, str(exc.detail))
+
+    app.add_exception_handler(DomainError, on_domain_error)
+    app.add_exception_handler(RequestValidationError, on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, on_http_error)

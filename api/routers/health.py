@@ -1,0 +1,41 @@
+"""Liveness, readiness and Prometheus metrics."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.concurrency import run_in_threadpool
+
+from api.deps import ContainerDep
+from persistence.health import database_ready
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", operation_id="healthz")
+def healthz() -> dict[str, str]:
+    """Liveness: the process answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", operation_id="readyz", responses={503: {"description": "Not ready"}})
+async def readyz(container: ContainerDep) -> JSONResponse:
+    """Readiness: the database (and Redis, when configured) answer."""
+    checks = {"database": await run_in_threadpool(database_ready, container.db_engine)}
+    if container.settings.redis_url is not None:
+        checks["redis"] = await container.broker.ping()
+    ready = all(checks.values())
+    return JSONResponse(
+        {"status": "ready" if ready else "not_ready", "checks": checks},
+        status_code=200 if ready else 503,
+    )
+
+
+@router.get("/metrics", operation_id="metrics", response_class=Response)
+async def metrics(container: ContainerDep) -> Response:
+    """Prometheus metrics."""
+    counts = await run_in_threadpool(container.service.count_by_status)
+    for status in ("lobby", "in_progress", "finished", "aborted"):
+        container.metrics.games.labels(status).set(counts.get(status, 0))
+    return Response(generate_latest(container.metrics.registry), media_type=CONTENT_TYPE_LATEST)

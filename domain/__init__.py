@@ -1,0 +1,1 @@
+"""Pure domain: game engines, the match aggregate, ports and use cases. Standard library only."""

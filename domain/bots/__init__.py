@@ -1,0 +1,13 @@
+"""Bots: seats the service plays itself, through the same guards as a human.
+
+A bot only ever sees what its seat could see: its own view, the decision and its legal choices,
+and (for the search bot) states sampled by the game's ``determinize`` hook, which resamples
+everything hidden from that seat. Levels: ``random`` (uniform among legal choices) and ``greedy``
+(short Monte Carlo search over sampled states, scored by the game's evaluation).
+"""
+
+from __future__ import annotations
+
+from domain.bots.policies import BOT_LEVELS, BotContext, choose, validate_level
+
+__all__ = ["BOT_LEVELS", "BotContext", "choose", "validate_level"]

@@ -1,0 +1,91 @@
+"""Bot policies, and the hooks a game provides so the stronger bot can search."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from domain.engine import Choice, Decision, GameEngine
+from domain.errors import UnknownBotLevel
+
+BOT_LEVELS = ("random", "greedy")
+
+
+class SearchHooks(Protocol):
+    """What a game offers the search bot. Both functions must respect hidden information."""
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""
+        ...
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        """How good ``state`` is for ``seat`` (higher is better), from a determinized state."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotContext:
+    engine: GameEngine[Any]
+    seat: int
+    decision: Decision
+    choices: list[Choice]
+    sample_state: Callable[[random.Random], Any] | None
+    hooks: SearchHooks | None
+
+
+def validate_level(level: str) -> str:
+    if level not in BOT_LEVELS:
+        raise UnknownBotLevel(f"unknown bot level '{level}'; known: {', '.join(BOT_LEVELS)}")
+    return level
+
+
+def choose(level: str, context: BotContext, rng: random.Random) -> Choice:
+    if level == "greedy" and context.hooks is not None and context.sample_state is not None:
+        return _search(context, rng)
+    return rng.choice(context.choices)
+
+
+SAMPLES = 3
+
+
+def _search(context: BotContext, rng: random.Random) -> Choice:
+    """Try every choice (up to a cap) on a few sampled states and keep the best average value."""
+    assert context.hooks is not None and context.sample_state is not None
+    if len(context.choices) == 1:
+        return context.choices[0]
+    engine, seat, hooks = context.engine, context.seat, context.hooks
+    candidates = context.choices
+    if len(candidates) > 48:
+        candidates = rng.sample(candidates, 48)
+    best: tuple[float, int] | None = None
+    samples = [context.sample_state(rng) for _ in range(SAMPLES)]
+    dumped = [engine.dump(s) for s in samples]
+    for index, choice in enumerate(candidates):
+        total = 0.0
+        for data in dumped:
+            state = engine.load(data)
+            engine.apply(state, _joint_choices(engine, state, context.decision, seat, choice, rng))
+            total += hooks.evaluate(state, seat)
+        score = (total / len(dumped), -index)
+        if best is None or score > best:
+            best = score
+    assert best is not None
+    return candidates[-best[1]]
+
+
+def _joint_choices(
+    engine: GameEngine[Any],
+    state: Any,
+    decision: Decision,
+    seat: int,
+    choice: Choice,
+    rng: random.Random,
+) -> Mapping[int, Choice]:
+    """The bot's choice plus a guessed (random) choice for every other seat deciding at once."""
+    joint = {seat: choice}
+    for other in decision.seats:
+        if other != seat:
+            joint[other] = rng.choice(engine.legal_choices(state, other))
+    return joint

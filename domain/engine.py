@@ -1,0 +1,190 @@
+"""The small interface every game engine implements, and the data that describes a game type.
+
+Engines are shaped like OpenSpiel games: a state object, whose decision it is now, the legal
+choices of a seat, applying choices, a view per viewer, an outcome. The match aggregate runs the
+central guards (game exists, in progress, seat expected to decide, version fresh, choice listed)
+before any engine code, so an engine only ever handles "in progress, your decision, legal choice".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from domain.errors import InvalidOptions
+
+JSON = Any
+"""A JSON-compatible value (dicts with string keys, lists, str, int, float, bool, None)."""
+
+Choice = dict[str, JSON]
+"""A legal choice: a JSON object a client can post back verbatim."""
+
+SPECTATOR: None = None
+"""The viewer id of someone without a seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One game option: its type, default and allowed values, as shown in the catalog."""
+
+    name: str
+    kind: str  # "bool", "enum" or "int"
+    default: JSON
+    description: str
+    allowed: tuple[JSON, ...] = ()
+    verified: bool = True
+
+    def validate(self, value: JSON) -> JSON:
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidOptions(f"option '{self.name}' must be true or false, got {value!r}")
+        elif self.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidOptions(f"option '{self.name}' must be an integer, got {value!r}")
+        if self.allowed and value not in self.allowed:
+            allowed = ", ".join(repr(a) for a in self.allowed)
+            raise InvalidOptions(f"option '{self.name}' must be one of {allowed}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLimit:
+    """A maximum player count that applies when an option has a given value."""
+
+    option: str
+    value: JSON
+    max_players: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameMeta:
+    """Catalog data for a game type, registered under a stable slug."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    description: str
+    options: tuple[OptionSpec, ...] = ()
+    player_limits: tuple[PlayerLimit, ...] = ()
+
+    def resolve_options(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """Validated options with defaults filled in; unknown names are refused."""
+        given = dict(given or {})
+        known = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise InvalidOptions(
+                f"unknown option(s) for {self.slug}: {', '.join(unknown)}; "
+                f"known: {', '.join(known) or 'none'}"
+            )
+        return {
+            name: spec.validate(given[name]) if name in given else spec.default
+            for name, spec in known.items()
+        }
+
+    def max_players_for(self, options: Mapping[str, JSON]) -> int:
+        limits = [
+            limit.max_players
+            for limit in self.player_limits
+            if options.get(limit.option) == limit.value
+        ]
+        return min([self.max_players, *limits])
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What is being decided now and by whom.
+
+    ``simultaneous`` decisions are sealed: every listed seat seals a choice (and may replace it)
+    until the last one seals, then all are applied at once. ``data`` is public context that
+    helps a client present the choices (it must not reveal anything secret).
+    """
+
+    seats: tuple[int, ...]
+    kind: str
+    prompt: str
+    simultaneous: bool = False
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``data`` is public; ``private[seat]`` is merged in for that seat only."""
+
+    type: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    private: Mapping[int, Mapping[str, JSON]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final scores (one per seat) and the winning seats, with optional public details."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+
+S = TypeVar("S")
+
+
+class GameEngine(Protocol[S]):
+    """The interface of a game's rules. ``apply`` mutates the state it is given."""
+
+    meta: GameMeta
+
+    def setup(
+        self, players: int, options: Mapping[str, JSON], rng: random.Random
+    ) -> tuple[S, list[Event]]:
+        """A new game's state and its opening events. All chance comes from ``rng``."""
+        ...
+
+    def decision(self, state: S) -> Decision | None:
+        """Who must decide now, or None once the game is over."""
+        ...
+
+    def legal_choices(self, state: S, seat: int) -> list[Choice]:
+        """Every legal choice of ``seat`` for the current decision (empty if it has none)."""
+        ...
+
+    def apply(self, state: S, choices: Mapping[int, Choice]) -> list[Event]:
+        """Apply legal choices (one per deciding seat) and return what happened."""
+        ...
+
+    def view(self, state: S, viewer: int | None) -> dict[str, JSON]:
+        """The state as ``viewer`` (a seat, or None for a spectator) may see it."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """Scores and winners once the game is over, else None."""
+        ...
+
+    def dump(self, state: S) -> dict[str, JSON]:
+        """The complete state as JSON (secrets included: for storage only)."""
+        ...
+
+    def load(self, data: Mapping[str, JSON]) -> S:
+        """Rebuild a state from ``dump`` output."""
+        ...
+
+
+def reveal_event(choices: Mapping[int, Choice], **extra: JSON) -> Event:
+    """The public event that opens sealed simultaneous choices, all at once."""
+    return Event(
+        "reveal",
+        {"choices": {str(seat): choices[seat] for seat in sorted(choices)}, **extra},
+    )
+
+
+def event_for(event: Event, viewer: int | None) -> tuple[str, dict[str, JSON]]:
+    """The type and data of ``event`` as ``viewer`` may see it."""
+    data = dict(event.data)
+    if viewer is not None and viewer in event.private:
+        data.update(event.private[viewer])
+    return event.type, data
+
+
+def choices_in(choices: Sequence[Choice], choice: Choice) -> bool:
+    return any(candidate == choice for candidate in choices)

@@ -1,0 +1,84 @@
+"""Typed domain errors. Each carries a stable machine-readable ``code`` that the API maps to HTTP."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Base of every expected failure; the message is safe to show to the caller."""
+
+    code = "domain_error"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownGameType(DomainError):
+    code = "unknown_game_type"
+    status = 422
+
+
+class InvalidOptions(DomainError):
+    code = "invalid_options"
+    status = 422
+
+
+class GameNotFound(DomainError):
+    code = "game_not_found"
+    status = 404
+
+
+class GameFull(DomainError):
+    code = "game_full"
+    status = 409
+
+
+class NotEnoughPlayers(DomainError):
+    code = "not_enough_players"
+    status = 409
+
+
+class GameNotInLobby(DomainError):
+    code = "game_not_in_lobby"
+    status = 409
+
+
+class GameNotInProgress(DomainError):
+    code = "game_not_in_progress"
+    status = 409
+
+
+class GameOver(DomainError):
+    code = "game_over"
+    status = 409
+
+
+class NotYourDecision(DomainError):
+    code = "not_your_decision"
+    status = 409
+
+
+class IllegalChoice(DomainError):
+    code = "illegal_choice"
+    status = 422
+
+
+class VersionConflict(DomainError):
+    code = "version_conflict"
+    status = 409
+
+
+class Unauthorized(DomainError):
+    code = "unauthorized"
+    status = 401
+
+
+class Forbidden(DomainError):
+    code = "forbidden"
+    status = 403
+
+
+class UnknownBotLevel(DomainError):
+    code = "unknown_bot_level"
+    status = 422
