@@ -119,9 +119,7 @@ def test_game_not_found_is_404(client: TestClient) -> None:
 
 
 def test_malformed_json_and_bad_bodies(client: TestClient) -> None:
-    malformed = client.post(
-        "/v1/games", content=b'{"type": ', headers={"content-type": "application/json"}
-    )
+    malformed = client.post("/v1/games", content=b'{"type": ', headers={"content-type": "application/json"})
     assert_problem(malformed, 400, "malformed_json")
     assert_problem(client.post("/v1/games", json={"nope": 1}), 422, "invalid_request")
     game = new_game(client)
@@ -152,7 +150,9 @@ def test_tokens_bad_missing_and_wrong_role(client: TestClient) -> None:
     url = f"/v1/games/{game['id']}/choices"
     before = stored(client, game["id"])
     assert_problem(client.post(url, json={"choice": {"card": 1}}), 401, "unauthorized")
-    assert_problem(client.post(url, json={"choice": {"card": 1}}, headers=auth("forged")), 401, "unauthorized")
+    assert_problem(
+        client.post(url, json={"choice": {"card": 1}}, headers=auth("forged")), 401, "unauthorized"
+    )
     malformed = client.post(url, json={"choice": {"card": 1}}, headers={"Authorization": "Basic abc"})
     assert_problem(malformed, 401, "unauthorized")
     host = client.post(url, json={"choice": {"card": 1}}, headers=auth(game["host_token"]))
@@ -166,7 +166,9 @@ def test_illegal_choice_says_why_and_changes_nothing(client: TestClient) -> None
     game, tokens = seated_game(client)
     url = f"/v1/games/{game['id']}/choices"
     before = stored(client, game["id"])
-    body = assert_problem(client.post(url, json={"choice": {"card": 7}}, headers=auth(tokens[0])), 422, "illegal_choice")
+    body = assert_problem(
+        client.post(url, json={"choice": {"card": 7}}, headers=auth(tokens[0])), 422, "illegal_choice"
+    )
     assert "legal choices" in body["detail"]
     assert stored(client, game["id"]) == before
 

@@ -1,0 +1,109 @@
+"""Run the real server as a subprocess on loopback, and talk GraphQL over websockets to it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(env: Mapping[str, str], port: int | None = None) -> Iterator[str]:
+    """Start ``tests.e2e.serve_for_tests`` and yield its base URL; stopped (killed if need be) after."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.e2e.serve_for_tests", str(port)],
+        cwd=ROOT,
+        env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, process)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def wait_healthy(base: str, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            stderr = process.stderr.read().decode() if process.stderr else ""
+            raise RuntimeError(f"server exited with {process.returncode}: {stderr[-2000:]}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server at {base} did not become healthy in {timeout} s")
+
+
+class GraphQLSocket:
+    """A minimal graphql-transport-ws client."""
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+
+    async def subscribe(self, query: str, variables: dict[str, Any]) -> str:
+        op_id = uuid.uuid4().hex
+        await self.connection.send(
+            json.dumps(
+                {"id": op_id, "type": "subscribe", "payload": {"query": query, "variables": variables}}
+            )
+        )
+        return op_id
+
+    async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(await asyncio.wait_for(self.connection.recv(), timeout))
+            if message["type"] == "ping":
+                await self.connection.send(json.dumps({"type": "pong"}))
+                continue
+            return message
+
+
+@asynccontextmanager
+async def graphql_socket(base: str, token: str | None = None) -> AsyncIterator[GraphQLSocket]:
+    url = base.replace("http://", "ws://") + "/graphql"
+    async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as connection:  # type: ignore[list-item]
+        payload = {"authorization": f"Bearer {token}"} if token else {}
+        await connection.send(json.dumps({"type": "connection_init", "payload": payload}))
+        ack = json.loads(await asyncio.wait_for(connection.recv(), 10))
+        assert ack["type"] == "connection_ack", ack
+        yield GraphQLSocket(connection)
+
+
+GAME_EVENTS = """
+subscription Events($gameId: String!, $after: Int!) {
+  gameEvents(gameId: $gameId, after: $after) { seq type data }
+}
+"""

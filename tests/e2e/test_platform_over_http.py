@@ -1,0 +1,137 @@
+"""End to end on the real server: a whole game over HTTP while GraphQL subscribers receive the
+reveal the moment the last seat seals, each seeing only what its seat may see."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from tests.e2e.harness import GAME_EVENTS, graphql_socket
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def collect(base: str, game_id: str, token: str | None, until: str) -> list[dict[str, Any]]:
+    async with graphql_socket(base, token) as socket:
+        op = await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": 0})
+        events: list[dict[str, Any]] = []
+        while True:
+            message = await socket.receive()
+            assert message["type"] == "next" and message["id"] == op, message
+            event = message["payload"]["data"]["gameEvents"]
+            events.append(event)
+            if event["type"] == until:
+                return events
+
+
+def test_whole_game_over_http_with_reveal_pushed_to_subscribers(server: str) -> None:
+    async def scenario() -> None:
+        async with httpx.AsyncClient(base_url=server, timeout=10) as http:
+            game = (await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})).json()
+            gid = game["id"]
+            tokens = [
+                (await http.post(f"/v1/games/{gid}/seats", json={"name": n})).json()["token"]
+                for n in ("ann", "bob")
+            ]
+            assert (
+                await http.post(f"/v1/games/{gid}/start", headers=auth(game["host_token"]))
+            ).status_code == 200
+            watchers = [
+                asyncio.create_task(collect(server, gid, token, "game_over"))
+                for token in (None, tokens[0], tokens[1])
+            ]
+            await asyncio.sleep(0.5)
+            first = await http.post(
+                f"/v1/games/{gid}/choices", json={"choice": {"card": 3}}, headers=auth(tokens[0])
+            )
+            assert first.json()["status"] == "sealed"
+            second = await http.post(
+                f"/v1/games/{gid}/choices", json={"choice": {"card": 2}}, headers=auth(tokens[1])
+            )
+            assert second.json()["status"] == "applied"
+            last = await http.post(
+                f"/v1/games/{gid}/choices", json={"choice": {"action": "bank"}}, headers=auth(tokens[0])
+            )
+            assert last.status_code == 200
+            spectator, seat0, seat1 = await asyncio.wait_for(asyncio.gather(*watchers), 20)
+            for events in (spectator, seat0, seat1):
+                seqs = [e["seq"] for e in events]
+                assert seqs == list(range(1, len(seqs) + 1))
+                reveal = next(e for e in events if e["type"] == "reveal")
+                assert reveal["data"]["choices"] == {"0": {"card": 3}, "1": {"card": 2}}
+            sealed_by_0 = [e for e in seat0 if e["type"] == "choice_sealed" and e["data"]["seat"] == 0]
+            assert sealed_by_0[0]["data"]["choice"] == {"card": 3}
+            for viewer, events in ((None, spectator), (0, seat0), (1, seat1)):
+                others = [e for e in events if e["type"] == "choice_sealed" and e["data"]["seat"] != viewer]
+                assert others and all("choice" not in e["data"] for e in others)
+            final = (await http.get(f"/v1/games/{gid}")).json()
+            assert final["status"] == "finished" and final["seed"]
+
+    asyncio.run(scenario())
+
+
+def test_subscriber_reconnecting_with_after_gets_exactly_what_it_missed(server: str) -> None:
+    async def scenario() -> None:
+        async with httpx.AsyncClient(base_url=server, timeout=10) as http:
+            game = (await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})).json()
+            gid = game["id"]
+            tokens = [
+                (await http.post(f"/v1/games/{gid}/seats", json={"name": n})).json()["token"]
+                for n in ("ann", "bob")
+            ]
+            await http.post(f"/v1/games/{gid}/start", headers=auth(game["host_token"]))
+            await http.post(f"/v1/games/{gid}/choices", json={"choice": {"card": 1}}, headers=auth(tokens[0]))
+            history = (await http.get(f"/v1/games/{gid}/events")).json()
+            after = history["last_seq"]
+            watcher = asyncio.create_task(collect_after(server, gid, after))
+            await asyncio.sleep(0.3)
+            await http.post(f"/v1/games/{gid}/choices", json={"choice": {"card": 2}}, headers=auth(tokens[1]))
+            await http.post(
+                f"/v1/games/{gid}/choices", json={"choice": {"action": "pass"}}, headers=auth(tokens[0])
+            )
+            events = await asyncio.wait_for(watcher, 20)
+            assert [e["seq"] for e in events] == list(range(after + 1, after + 1 + len(events)))
+            assert events[-1]["type"] == "game_over"
+
+    asyncio.run(scenario())
+
+
+async def collect_after(base: str, game_id: str, after: int) -> list[dict[str, Any]]:
+    async with graphql_socket(base) as socket:
+        await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": after})
+        events = []
+        while True:
+            message = await socket.receive()
+            event = message["payload"]["data"]["gameEvents"]
+            events.append(event)
+            if event["type"] == "game_over":
+                return events
+
+
+def test_graphql_queries_and_mutations_mirror_rest(server: str) -> None:
+    query = """
+    mutation { createGame(type: "duel", options: {rounds: 1}) {
+        __typename ... on GameCreated { id hostToken seedCommitment } ... on Problem { code } } }
+    """
+    created = httpx.post(f"{server}/graphql", json={"query": query}).json()["data"]["createGame"]
+    assert created["__typename"] == "GameCreated"
+    bad = httpx.post(
+        f"{server}/graphql",
+        json={
+            "query": 'mutation { createGame(type: "chess") { __typename ... on Problem { code status } } }'
+        },
+    ).json()["data"]["createGame"]
+    assert bad == {"__typename": "Problem", "code": "unknown_game_type", "status": 422}
+    types = httpx.post(
+        f"{server}/graphql", json={"query": "{ gameTypes { slug minPlayers options { name default } } }"}
+    )
+    assert "duel" in [t["slug"] for t in types.json()["data"]["gameTypes"]]
+    read = "query($id: String!) { game(id: $id) { __typename ... on Game { status version seed } } }"
+    game = httpx.post(
+        f"{server}/graphql", json={"query": read, "variables": {"id": created["id"]}}
+    ).json()["data"]["game"]
+    assert game == {"__typename": "Game", "status": "lobby", "version": 0, "seed": None}
