@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from persistence.pubsub import InProcessBroker, RedisBroker
 from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
 
+from api.bot_runner import BotRunner
 from api.metrics import Metrics
 from api.settings import Settings
 from domain.registry import EngineRegistry, default_registry
 from domain.services import GameService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
+from persistence.pubsub import InProcessBroker, RedisBroker
 from persistence.uow import SqlUnitOfWorkFactory
 
 
@@ -25,12 +27,19 @@ class Container:
     broker: Any
     service: GameService
     metrics: Metrics = field(default_factory=Metrics)
+    bots: BotRunner | None = None
 
     def start_background(self) -> None:
-        """Start work that runs beside requests (bot seats)."""
+        """Start the work that runs beside requests: the bot seats."""
+        self.bots = BotRunner(self.service, self.settings.bot_think_seconds)
+        self.service.after_change.append(self.bots.notify)
+        self.bots.start()
 
     async def stop_background(self) -> None:
-        """Stop what start_background started."""
+        if self.bots is not None:
+            await run_in_threadpool(self.bots.stop)
+            self.service.after_change.remove(self.bots.notify)
+            self.bots = None
 
 
 def build_container(

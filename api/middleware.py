@@ -48,10 +48,6 @@ def _problem_body(status: int, code: str, detail: str) -> bytes:
     ).encode()
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
 class RequestGuard:
     def __init__(
         self,
@@ -84,14 +80,34 @@ class RequestGuard:
 
         try:
             rejection = self._reject(scope, headers)
+            if rejection is None and b"content-length" not in headers and scope["method"] != "GET":
+                receive, rejection = await self._buffer_unsized_body(receive)
             if rejection is not None:
                 await self._send_problem(send_with_id, *rejection)
             else:
-                await self.app(scope, self._limited(receive), send_with_id)
-        except BodyTooLarge:
-            await self._send_problem(send_with_id, 413, "payload_too_large", self._too_large())
+                await self.app(scope, receive, send_with_id)
         finally:
             self._observe(scope, status_holder[0], time.perf_counter() - started, request_id)
+
+    async def _buffer_unsized_body(self, receive: Receive) -> tuple[Receive, tuple[int, str, str] | None]:
+        """Read a body sent without Content-Length up to the limit, then hand it on unchanged."""
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.max_body_bytes:
+                return receive, (413, "payload_too_large", self._too_large())
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        return replay, None
 
     def _too_large(self) -> str:
         return f"the request body exceeds {self.max_body_bytes} bytes"
@@ -115,20 +131,6 @@ class RequestGuard:
         if not self.limiter.allow(key, time.monotonic()):
             return 429, "rate_limited", "too many requests for this token; slow down and retry"
         return None
-
-    def _limited(self, receive: Receive) -> Receive:
-        received = 0
-
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body_bytes:
-                    raise BodyTooLarge
-            return message
-
-        return limited_receive
 
     async def _send_problem(self, send: Send, status: int, code: str, detail: str) -> None:
         body = _problem_body(status, code, detail)

@@ -14,7 +14,7 @@ from domain.registry import default_registry
 from tests.duel_game import DuelEngine
 
 
-def test_settings(tmp_path: Path, **overrides: object) -> Settings:
+def make_settings(tmp_path: Path, **overrides: object) -> Settings:
     values: dict[str, object] = {
         "database_url": f"sqlite:///{tmp_path / 'tabletop.db'}",
         "auto_migrate": True,
@@ -34,6 +34,6 @@ def registry_with_test_game():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(test_settings(tmp_path), registry=registry_with_test_game())
+    app = create_app(make_settings(tmp_path), registry=registry_with_test_game())
     with TestClient(app) as test_client:
         yield test_client

@@ -233,3 +233,47 @@ def test_responses_carry_a_request_id(client: TestClient) -> None:
     response = client.get("/healthz", headers={"X-Request-ID": "abc-123"})
     assert response.headers["x-request-id"] == "abc-123"
     assert client.get("/healthz").headers["x-request-id"]
+
+
+def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestClient) -> None:
+    import time
+
+    game = new_game(client, options={"rounds": 3})
+    human = client.post(f"/v1/games/{game['id']}/seats", json={"name": "ann"}).json()["token"]
+    bot = client.post(f"/v1/games/{game['id']}/seats", json={"bot": "random"})
+    assert bot.status_code == 201
+    client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        view = stored(client, game["id"])
+        if view["status"] == "finished":
+            break
+        pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(human)).json()
+        if pending["choices"]:
+            client.post(
+                f"/v1/games/{game['id']}/choices", json={"choice": pending["choices"][0]}, headers=auth(human)
+            )
+        else:
+            time.sleep(0.02)
+    final = stored(client, game["id"])
+    assert final["status"] == "finished"
+    assert final["seats"][1] == {"seat": 1, "name": "random bot", "bot": "random"}
+
+
+def test_all_bot_game_runs_to_the_end_on_its_own(client: TestClient) -> None:
+    import time
+
+    game = new_game(client, options={"rounds": 3})
+    for level in ("random", "greedy", "random"):
+        client.post(f"/v1/games/{game['id']}/seats", json={"bot": level})
+    client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
+    deadline = time.monotonic() + 10
+    while stored(client, game["id"])["status"] != "finished" and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert stored(client, game["id"])["status"] == "finished"
+
+
+def test_unknown_bot_level_is_422(client: TestClient) -> None:
+    game = new_game(client)
+    response = client.post(f"/v1/games/{game['id']}/seats", json={"bot": "genius"})
+    assert_problem(response, 422, "unknown_bot_level")

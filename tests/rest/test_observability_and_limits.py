@@ -1,0 +1,72 @@
+"""Health, readiness, metrics, JSON logs without secrets, and the request limits."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.rest.conftest import make_settings, registry_with_test_game
+
+
+def test_readyz_reports_the_database(client: TestClient) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ready", "checks": {"database": True}}
+
+
+def test_metrics_count_requests_by_route_and_games_by_status(client: TestClient) -> None:
+    created = client.post("/v1/games", json={"type": "duel"}).json()
+    client.get(f"/v1/games/{created['id']}")
+    text = client.get("/metrics").text
+    assert 'tabletop_http_requests_total{method="POST",route="/v1/games",status="201"} 1.0' in text
+    assert 'route="/v1/games/{game_id}"' in text
+    assert 'tabletop_games{status="lobby"} 1.0' in text
+    assert "tabletop_http_request_duration_seconds_bucket" in text
+    assert "tabletop_active_subscriptions 0.0" in text
+
+
+def test_logs_are_json_with_request_id_and_never_contain_tokens(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logging.getLogger("tabletop").setLevel(logging.INFO)
+    created = client.post("/v1/games", json={"type": "duel"}).json()
+    token = created["host_token"]
+    client.post(
+        f"/v1/games/{created['id']}/start",
+        headers={"Authorization": f"Bearer {token}", "X-Request-ID": "req-42"},
+    )
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    start = next(line for line in lines if line.get("request_id") == "req-42")
+    assert start["route"] == "/v1/games/{game_id}/start" and start["status"] == 409
+    assert all(token not in json.dumps(line) for line in lines)
+
+
+def test_rate_limit_per_token_gives_429_and_service_stays_healthy(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, rate_limit_per_second=1.0, rate_limit_burst=5)
+    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+        headers = {"Authorization": "Bearer some-token"}
+        statuses = [client.get("/v1/games", headers=headers).status_code for _ in range(8)]
+        assert statuses[:5] == [200] * 5 and statuses[-1] == 429
+        limited = client.get("/v1/games", headers=headers)
+        assert limited.json()["code"] == "rate_limited" and limited.headers["retry-after"] == "1"
+        other = client.get("/v1/games", headers={"Authorization": "Bearer another-token"})
+        assert other.status_code == 200
+        assert client.get("/healthz").status_code == 200
+
+
+def test_body_limit_applies_to_streamed_bodies_without_length(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, max_body_bytes=1000)
+    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+
+        def chunks():  # type: ignore[no-untyped-def]
+            for _ in range(10):
+                yield b"x" * 200
+
+        response = client.post("/v1/games", content=chunks(), headers={"content-type": "application/json"})
+        assert response.status_code == 413 and response.json()["code"] == "payload_too_large"
+        assert client.get("/healthz").status_code == 200
