@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.container import Container
 from domain.match import RecordedEvent
+from persistence.errors import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
 HISTORY_PAGE = 1000
@@ -20,35 +21,47 @@ async def game_event_stream(
     """Events of a game after ``after`` as ``seat`` sees them; ends after the game's last event.
 
     The live subscription opens before the history is read, so nothing published in between is
-    lost; anything at or below the last sequence already sent is dropped, and a jump in sequence
-    numbers (a message lost between instances) is filled from the database.
+    lost, and it starts right after the last event read from history, so nothing comes twice.
+    If the live feed loses its place (a gap that does not fill, a subscriber too slow), the
+    stream re-subscribes and catches up from the database.
     """
-    service = container.service
-    async with container.broker.subscribe(game_id) as queue:
-        last = after
-        while True:
-            backlog: list[RecordedEvent] = await run_in_threadpool(
-                service.history, game_id, last, HISTORY_PAGE
-            )
-            for event in backlog:
-                yield event.for_viewer(seat)
-                last = event.seq
-                if event.event.type in TERMINAL_EVENTS:
-                    return
-            if len(backlog) < HISTORY_PAGE:
-                break
-        while True:
-            event = await queue.get()
-            if event.seq <= last:
-                continue
-            if event.seq > last + 1:
-                missing = await run_in_threadpool(
-                    service.history, game_id, last, event.seq - last - 1
-                )
-                for gap_event in missing:
-                    yield gap_event.for_viewer(seat)
-                    last = gap_event.seq
-            yield event.for_viewer(seat)
-            last = event.seq
-            if event.event.type in TERMINAL_EVENTS:
+    last = after
+    while True:
+        try:
+            async with container.broker.subscribe(game_id) as live:
+                async for event in _catch_up(container, game_id, last):
+                    yield event.for_viewer(seat)
+                    last = event.seq
+                    if event.event.type in TERMINAL_EVENTS:
+                        return
+                while True:
+                    event = await live.get()
+                    if event.seq <= last:
+                        continue
+                    if event.seq > last + 1:
+                        async for missed in _catch_up(container, game_id, last, event.seq - 1):
+                            yield missed.for_viewer(seat)
+                            last = missed.seq
+                    yield event.for_viewer(seat)
+                    last = event.seq
+                    if event.event.type in TERMINAL_EVENTS:
+                        return
+        except SubscriptionLost:
+            continue
+
+
+async def _catch_up(
+    container: Container, game_id: str, after: int, until: int | None = None
+) -> AsyncIterator[RecordedEvent]:
+    """Stored events after ``after`` (up to ``until``), page by page."""
+    while True:
+        page: list[RecordedEvent] = await run_in_threadpool(
+            container.service.history, game_id, after, HISTORY_PAGE
+        )
+        for event in page:
+            if until is not None and event.seq > until:
                 return
+            yield event
+            after = event.seq
+        if len(page) < HISTORY_PAGE:
+            return

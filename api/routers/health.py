@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.concurrency import run_in_threadpool
 
+from api.container import Container
 from api.deps import ContainerDep
 from persistence.health import database_ready
 
@@ -24,7 +27,7 @@ async def readyz(container: ContainerDep) -> JSONResponse:
     """Readiness: the database (and Redis, when configured) answer."""
     checks = {"database": await run_in_threadpool(database_ready, container.db_engine)}
     if container.settings.redis_url is not None:
-        checks["redis"] = await container.broker.ping()
+        checks["redis"] = await _redis_ready(container)
     ready = all(checks.values())
     return JSONResponse(
         {"status": "ready" if ready else "not_ready", "checks": checks},
@@ -39,3 +42,11 @@ async def metrics(container: ContainerDep) -> Response:
     for status in ("lobby", "in_progress", "finished", "aborted"):
         container.metrics.games.labels(status).set(counts.get(status, 0))
     return Response(generate_latest(container.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+async def _redis_ready(container: Container) -> bool:
+    try:
+        await asyncio.wait_for(container.broker.ping(), 2.0)
+        return True
+    except Exception:
+        return False

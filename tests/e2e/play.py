@@ -1,0 +1,104 @@
+"""Play a whole game over the real HTTP API with random legal choices, recording everything each
+viewer (every seat, and a spectator) was sent, so tests can check outcomes and leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+SPECTATOR = "spectator"
+
+
+@dataclass
+class PlayedGame:
+    game_id: str
+    host_token: str
+    tokens: list[str]
+    seed_commitment: str
+    decisions: int = 0
+    seen: dict[str, list[str]] = field(default_factory=dict)
+    """Per viewer ("0", "1", …, "spectator"): every response body it received, as JSON text."""
+    final: dict[str, Any] = field(default_factory=dict)
+
+    def record(self, viewer: str, body: Any) -> None:
+        self.seen.setdefault(viewer, []).append(json.dumps(body, sort_keys=True))
+
+
+Hook = Callable[[httpx.Client, PlayedGame, dict[str, Any]], None]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play_over_rest(
+    http: httpx.Client,
+    slug: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    seed: str = "e2e",
+    max_decisions: int = 20_000,
+    watch_every: int = 1,
+    before_submit: Hook | None = None,
+) -> PlayedGame:
+    """Create, seat, start and play to the end; every ``watch_every`` decisions every viewer reads
+    the game, its choices and the new events. ``before_submit`` sees each pending decision."""
+    created = http.post("/v1/games", json={"type": slug, "options": options or {}, "seed": seed})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    game = PlayedGame(body["id"], body["host_token"], [], body["seed_commitment"])
+    for seat in range(players):
+        joined = http.post(f"/v1/games/{game.game_id}/seats", json={"name": f"player {seat}"})
+        assert joined.status_code == 201, joined.text
+        game.tokens.append(joined.json()["token"])
+    started = http.post(f"/v1/games/{game.game_id}/start", headers=auth(game.host_token))
+    assert started.status_code == 200, started.text
+    chooser = random.Random(seed)
+    after = {str(s): 0 for s in range(players)} | {SPECTATOR: 0}
+    while True:
+        if game.decisions % watch_every == 0:
+            _watch(http, game, after)
+        state = http.get(f"/v1/games/{game.game_id}").json()
+        if state["status"] != "in_progress":
+            break
+        game.decisions += 1
+        assert game.decisions <= max_decisions, f"{slug} did not end within {max_decisions} decisions"
+        decision = state["decision"]
+        for seat in decision["seats"]:
+            if seat in decision["sealed"]:
+                continue
+            pending = http.get(f"/v1/games/{game.game_id}/choices", headers=auth(game.tokens[seat]))
+            assert pending.status_code == 200, pending.text
+            pending_body = pending.json()
+            game.record(str(seat), pending_body)
+            assert pending_body["choices"], f"seat {seat} asked to decide {decision['kind']} without choices"
+            if before_submit is not None:
+                before_submit(http, game, pending_body | {"seat": seat})
+            choice = chooser.choice(pending_body["choices"])
+            submitted = http.post(
+                f"/v1/games/{game.game_id}/choices",
+                json={"choice": choice, "version": pending_body["version"]},
+                headers=auth(game.tokens[seat]),
+            )
+            assert submitted.status_code == 200, submitted.text
+            game.record(str(seat), submitted.json())
+    _watch(http, game, after)
+    game.final = http.get(f"/v1/games/{game.game_id}").json()
+    return game
+
+
+def _watch(http: httpx.Client, game: PlayedGame, after: dict[str, int]) -> None:
+    for viewer, last in after.items():
+        headers = {} if viewer == SPECTATOR else auth(game.tokens[int(viewer)])
+        view = http.get(f"/v1/games/{game.game_id}", headers=headers).json()
+        events = http.get(
+            f"/v1/games/{game.game_id}/events", params={"after": last}, headers=headers
+        ).json()
+        game.record(viewer, view)
+        game.record(viewer, events)
+        after[viewer] = events["last_seq"]
