@@ -1,0 +1,47 @@
+"""Im Schutze der Burg (A Castle for All Seasons), Inka & Markus Brand, eggertspiele 2008.
+
+Rules decisions where the reference is silent or open (reconstructed numbers live in data/):
+
+- First start player drawn at random from the setup rng; the marker passes clockwise.
+- The round track pays the start player 1 thaler per round (the highest coin), never more.
+- A seat whose pick is forced (only one legal card or pair) is not asked: its pick is filled
+  in automatically; the pick decision lists only the seats with a real choice, and the
+  reveal event still shows every seat's cards.
+- The winter card is drawn after the secret picks and announced just before the reveal;
+  Damsel bids and Firewood choices are taken then, with the picks still sealed.
+- Trader: a free cart must be used first; only when all four carts are occupied may he take the
+  rider or displace another player's helper not placed this round (never his own). Displaced
+  helpers go back to their owner. Production after the last Trader of the round.
+- Production and equipping take from the stock and deliver less if it runs short; tribute is
+  1 piece of each kind actually received. Bank payouts stop when the bank is empty.
+- Bricklayer: taking from the watchtower is optional. Taler reward: 1 per piece spent,
+  silver included.
+- Building choices name the building type (identical tiles are interchangeable) and the
+  physical pieces spent; silver assignments spending the same pieces are one choice. The
+  "cheapest" flag marks the payment with fewest silver, then most sand, wood, clay.
+- Helpers: at most 1 per building per action, 2 per action; from the personal supply or one's
+  own cart/rider helper. Identical spaces of one building are offered once (first free one).
+- Stonemason: at most 1 piece from each other player's Worker card, never the last, 1 thaler to
+  the card's owner; never from his own card.
+- Worker III: the owner picks its two extra pieces at equipping (before the Stonemasons);
+  only distinct outcomes given the stock are offered.
+- Master Builder: all played cards (this round's included) return to hand; 5 VP per building
+  erected this round by other seats. It cannot be chosen with all 8 cards in hand.
+- Same cards resolve from the start player clockwise; a seat's two Workers (2 players) in
+  card-number order.
+- End scoring: Market/Palace conversions are automatic and maximal; silver converts first at
+  value 5 and counts 5 for the tie-break value. Tie-breaks: thalers left, then resource value;
+  still tied = shared win.
+- Winter: the six reconstructed cards of data/winter.json; winter tiles equal summer values;
+  Guest House guests are not "in the castle" (ignored by Keep and Tavern); its guest counts
+  as that action's one helper on the Guest House. Damsel bids are a second sealed decision
+  (seats with thalers); its reveal event carries "what": "bids".
+- The engine's own last event is "game_ended" (round, all_built); the platform adds
+  "game_over" with the scores.
+"""
+
+from .engine import META, SchutzeDerBurgEngine
+
+ENGINE = SchutzeDerBurgEngine()
+
+__all__ = ["ENGINE", "META", "SchutzeDerBurgEngine"]

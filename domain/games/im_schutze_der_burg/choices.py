@@ -1,0 +1,280 @@
+"""Legal choices of each decision kind, as JSON objects a client posts back verbatim."""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+from .data import (
+    ALL_CARDS_MASK,
+    BUILD_KINDS,
+    BUILDABLE_TILES,
+    BUILDABLE_TYPES,
+    BUILDING_TYPES,
+    CARD_INDEX,
+    CARDS,
+    KINDS,
+    MASTER_BUILDER,
+    MAX_HELPERS,
+    RESOURCE_VALUE,
+    SPACES,
+    STONEMASON_PRICE,
+    TILE_OF_SPACE,
+    TILE_TYPE,
+    WINTER_BY_ID,
+)
+from .payments import cheapest, payment_key, payments_for
+from .state import NOBODY, State
+
+Choice = dict[str, Any]
+
+DONE: Choice = {"action": "done"}
+PASS: Choice = {"action": "pass"}
+SKIP: Choice = {"action": "skip"}
+
+_pick_cache: dict[tuple[int, int], list[Choice]] = {}
+
+
+def pick_choices(hand: int, picks: int) -> list[Choice]:
+    """Cards (or unordered pairs, canonical order) a seat may choose from its hand."""
+    key = (hand, picks)
+    found = _pick_cache.get(key)
+    if found is not None:
+        return found
+    cards = [c.index for c in CARDS if hand >> c.index & 1]
+    full = hand == ALL_CARDS_MASK
+    out: list[Choice] = []
+    if picks == 1:
+        out = [{"card": CARDS[c].id} for c in cards if not (full and c == MASTER_BUILDER)]
+    else:
+        for a, b in combinations(cards, picks):
+            if full and MASTER_BUILDER in (a, b):
+                continue
+            out.append({"cards": [CARDS[a].id, CARDS[b].id]})
+    _pick_cache[key] = out
+    return out
+
+
+def picked_cards(choice: Choice) -> list[int]:
+    if "card" in choice:
+        return [CARD_INDEX[choice["card"]]]
+    return [CARD_INDEX[c] for c in choice["cards"]]
+
+
+def trader_choices(s: State, seat: int) -> list[Choice]:
+    """Helper placements of a Trader; empty when only passing is possible."""
+    if s.helpers[seat] <= 0:
+        return []
+    posts = s.posts
+    free = [k for k in range(4) if posts[k] == NOBODY]
+    if free:
+        return [{"action": "place", "post": KINDS[k]} for k in free] + [PASS]
+    out: list[Choice] = []
+    if posts[4] == NOBODY:
+        out.append({"action": "place", "post": KINDS[4]})
+    for k in range(5):
+        owner = posts[k]
+        if owner != NOBODY and owner != seat and not s.posts_new[k]:
+            out.append({"action": "displace", "post": KINDS[k]})
+    if out:
+        out.append(PASS)
+    return out
+
+
+def tower_choices(s: State) -> list[Choice]:
+    out: list[Choice] = [{"action": "take", "resource": KINDS[k]} for k in range(5) if s.tower[k] > 0]
+    if out:
+        out.append(SKIP)
+    return out
+
+
+_type_cache: dict[tuple[int, tuple[int, int, int, int, int, int]], list[Choice]] = {}
+_CACHE_LIMIT = 50_000
+_TILE_BITS = tuple((t, 1 << TILE_TYPE[t]) for t in BUILDABLE_TILES)
+
+
+_avail_cache: dict[tuple[int, ...], int] = {}
+
+
+def available_types(s: State) -> int:
+    """Bitmask of building types with at least one unbuilt tile."""
+    key = tuple(s.built)
+    mask = _avail_cache.get(key)
+    if mask is None:
+        mask = 0
+        for tile, bit in _TILE_BITS:
+            if key[tile] == NOBODY:
+                mask |= bit
+        if len(_avail_cache) >= _CACHE_LIMIT:
+            _avail_cache.clear()
+        _avail_cache[key] = mask
+    return mask
+
+
+def _type_choices(ti: int, key: tuple[int, int, int, int, int, int]) -> list[Choice]:
+    found = _type_cache.get((ti, key))
+    if found is not None:
+        return found
+    if len(_type_cache) >= _CACHE_LIMIT:
+        _type_cache.clear()
+    options = payments_for(key)
+    bid = BUILDING_TYPES[ti].id
+    out: list[Choice] = [
+        {
+            "action": "build",
+            "building": bid,
+            "sand": p0,
+            "wood": p1,
+            "clay": p2,
+            "stone": p3,
+            "silver": p4,
+        }
+        for p0, p1, p2, p3, p4 in options
+    ]
+    if out:
+        out[cheapest(options)]["cheapest"] = True
+    _type_cache[(ti, key)] = out
+    return out
+
+
+_build_cache: dict[tuple[int, int, int, int, int, int], list[Choice]] = {}
+
+
+def build_choices(s: State, seat: int) -> list[Choice]:
+    """Every building type still unbuilt with every exact payment; empty if none."""
+    held = s.res[seat]
+    h0, h1, h2, h3, h4 = held
+    v0, v1, v2, v3, v4 = _PIECE_VALUE
+    if h0 * v0 + h1 * v1 + h2 * v2 + h3 * v3 + h4 * v4 < _MIN_VALUE:
+        return []
+    types = available_types(s)
+    key = (types, h0, h1, h2, h3, h4)
+    found = _build_cache.get(key)
+    if found is not None:
+        return found
+    out: list[Choice] = []
+    for ti, value in _BUILDABLE_VALUES:
+        if types >> ti & 1:
+            pkey = payment_key(value, held)
+            if pkey is not None:
+                out += _type_choices(ti, pkey)
+    if out:
+        out.append(DONE)
+    if len(_build_cache) >= _CACHE_LIMIT:
+        _build_cache.clear()
+    _build_cache[key] = out
+    return out
+
+
+_BUILDABLE_VALUES = tuple((ti, BUILDING_TYPES[ti].value) for ti in BUILDABLE_TYPES)
+_MIN_VALUE = min(value for _ti, value in _BUILDABLE_VALUES)
+# What each piece can be worth in a payment (silver: as the dearest kind).
+_PIECE_VALUE = (*RESOURCE_VALUE[:4], max(RESOURCE_VALUE[:4]))
+
+
+def helper_choices(s: State, seat: int) -> list[Choice]:
+    """Castle (and guest) placements after building; empty if none is possible."""
+    if s.act_placed >= MAX_HELPERS:
+        return []
+    sources = ["supply"] if s.helpers[seat] > 0 else []
+    sources.extend(KINDS[k] for k in range(5) if s.posts[k] == seat)
+    if not sources:
+        return []
+    money = s.thalers[seat]
+    used = s.act_tiles
+    built = s.built
+    occupied = s.spaces
+    out: list[Choice] = []
+    seen: set[tuple[int, int]] = set()
+    for sp in SPACES:
+        tile = TILE_OF_SPACE[sp.index]
+        if built[tile] == NOBODY or occupied[sp.index] != NOBODY or sp.fee > money:
+            continue
+        if tile in used or (tile, sp.fee) in seen:
+            continue
+        seen.add((tile, sp.fee))
+        for src in sources:
+            out.append({"action": "place", "space": sp.id, "from": src})
+    if s.guest_house and -1 not in used:
+        fee = WINTER_BY_ID["guest_house"].params["fee"]
+        if fee <= money:
+            for src in sources:
+                out.append({"action": "place", "space": "guest_house", "from": src})
+    if out:
+        out.append(DONE)
+    return out
+
+
+def buy_choices(s: State, seat: int) -> list[Choice]:
+    """Stonemason purchases: one piece per other player's Worker card, never its last."""
+    if s.thalers[seat] < STONEMASON_PRICE:
+        return []
+    out: list[Choice] = []
+    for i, entry in enumerate(s.workers):
+        owner = entry[0]
+        if owner == seat or i in s.act_bought:
+            continue
+        pieces = entry[2:]
+        if sum(pieces) < 2:
+            continue
+        for k in range(5):
+            if pieces[k] > 0:
+                out.append(
+                    {
+                        "action": "buy",
+                        "seat": owner,
+                        "card": CARDS[entry[1]].id,
+                        "resource": KINDS[k],
+                    }
+                )
+    if out:
+        out.append(DONE)
+    return out
+
+
+def worker_options(s: State, card: int) -> list[tuple[list[str], list[int]]]:
+    """Distinct results of a Worker's free choice given the stock: (requested, delivered)."""
+    spec = CARDS[card]
+    clip = spec.choose + max(spec.fixed)  # stock beyond this cannot change the outcome
+    key = (card, *(n if n < clip else clip for n in s.supply))
+    found = _worker_cache.get(key)
+    if found is not None:
+        return found
+    out: list[tuple[list[str], list[int]]] = []
+    seen: set[tuple[int, ...]] = set()
+    base = [s.supply[k] - min(spec.fixed[k], s.supply[k]) for k in range(5)]
+    for combo in _combos(spec.choose_from, spec.choose):
+        avail = list(base)
+        got = [0] * 5
+        for k in combo:
+            if avail[k] > 0:
+                avail[k] -= 1
+                got[k] += 1
+        result = tuple(got)
+        if result in seen:
+            continue
+        seen.add(result)
+        out.append(([BUILD_KINDS[k] for k in combo], got))
+    _worker_cache[key] = out
+    return out
+
+
+_worker_cache: dict[tuple[int, ...], list[tuple[list[str], list[int]]]] = {}
+
+
+def _combos(kinds: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
+    return list(combinations_with_replacement(kinds, n))
+
+
+def firewood_choices(s: State, seat: int) -> list[Choice]:
+    params = WINTER_BY_ID["firewood"].params
+    out: list[Choice] = []
+    if s.res[seat][1] >= params["wood"]:
+        out.append({"pay": "wood"})
+    if s.thalers[seat] >= params["thalers"]:
+        out.append({"pay": "thalers"})
+    return out
+
+
+def bid_choices(s: State, seat: int) -> list[Choice]:
+    return [{"bid": b} for b in range(s.thalers[seat] + 1)]

@@ -1,0 +1,92 @@
+"""The mutable game state and its exact JSON round trip."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# Phases of the round machine.
+ROUND_START = "round_start"
+PICK = "pick"
+FIREWOOD = "firewood"
+DAMSEL = "damsel"
+REVEAL = "reveal"
+EQUIP = "equip"
+RESOLVE = "resolve"
+OVER = "over"
+
+NOBODY = -1
+BOARD = -2  # builder of a pre-built building (Market, Forge)
+
+
+@dataclass(slots=True)
+class State:
+    """All of a game. Lists of ints throughout; seats are indices."""
+
+    n: int
+    winter: bool
+    rounds: int
+    round: int
+    start: int
+    track: int
+    bank: int
+    supply: list[int]  # carts (sand..stone) and rider (silver): the general stock
+    tower: list[int]
+    forge: int
+    thalers: list[int]
+    res: list[list[int]]
+    vp: list[int]
+    helpers: list[int]  # personal supply
+    hand: list[int]  # bitmask of cards in hand
+    posts: list[int]  # owner of the helper on each cart / the rider, or NOBODY
+    posts_new: list[bool]  # placed this round (cannot be displaced)
+    built: list[int]  # per tile: builder seat, NOBODY, or BOARD
+    spaces: list[int]  # per castle helper space: owner or NOBODY
+    guests: list[int]  # guests on the winter Guest House, per seat
+    winter_deck: list[str]
+    winter_seen: list[str]
+    guest_house: bool
+    phase: str = ROUND_START
+    picks: list[list[int]] = field(default_factory=list)  # secret until revealed
+    revealed: bool = False
+    round_flags: list[str] = field(default_factory=list)  # winter effects of this round
+    workers: list[list[int]] = field(default_factory=list)  # [seat, card, s, w, c, st, ag]
+    queue: list[list[int]] = field(default_factory=list)  # [seat, card] in resolution order
+    qi: int = 0
+    sub: int = 0
+    cursor: int = 0  # index used by equip / firewood loops
+    act_built: int = 0
+    act_placed: int = 0
+    act_tiles: list[int] = field(default_factory=list)  # tiles (or -1 guest) used this action
+    act_bought: list[int] = field(default_factory=list)  # worker entries bought from
+    round_builds: list[int] = field(default_factory=list)  # builder seat per building
+    pending: str = ""
+    pending_seats: list[int] = field(default_factory=list)
+    over: bool = False
+    # Transient, never dumped: legal choices computed by the round machine.
+    cache: dict[int, list[dict[str, Any]]] | None = None
+    memo: Any = None  # the current Decision object
+
+
+_FIELDS = tuple(f for f in State.__slots__ if f not in ("cache", "memo"))
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        value = getattr(state, name)
+        if isinstance(value, list):
+            value = [list(v) if isinstance(v, list) else v for v in value]
+        out[name] = value
+    return out
+
+
+def load_state(data: Mapping[str, Any]) -> State:
+    kwargs: dict[str, Any] = {}
+    for name in _FIELDS:
+        value = data[name]
+        if isinstance(value, list):
+            value = [list(v) if isinstance(v, list) else v for v in value]
+        kwargs[name] = value
+    return State(**kwargs)
