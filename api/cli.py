@@ -41,6 +41,8 @@ def _serve(args: list[str]) -> int:
 
     settings = Settings()
     try:
+        if not settings.auto_migrate:
+            _ensure_migrated(settings.database_url)
         uvicorn.run(
             create_app(settings),
             host=options.host,
@@ -52,6 +54,18 @@ def _serve(args: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _ensure_migrated(database_url: str) -> None:
+    """Check before uvicorn starts: a failing lifespan only shows up as a traceback in its log."""
+    from persistence.database import create_db_engine
+    from persistence.schema import ensure_migrated
+
+    db_engine = create_db_engine(database_url)
+    try:
+        ensure_migrated(db_engine)
+    finally:
+        db_engine.dispose()
 
 
 def _migrate(args: list[str]) -> int:

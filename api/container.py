@@ -46,7 +46,7 @@ def build_container(
     settings: Settings, registry: EngineRegistry | None = None, metrics: Metrics | None = None
 ) -> Container:
     registry = registry or default_registry()
-    db_engine = create_db_engine(settings.database_url)
+    db_engine = create_db_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     broker: Any
     if settings.redis_url is not None:
         broker = RedisBroker(settings.redis_url.get_secret_value())

@@ -12,6 +12,11 @@ class Settings(BaseSettings):
     database_url: str = Field(
         "sqlite:///./tabletop.db", description="SQLAlchemy URL; SQLite file by default."
     )
+    sqlite_synchronous: str = Field(
+        "FULL",
+        pattern="^(FULL|NORMAL|EXTRA)$",
+        description="SQLite fsync level; FULL makes every committed change survive a power loss.",
+    )
     redis_url: SecretStr | None = Field(
         None, description="Redis URL for cross-instance events; in-process when unset."
     )

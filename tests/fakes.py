@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import copy
 import json
 from collections.abc import Sequence
@@ -55,7 +56,7 @@ class FakeRepository:
 
     def list(
         self, status: str | None, game_type: str | None, limit: int, offset: int
-    ) -> list[GameSummary]:
+    ) -> builtins.list[GameSummary]:
         matches = [m for m, _ in self.rows.values()]
         found = [
             GameSummary(m.id, m.game_type, m.status.value, len(m.seats), m.version, m.created_at)
@@ -65,7 +66,7 @@ class FakeRepository:
         ]
         return found[offset : offset + limit]
 
-    def events(self, game_id: str, after: int, limit: int) -> list[RecordedEvent]:
+    def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
         if game_id not in self.rows:
             raise GameNotFound(f"no game {game_id}")
         return [e for e in self.stored_events.get(game_id, []) if e.seq > after][:limit]

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.container import Container
 from api.deps import ContainerDep
-from persistence.health import database_ready
+from persistence.database import ping
 
 router = APIRouter(tags=["health"])
 
@@ -25,7 +25,7 @@ def healthz() -> dict[str, str]:
 @router.get("/readyz", operation_id="readyz", responses={503: {"description": "Not ready"}})
 async def readyz(container: ContainerDep) -> JSONResponse:
     """Readiness: the database (and Redis, when configured) answer."""
-    checks = {"database": await run_in_threadpool(database_ready, container.db_engine)}
+    checks = {"database": await run_in_threadpool(_database_ready, container)}
     if container.settings.redis_url is not None:
         checks["redis"] = await _redis_ready(container)
     ready = all(checks.values())
@@ -47,6 +47,14 @@ async def metrics(container: ContainerDep) -> Response:
 async def _redis_ready(container: Container) -> bool:
     try:
         await asyncio.wait_for(container.broker.ping(), 2.0)
+        return True
+    except Exception:
+        return False
+
+
+def _database_ready(container: Container) -> bool:
+    try:
+        ping(container.db_engine)
         return True
     except Exception:
         return False

@@ -1,0 +1,113 @@
+"""Explicit mapping between table rows and the domain ``Match`` / ``RecordedEvent``.
+
+Rows travel as plain column mappings (SQLAlchemy Core) because the hot path loads and writes one
+row per request: building ORM instances would only add overhead. JSON object keys are strings, so
+seat numbers (``sealed``, ``private``) are turned into strings here and back into ints on load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from domain.engine import Event
+from domain.match import Match, MatchStatus, RecordedEvent, Seat
+from domain.ports import GameSummary
+from domain.registry import EngineRegistry
+
+
+def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
+    """Every column of the ``games`` row for ``match``."""
+    return {
+        "id": match.id,
+        "game_type": match.game_type,
+        "options": dict(match.options),
+        "seed": match.seed,
+        "seed_commitment": match.seed_commitment,
+        "host_token_hash": match.host_token_hash,
+        "status": match.status.value,
+        "seats": [_seat_values(seat) for seat in match.seats],
+        "version": match.version,
+        "state": match.engine.dump(match.state) if match.state is not None else None,
+        "sealed": {str(seat): choice for seat, choice in match.sealed.items()},
+        "last_seq": match.last_seq,
+        "result": match.result,
+        "created_at": as_utc(match.created_at),
+        "updated_at": as_utc(updated_at),
+    }
+
+
+def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
+    """The columns a change may touch (identity, seed and creation time never change)."""
+    values = game_values(match, updated_at)
+    for fixed in ("id", "game_type", "options", "seed", "seed_commitment", "host_token_hash"):
+        del values[fixed]
+    del values["created_at"]
+    return values
+
+
+def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry) -> Match:
+    """Rebuild the aggregate as stored, ready for a change guarded by ``loaded_version``."""
+    engine = registry.get(row["game_type"])
+    state = row["state"]
+    return Match(
+        id=row["id"],
+        engine=engine,
+        options=dict(row["options"]),
+        seed=row["seed"],
+        seed_commitment=row["seed_commitment"],
+        host_token_hash=row["host_token_hash"],
+        created_at=as_utc(row["created_at"]),
+        status=MatchStatus(row["status"]),
+        seats=[_seat_from(values) for values in row["seats"]],
+        version=row["version"],
+        state=engine.load(state) if state is not None else None,
+        sealed={int(seat): choice for seat, choice in row["sealed"].items()},
+        last_seq=row["last_seq"],
+        result=row["result"],
+        loaded_version=row["version"],
+        new_events=[],
+    )
+
+
+def summary_from_row(row: Mapping[Any, Any]) -> GameSummary:
+    return GameSummary(
+        id=row["id"],
+        game_type=row["game_type"],
+        status=row["status"],
+        players=len(row["seats"]),
+        version=row["version"],
+        created_at=as_utc(row["created_at"]),
+    )
+
+
+def event_values(game_id: str, recorded: RecordedEvent) -> dict[str, Any]:
+    event = recorded.event
+    return {
+        "game_id": game_id,
+        "seq": recorded.seq,
+        "type": event.type,
+        "data": dict(event.data),
+        "private": {str(seat): dict(data) for seat, data in event.private.items()},
+    }
+
+
+def event_from_row(row: Mapping[Any, Any]) -> RecordedEvent:
+    private = {int(seat): data for seat, data in row["private"].items()}
+    return RecordedEvent(row["seq"], Event(row["type"], row["data"], private))
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive timestamps (we only ever store UTC); PostgreSQL aware ones."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _seat_values(seat: Seat) -> dict[str, Any]:
+    return {"index": seat.index, "name": seat.name, "token_hash": seat.token_hash, "bot": seat.bot}
+
+
+def _seat_from(values: Mapping[str, Any]) -> Seat:
+    return Seat(values["index"], values["name"], values["token_hash"], values.get("bot"))

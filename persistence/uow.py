@@ -1,0 +1,72 @@
+"""The SQL unit of work: one session and transaction per use case.
+
+It rolls back on exit unless ``commit`` was called, so a failed guard or a ``VersionConflict``
+leaves nothing behind. ``commit`` returning means the database committed (and, on PostgreSQL and
+SQLite with ``synchronous=FULL``, that the change is on disk): only then may events be published.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Self
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from domain.ports import GameRepository
+from domain.registry import EngineRegistry
+from persistence.repository import SqlGameRepository
+
+
+class SqlUnitOfWork:
+    """``domain.ports.UnitOfWork`` on one SQLAlchemy session."""
+
+    games: GameRepository  # the port's type: a narrower one would not satisfy the Protocol
+
+    def __init__(self, sessions: sessionmaker[Session], registry: EngineRegistry) -> None:
+        self._sessions = sessions
+        self._registry = registry
+        self._session: Session | None = None
+
+    def __enter__(self) -> Self:
+        if self._session is not None:
+            raise RuntimeError("a unit of work is single-use; ask the factory for a new one")
+        self._session = self._sessions()
+        self.games = SqlGameRepository(self._session, self._registry)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        session = self._require_session()
+        try:
+            session.rollback()  # a no-op after commit; discards everything otherwise
+        finally:
+            session.close()
+
+    def commit(self) -> None:
+        self._require_session().commit()
+
+    def rollback(self) -> None:
+        self._require_session().rollback()
+
+    def _require_session(self) -> Session:
+        if self._session is None:
+            raise RuntimeError("use the unit of work as a context manager: `with uow:`")
+        return self._session
+
+
+class SqlUnitOfWorkFactory:
+    """``domain.ports.UnitOfWorkFactory``: a fresh unit of work per call, sharing the engine."""
+
+    def __init__(self, db_engine: Engine, registry: EngineRegistry) -> None:
+        self.db_engine = db_engine
+        self.registry = registry
+        # expire_on_commit=False: nothing is read back through the ORM after commit anyway.
+        self._sessions = sessionmaker(bind=db_engine, expire_on_commit=False, autoflush=False)
+
+    def __call__(self) -> SqlUnitOfWork:
+        return SqlUnitOfWork(self._sessions, self.registry)

@@ -1,0 +1,64 @@
+"""Driving the test-only Duel game through the real service, for repository tests."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from domain.match import Match
+from domain.ports import UnitOfWorkFactory
+from domain.registry import EngineRegistry
+from domain.seeding import commitment
+from domain.services import GameService
+from tests.fakes import FakePublisher, FixedClock
+
+
+@dataclass
+class StartedDuel:
+    game_id: str
+    host_token: str
+    tokens: list[str]
+
+
+def game_service(uow: UnitOfWorkFactory, registry: EngineRegistry) -> GameService:
+    return GameService(uow, registry, FakePublisher(), FixedClock())
+
+
+def start_duel(service: GameService, players: int = 2, rounds: int = 2) -> StartedDuel:
+    created = service.create_game("duel", {"rounds": rounds}, seed="integration-seed")
+    game_id = created.match.id
+    tokens = [service.join(game_id, f"player {n}").token for n in range(players)]
+    service.start(game_id, created.host_token)
+    return StartedDuel(game_id, created.host_token, tokens)
+
+
+def play_round(service: GameService, duel: StartedDuel, cards: list[int], bank: bool) -> None:
+    """Every seat plays a card (sealed, then revealed), then the round's first seat decides."""
+    for token, card in zip(duel.tokens, cards, strict=True):
+        service.submit(duel.game_id, token, {"card": card})
+    match = service.load(duel.game_id)
+    decision = match.decision()
+    assert decision is not None
+    (banker,) = decision.seats
+    action = "bank" if bank else "pass"
+    service.submit(duel.game_id, duel.tokens[banker], {"action": action})
+
+
+def lobby_match(
+    registry: EngineRegistry, created_at: datetime | None = None, game_id: str | None = None
+) -> Match:
+    """A fresh lobby match, built directly (no service) for repository-level tests."""
+    return Match(
+        id=game_id or uuid.uuid4().hex,
+        engine=registry.get("duel"),
+        options={"rounds": 2, "bank_allowed": True},
+        seed="seed",
+        seed_commitment=commitment("seed"),
+        host_token_hash="host-hash",
+        created_at=created_at or datetime(2026, 11, 22, 12, 0, tzinfo=UTC),
+    )
+
+
+def minutes_later(minutes: int) -> datetime:
+    return datetime(2026, 11, 22, 12, 0, tzinfo=UTC) + timedelta(minutes=minutes)

@@ -1,0 +1,165 @@
+"""Real concurrent submits through ``GameService``: optimistic locking under contention.
+
+A gate holds each thread's first ``save`` until both threads have loaded the game, so both
+really work from the same version; the database then decides who wins.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from types import TracebackType
+from typing import Any, Self
+
+import pytest
+from sqlalchemy import Engine
+
+from domain.engine import JSON
+from domain.errors import VersionConflict
+from domain.match import Match
+from domain.registry import EngineRegistry
+from domain.services import GameService
+from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
+from tests.fakes import FakePublisher, FixedClock
+from tests.integration.duel_play import StartedDuel, start_duel
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class GatedRepository:
+    def __init__(self, inner: Any, gate: SaveGate) -> None:
+        self._inner = inner
+        self._gate = gate
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def save(self, match: Match) -> None:
+        self._gate.wait()
+        self._inner.save(match)
+
+
+class SaveGate:
+    """Lets the first ``parties`` saves through together; later saves (retries) pass freely."""
+
+    def __init__(self, parties: int) -> None:
+        self._barrier = threading.Barrier(parties, timeout=10)
+        self._left = parties
+        self._lock = threading.Lock()
+
+    def wait(self) -> None:
+        with self._lock:
+            gated = self._left > 0
+            self._left -= 1
+        if gated:
+            self._barrier.wait()
+
+
+class GatedUnitOfWork:
+    def __init__(self, inner: SqlUnitOfWork, gate: SaveGate) -> None:
+        self._inner = inner
+        self._gate = gate
+
+    def __enter__(self) -> Self:
+        self._inner.__enter__()
+        self.games = GatedRepository(self._inner.games, self._gate)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._inner.__exit__(exc_type, exc, tb)
+
+    def commit(self) -> None:
+        self._inner.commit()
+
+
+def gated_service(db_engine: Engine, registry: EngineRegistry, gate: SaveGate) -> GameService:
+    factory = SqlUnitOfWorkFactory(db_engine, registry)
+    return GameService(
+        lambda: GatedUnitOfWork(factory(), gate),  # type: ignore[arg-type]
+        registry,
+        FakePublisher(),
+        FixedClock(),
+    )
+
+
+def both_seats_play(
+    service: GameService, duel: StartedDuel, version: int | None
+) -> list[dict[str, JSON] | BaseException]:
+    def submit(seat: int) -> dict[str, JSON] | BaseException:
+        try:
+            return service.submit(duel.game_id, duel.tokens[seat], {"card": 3}, version)
+        except VersionConflict as conflict:
+            return conflict
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(submit, [0, 1]))
+
+
+@pytest.mark.postgres
+def test_of_two_submits_on_the_same_version_exactly_one_wins(
+    postgres_engine: Engine, registry: EngineRegistry
+) -> None:
+    plain = GameService(
+        SqlUnitOfWorkFactory(postgres_engine, registry), registry, FakePublisher(), FixedClock()
+    )
+    duel = start_duel(plain)
+    before = plain.load(duel.game_id)
+
+    outcomes = both_seats_play(
+        gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version
+    )
+
+    wins = [o for o in outcomes if isinstance(o, dict)]
+    conflicts = [o for o in outcomes if isinstance(o, VersionConflict)]
+    assert len(wins) == 1 and len(conflicts) == 1, outcomes
+    winner = outcomes.index(wins[0])
+    stored = plain.load(duel.game_id)
+    history = plain.history(duel.game_id, after=0, limit=1_000)
+    assert stored.version == before.version + 1 == wins[0]["version"]
+    assert stored.sealed == {winner: {"card": 3}}
+    assert stored.last_seq == before.last_seq + 1
+    assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
+    assert history[-1].event.private == {winner: {"choice": {"card": 3}, "replaced": False}}
+
+
+@pytest.mark.postgres
+def test_two_submits_without_a_version_both_land_after_a_retry(
+    postgres_engine: Engine, registry: EngineRegistry
+) -> None:
+    plain = GameService(
+        SqlUnitOfWorkFactory(postgres_engine, registry), registry, FakePublisher(), FixedClock()
+    )
+    duel = start_duel(plain)
+    before = plain.load(duel.game_id)
+
+    outcomes = both_seats_play(gated_service(postgres_engine, registry, SaveGate(2)), duel, None)
+
+    assert sorted(o["status"] for o in outcomes if isinstance(o, dict)) == ["applied", "sealed"]
+    stored = plain.load(duel.game_id)
+    history = plain.history(duel.game_id, after=0, limit=1_000)
+    assert stored.version == before.version + 2
+    assert stored.sealed == {}
+    assert stored.engine.dump(stored.state)["phase"] == "bank"
+    assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
+    assert any(e.event.type == "reveal" for e in history)
+
+
+def test_writers_of_one_version_serialise_on_every_backend(
+    db_engine: Engine, registry: EngineRegistry
+) -> None:
+    """The same race on whichever backend is configured (SQLite waits on its busy timeout)."""
+    plain = GameService(
+        SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock()
+    )
+    duel = start_duel(plain)
+    version = plain.load(duel.game_id).version
+
+    outcomes = both_seats_play(gated_service(db_engine, registry, SaveGate(2)), duel, version)
+
+    assert sorted(type(o).__name__ for o in outcomes) == ["VersionConflict", "dict"]
+    assert plain.load(duel.game_id).version == version + 1

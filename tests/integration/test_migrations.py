@@ -1,0 +1,64 @@
+"""Migrations create exactly the schema the table models describe, and startup checks them."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, text
+
+from persistence.database import create_db_engine, describe
+from persistence.errors import DatabaseNotMigrated
+from persistence.schema import current_revisions, ensure_migrated, head_revisions, migrate
+from persistence.tables import metadata
+
+
+def test_a_migrated_database_matches_the_table_models_exactly(db_engine: Engine) -> None:
+    with db_engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        differences = compare_metadata(context, metadata)
+    assert differences == []
+
+
+def test_a_migrated_database_passes_the_startup_check(db_engine: Engine) -> None:
+    ensure_migrated(db_engine)
+    assert current_revisions(db_engine) == head_revisions()
+
+
+def test_migrating_twice_changes_nothing(db_engine: Engine) -> None:
+    migrate(db_engine)
+    ensure_migrated(db_engine)
+
+
+def test_an_empty_database_is_refused_with_the_command_to_run(tmp_path: object) -> None:
+    db_engine = create_db_engine(f"sqlite:///{tmp_path}/empty.db")
+    try:
+        with pytest.raises(DatabaseNotMigrated) as refused:
+            ensure_migrated(db_engine)
+        message = str(refused.value)
+        assert "empty.db is not migrated" in message
+        assert "no revision" in message
+        assert "run `python -m api migrate`" in message
+
+        migrate(f"sqlite:///{tmp_path}/empty.db")
+        ensure_migrated(db_engine)
+    finally:
+        db_engine.dispose()
+
+
+def test_a_database_at_an_unknown_revision_is_refused(db_engine: Engine) -> None:
+    with db_engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = 'from_the_future'"))
+    with pytest.raises(DatabaseNotMigrated, match="it is at from_the_future"):
+        ensure_migrated(db_engine)
+    with db_engine.begin() as connection:
+        connection.execute(
+            text("UPDATE alembic_version SET version_num = :head"),
+            {"head": next(iter(head_revisions()))},
+        )
+
+
+def test_the_refusal_never_shows_the_database_password() -> None:
+    db_engine = create_db_engine("postgresql://app:s3cret@db.invalid/tabletop")
+    assert describe(db_engine) == "postgresql+psycopg://app:***@db.invalid/tabletop"
+    db_engine.dispose()
