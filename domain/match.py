@@ -28,6 +28,12 @@ from domain.errors import (
 from domain.seeding import rng_for_seed
 
 
+RESERVED_EVENT_TYPES = frozenset(
+    {"seat_joined", "game_started", "choice_sealed", "game_over", "game_aborted"}
+)
+"""Event types the platform itself records; engines use their own names."""
+
+
 class MatchStatus(StrEnum):
     LOBBY = "lobby"
     IN_PROGRESS = "in_progress"

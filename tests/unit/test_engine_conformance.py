@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from domain.engine import GameEngine
+from domain.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 from domain.seeding import rng_for_seed
 from tests.duel_game import DuelEngine
@@ -20,7 +21,8 @@ STEP_CAP = 20_000
 
 
 def play(engine: GameEngine[Any], players: int, seed: str, checks: bool = True) -> Any:
-    state, _ = engine.setup(players, engine.meta.resolve_options(None), rng_for_seed(seed))
+    state, opening = engine.setup(players, engine.meta.resolve_options(None), rng_for_seed(seed))
+    assert not [e.type for e in opening if e.type in RESERVED_EVENT_TYPES]
     chooser = random.Random(seed)
     steps = 0
     while (decision := engine.decision(state)) is not None:
@@ -39,6 +41,8 @@ def play(engine: GameEngine[Any], players: int, seed: str, checks: bool = True) 
                 json.dumps(engine.view(state, viewer))
             json.dumps([decision.kind, decision.prompt, dict(decision.data)])
         events = engine.apply(state, choices)
+        reserved = [e.type for e in events if e.type in RESERVED_EVENT_TYPES]
+        assert not reserved, f"{engine.meta.slug} emits platform event types {reserved}"
         if checks:
             json.dumps([[e.type, dict(e.data), {str(k): v for k, v in e.private.items()}] for e in events])
     return state

@@ -24,6 +24,7 @@ from domain.games.carcassonne.flow import (
     return_wagon,
     start_turn,
 )
+from domain.games.carcassonne.invariants import check_invariants
 from domain.games.carcassonne.state import (
     CATEGORIES,
     END_ABBEY,
@@ -122,7 +123,7 @@ class CarcassonneEngine:
         )
         _configure(st)
         place_tile(st, pos_of(0, 0), START_TYPE * 4)
-        events = [Event("game_started", {"start_tile": TILE_TYPES[START_TYPE].id, "x": 0,
+        events = [Event("start_tile_placed", {"start_tile": TILE_TYPES[START_TYPE].id, "x": 0,
                                          "y": 0, "rotation": 0, "pile": len(pile)})]
         start_turn(st, 0, events)
         return st, events
@@ -250,6 +251,10 @@ class CarcassonneEngine:
                         if viewer is not None and decision is not None else []),
         }
         return view
+
+    def check_invariants(self, state: CarcState) -> list[str]:
+        """Violated invariants of ``state`` in words (empty when all hold); for simulations."""
+        return check_invariants(state)
 
     def outcome(self, state: CarcState) -> Outcome | None:
         if state.phase != OVER:

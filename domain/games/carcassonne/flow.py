@@ -245,7 +245,7 @@ def finish(st: CarcState, events: list[Event]) -> None:
     st.phase = OVER
     st.tile = -1
     st.placed = -1
-    events.append(Event("game_over", {"scores": list(st.scores)}))
+    events.append(Event("final_scoring", {"scores": list(st.scores)}))
 
 
 def figure_counts(st: CarcState, seat: int) -> list[int]:
