@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from strawberry.fastapi import GraphQLRouter
 
 from api.container import Container, build_container
+from api.deps import ContainerDep
 from api.graphql_schema import schema
 from api.logs import configure_logging
 from api.metrics import Metrics
@@ -27,7 +28,6 @@ def create_app(
 ) -> FastAPI:
     settings = settings or Settings()
     metrics = container.metrics if container is not None else Metrics()
-    holder: dict[str, Container] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -36,7 +36,6 @@ def create_app(
         if settings.auto_migrate:
             migrate(settings.database_url)
         ensure_migrated(built.db_engine)
-        holder["container"] = built
         app.state.container = built
         await built.broker.start()
         built.start_background()
@@ -55,8 +54,8 @@ def create_app(
     )
     install_problem_handlers(app)
 
-    async def graphql_context() -> dict[str, Container]:
-        return {"container": holder["container"]}
+    async def graphql_context(container: ContainerDep) -> dict[str, Container]:
+        return {"container": container}
 
     graphql = GraphQLRouter(
         schema,

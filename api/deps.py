@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
 
 from api.container import Container
 from domain.errors import Unauthorized
 from domain.services import GameService
 
 
-def get_container(request: Request) -> Container:
-    container: Container = request.app.state.container
+def get_container(connection: HTTPConnection) -> Container:
+    """The app's container, for HTTP requests and websockets alike."""
+    container: Container = connection.app.state.container
     return container
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.errors import DomainError
 
+log = logging.getLogger("tabletop.errors")
 PROBLEM_TYPE = "https://tabletop.example/problems/"
 
 
@@ -38,6 +40,26 @@ def _validation_problem(exc: RequestValidationError) -> JSONResponse:
     return problem(422, "invalid_request", summary or "invalid request", errors=fields)
 
 
+def document_problem_media_type(app: FastAPI) -> None:
+    """Failures are sent as ``application/problem+json``; FastAPI documents every response model
+    as ``application/json``. Rename the media type of the documented 4xx/5xx responses."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        document = build()
+        for path in document.get("paths", {}).values():
+            for operation in path.values():
+                for status, response in operation.get("responses", {}).items():
+                    content = response.get("content", {})
+                    if status[:1] in "45" and "application/json" in content:
+                        content["application/problem+json"] = content.pop("application/json")
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install_problem_handlers(app: FastAPI) -> None:
     async def on_domain_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, DomainError)
@@ -53,6 +75,12 @@ def install_problem_handlers(app: FastAPI) -> None:
         code = codes.get(exc.status_code, "http_error")
         return problem(exc.status_code, code, str(exc.detail))
 
+    async def on_unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error", exc_info=exc)
+        return problem(500, "internal_error", "an unexpected error occurred; it has been logged")
+
+    app.add_exception_handler(Exception, on_unexpected)
     app.add_exception_handler(DomainError, on_domain_error)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
+    document_problem_media_type(app)

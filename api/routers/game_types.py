@@ -10,14 +10,16 @@ from domain.errors import GameNotFound, UnknownGameType
 
 router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
 
+ERRORS = {status: {"model": Problem} for status in (404, 422, 429)}
 
-@router.get("", operation_id="listGameTypes")
+
+@router.get("", operation_id="listGameTypes", responses={429: {"model": Problem}})
 def list_game_types(service: ServiceDep) -> list[GameTypePublic]:
     """List the game types with their player counts and options."""
     return [GameTypePublic.of(engine) for engine in service.registry]
 
 
-@router.get("/{slug}", operation_id="getGameType", responses={404: {"model": Problem}})
+@router.get("/{slug}", operation_id="getGameType", responses=ERRORS)
 def get_game_type(slug: str, service: ServiceDep) -> GameTypePublic:
     """Describe one game type."""
     try:

@@ -25,7 +25,7 @@ from api.schemas import (
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
-ERRORS = {status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422)}
+ERRORS = {status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429)}
 
 
 
