@@ -53,4 +53,6 @@ def build_container(
     else:
         broker = InProcessBroker()
     service = GameService(SqlUnitOfWorkFactory(db_engine, registry), registry, broker, SystemClock())
-    return Container(settings, registry, db_engine, broker, service, metrics or Metrics())
+    metrics = metrics or Metrics()
+    service.submit_listeners.append(metrics.count_submit)
+    return Container(settings, registry, db_engine, broker, service, metrics)

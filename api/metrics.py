@@ -34,3 +34,9 @@ class Metrics:
         self.games = Gauge(
             "tabletop_games", "Stored games by status.", ["status"], registry=self.registry
         )
+
+    def count_submit(self, status: str, event_types: list[str]) -> None:
+        self.submits.labels(status).inc()
+        reveals = event_types.count("reveal")
+        if reveals:
+            self.reveals.inc(reveals)

@@ -12,7 +12,7 @@ from typing import Any
 from domain.bots import BotContext, choose, validate_level
 from domain.engine import JSON, Choice, Decision
 from domain.errors import Forbidden, Unauthorized, VersionConflict
-from domain.match import Match, MatchStatus, RecordedEvent
+from domain.match import Match, MatchStatus, RecordedEvent, SubmitResult
 from domain.ports import Clock, EventPublisher, GameSummary, UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.seeding import commitment, new_seed
@@ -49,6 +49,9 @@ class PendingChoices:
     choices: list[Choice]
 
 
+SubmitListener = Callable[[str, list[str]], None]
+"""Told of every committed submit: its status and the types of the events it produced."""
+
 BotHook = Callable[[str], None]
 """Called with a game id after each committed change, so bot seats can take their turns."""
 
@@ -66,6 +69,7 @@ class GameService:
         self.publisher = publisher
         self.clock = clock
         self.after_change: list[BotHook] = []
+        self.submit_listeners: list[SubmitListener] = []
 
     # -- catalog & lobby ---------------------------------------------------------------------------
 
@@ -169,6 +173,7 @@ class GameService:
             if key is not None:
                 uow.games.remember_result(game_id, key, response)
             uow.commit()
+        self._submitted(result)
         self._committed(match)
         return response
 
@@ -199,9 +204,10 @@ class GameService:
             assert level is not None
             rng = random.Random(f"{match.seed_commitment}:{match.version}:{seat}")
             choice = choose(level, bot_context(match, decision, seat), rng)
-            match.submit(seat, choice, match.version)
+            result = match.submit(seat, choice, match.version)
             uow.games.save(match)
             uow.commit()
+        self._submitted(result)
         self._committed(match)
         return True
 
@@ -286,6 +292,11 @@ class GameService:
 
         match, _ = self._change(game_id, guarded)
         return match  # type: ignore[no-any-return]
+
+    def _submitted(self, result: SubmitResult) -> None:
+        types = [event.event.type for event in result.events]
+        for listener in self.submit_listeners:
+            listener(result.status, types)
 
     def _committed(self, match: Match) -> None:
         if match.new_events:

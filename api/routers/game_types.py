@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 
 from api.deps import ServiceDep
@@ -10,7 +12,7 @@ from domain.errors import GameNotFound, UnknownGameType
 
 router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
 
-ERRORS = {status: {"model": Problem} for status in (404, 422, 429)}
+ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": Problem} for status in (404, 422, 429)}
 
 
 @router.get("", operation_id="listGameTypes", responses={429: {"model": Problem}})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 
@@ -25,7 +25,9 @@ from api.schemas import (
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
-ERRORS = {status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429)}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429)
+}
 
 
 

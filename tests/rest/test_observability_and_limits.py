@@ -30,6 +30,22 @@ def test_metrics_count_requests_by_route_and_games_by_status(client: TestClient)
     assert "tabletop_active_subscriptions 0.0" in text
 
 
+def test_metrics_count_submits_and_reveals(client: TestClient) -> None:
+    game = client.post("/v1/games", json={"type": "duel"}).json()
+    tokens = [client.post(f"/v1/games/{game['id']}/seats", json={"name": n}).json()["token"] for n in "ab"]
+    client.post(f"/v1/games/{game['id']}/start", headers={"Authorization": f"Bearer {game['host_token']}"})
+    for token, card in zip(tokens, (1, 2), strict=True):
+        client.post(
+            f"/v1/games/{game['id']}/choices",
+            json={"choice": {"card": card}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    text = client.get("/metrics").text
+    assert 'tabletop_submits_total{status="sealed"} 1.0' in text
+    assert 'tabletop_submits_total{status="applied"} 1.0' in text
+    assert "tabletop_reveals_total 1.0" in text
+
+
 def test_logs_are_json_with_request_id_and_never_contain_tokens(
     client: TestClient, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,0 +1,200 @@
+"""Carcassonne end to end: whole games over REST (and the event stream over the websocket) never
+disclose the order of the face-down pile, not even in the refusal of an illegal placement.
+
+The true order is read where only the server may read it: the stored state in the server's own
+SQLite file, at several points of each game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.harness import GAME_EVENTS, graphql_socket, running_server
+from tests.e2e.play import PlayedGame, auth, play_over_rest
+
+SNAPSHOT_EVERY = 12
+"""Decisions between two reads of the true pile order from the database."""
+WINDOW = 4
+"""Consecutive upcoming tiles that must never appear together in anything a viewer receives."""
+
+
+@dataclass
+class Server:
+    base: str
+    db: Path
+
+
+@pytest.fixture(scope="module")
+def carcassonne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("carcassonne") / "tabletop.db"
+    env = {
+        "TABLETOP_DATABASE_URL": f"sqlite:///{db}",
+        "TABLETOP_AUTO_MIGRATE": "true",
+        "TABLETOP_RATE_LIMIT_PER_SECOND": "100000",
+        "TABLETOP_RATE_LIMIT_BURST": "100000",
+    }
+    with running_server(env) as base:
+        yield Server(base, db)
+
+
+def stored_state(db: Path, game_id: str) -> dict[str, Any]:
+    """The engine's complete stored state (secrets included), straight from the server's file."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as connection:
+        row = connection.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+    assert row is not None and row[0] is not None
+    state: dict[str, Any] = json.loads(row[0])
+    return state
+
+
+@dataclass
+class Watch:
+    """What the test gathers while ``play_over_rest`` plays: true pile orders, refusals, events."""
+
+    server: Server
+    piles: list[list[str]] = field(default_factory=list)
+    """The upcoming tiles in draw order, at several points."""
+    refusals: list[tuple[list[str], httpx.Response]] = field(default_factory=list)
+    events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    subscribers: threading.Thread | None = None
+    failure: list[BaseException] = field(default_factory=list)
+
+    def before_submit(self, http: httpx.Client, game: PlayedGame, pending: dict[str, Any]) -> None:
+        if self.subscribers is None:
+            self.start_subscribers(game)
+        if game.decisions % SNAPSHOT_EVERY == 1:
+            state = stored_state(self.server.db, game.game_id)
+            upcoming = list(reversed(state["pile"]))  # the pile is drawn from its end
+            view = http.get(f"/v1/games/{game.game_id}").json()["state"]
+            assert view["pile_count"] == len(upcoming)
+            assert "pile" not in view
+            self.piles.append(upcoming)
+        if pending["decision"]["kind"] == "place_tile" and len(self.refusals) < 6:
+            self.try_illegal_placements(http, game, pending)
+
+    def try_illegal_placements(self, http: httpx.Client, game: PlayedGame, pending: dict[str, Any]) -> None:
+        upcoming = list(reversed(stored_state(self.server.db, game.game_id)["pile"]))
+        legal = pending["choices"]
+        wrong_rotation = legal[0] | {"rotation": 45}
+        for illegal in ({"action": "place", "x": 60, "y": -60, "rotation": 0}, wrong_rotation):
+            assert illegal not in legal
+            refused = http.post(
+                f"/v1/games/{game.game_id}/choices",
+                json={"choice": illegal, "version": pending["version"]},
+                headers=auth(game.tokens[pending["seat"]]),
+            )
+            self.refusals.append((upcoming, refused))
+
+    def start_subscribers(self, game: PlayedGame) -> None:
+        viewers = {"spectator": None, "0": game.tokens[0]}
+
+        async def collect(token: str | None) -> list[dict[str, Any]]:
+            async with graphql_socket(self.server.base, token) as socket:
+                op = await socket.subscribe(GAME_EVENTS, {"gameId": game.game_id, "after": 0})
+                events: list[dict[str, Any]] = []
+                while True:
+                    message = await socket.receive(timeout=30)
+                    assert message["type"] == "next" and message["id"] == op, message
+                    events.append(message["payload"]["data"]["gameEvents"])
+                    if events[-1]["type"] == "game_over":
+                        return events
+
+        async def collect_all() -> None:
+            results = await asyncio.gather(*(collect(token) for token in viewers.values()))
+            self.events = dict(zip(viewers, results, strict=True))
+
+        def run() -> None:
+            try:
+                asyncio.run(collect_all())
+            except BaseException as exc:  # reported by the test thread
+                self.failure.append(exc)
+
+        self.subscribers = threading.Thread(target=run, daemon=True)
+        self.subscribers.start()
+
+
+def sequences(upcoming: list[str]) -> set[str]:
+    """Every way a run of upcoming tiles could be written in JSON, in draw or stored order."""
+    out = set()
+    for order in (upcoming, upcoming[::-1]):
+        for start in range(len(order) - WINDOW + 1):
+            window = order[start:start + WINDOW]
+            for separator in (", ", ","):
+                out.add(separator.join(json.dumps(tile) for tile in window))
+    return out
+
+
+def play_and_watch(server: Server, players: int, options: dict[str, Any], seed: str) -> tuple[PlayedGame, Watch]:
+    watch = Watch(server)
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        game = play_over_rest(http, "carcassonne", players, options, seed=seed, watch_every=1,
+                              before_submit=watch.before_submit)
+    assert watch.subscribers is not None
+    watch.subscribers.join(timeout=30)
+    assert not watch.failure, watch.failure
+    assert not watch.subscribers.is_alive(), "a websocket subscriber never saw game_over"
+    return game, watch
+
+
+def assert_pile_order_never_shown(game: PlayedGame, watch: Watch) -> None:
+    assert len(watch.piles) >= 5
+    forbidden = set().union(*(sequences(upcoming) for upcoming in watch.piles))
+    stored_pile = json.dumps({"pile": watch.piles[0][::-1]})
+    assert any(sequence in stored_pile for sequence in forbidden), "the leak check would miss a leak"
+    texts = {viewer: "\n".join(bodies) for viewer, bodies in game.seen.items()}
+    texts |= {f"ws:{viewer}": json.dumps(events) for viewer, events in watch.events.items()}
+    texts["refusals"] = "\n".join(response.text for _, response in watch.refusals)
+    for viewer, text in texts.items():
+        assert '"pile": [' not in text and '"pile":[' not in text, viewer
+        leaked = [sequence for sequence in forbidden if sequence in text]
+        assert not leaked, f"{viewer} was sent the upcoming tiles {leaked[0]}"
+
+
+def assert_refusals_say_nothing_of_the_pile(watch: Watch) -> None:
+    assert watch.refusals
+    for upcoming, response in watch.refusals:
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert problem["code"] == "illegal_choice"
+        assert "pile" not in response.text
+        # No tile is named at all: a refusal describes the posted choice and the legal fields only.
+        assert "BA/" not in response.text and "AM/" not in response.text, response.text
+        assert upcoming, "refusals were tried while tiles were still to come"
+
+
+def assert_finished_with_scores_and_winners(game: PlayedGame, players: int, watch: Watch) -> None:
+    final = game.final
+    assert final["status"] == "finished"
+    scores, winners = final["result"]["scores"], final["result"]["winners"]
+    assert len(scores) == players and all(isinstance(s, int) and s >= 0 for s in scores)
+    assert winners and set(winners) == {s for s in range(players) if scores[s] == max(scores)}
+    assert final["state"]["pile_count"] == 0
+    assert sum(final["state"]["scores"]) == sum(scores)
+    for events in watch.events.values():
+        over = events[-1]
+        assert over["type"] == "game_over" and over["data"]["scores"] == scores
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+def test_three_players_with_abbey_and_mayor_never_see_the_pile_order(carcassonne_server: Server) -> None:
+    game, watch = play_and_watch(carcassonne_server, 3, {"abbey_and_mayor": True}, "carcassonne-e2e-3")
+    assert_pile_order_never_shown(game, watch)
+    assert_refusals_say_nothing_of_the_pile(watch)
+    assert_finished_with_scores_and_winners(game, 3, watch)
+
+
+def test_base_game_never_shows_the_pile_order(carcassonne_server: Server) -> None:
+    game, watch = play_and_watch(carcassonne_server, 2, {"abbey_and_mayor": False}, "carcassonne-e2e-2")
+    assert_pile_order_never_shown(game, watch)
+    assert_refusals_say_nothing_of_the_pile(watch)
+    assert_finished_with_scores_and_winners(game, 2, watch)
