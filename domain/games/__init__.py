@@ -8,5 +8,8 @@ from domain.engine import GameEngine
 
 
 def all_engines() -> list[GameEngine[Any]]:
-    engines: list[GameEngine[Any]] = []
-    return engines
+    from domain.games.carcassonne import ENGINE as carcassonne
+    from domain.games.im_schutze_der_burg import ENGINE as im_schutze_der_burg
+    from domain.games.keythedral import ENGINE as keythedral
+
+    return [im_schutze_der_burg, keythedral, carcassonne]

@@ -1,0 +1,68 @@
+"""The frame machine that runs the flow of play.
+
+Each frame type registers a ``step`` (do automatic work, or return the decision the frame waits
+for) and an ``answer`` (apply one legal choice). ``advance`` runs steps until a real decision is
+due: a decision with exactly one legal choice is applied at once, since it is no decision at all.
+A ``step`` that returns a decision must not change the state, so that a loaded state rebuilds the
+same decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.engine import Choice, Event
+from domain.games.keythedral.state import Frame, Pending, State
+
+Step = Callable[[State, Frame, list[Event]], Pending | None]
+Answer = Callable[[State, Frame, int, Choice, list[Event]], None]
+
+STEPS: dict[str, Step] = {}
+ANSWERS: dict[str, Answer] = {}
+
+
+def frame_type(name: str, step: Step, answer: Answer | None = None) -> None:
+    STEPS[name] = step
+    if answer is not None:
+        ANSWERS[name] = answer
+
+
+def advance(st: State, events: list[Event]) -> None:
+    """Run the flow until someone must choose between at least two options, or the game ends."""
+    st.pending = None
+    stack = st.stack
+    while stack and not st.over:
+        top = stack[-1]
+        pending = STEPS[top["t"]](st, top, events)
+        if pending is None:
+            continue
+        assert pending.choices, f"{pending.kind}: a decision without choices"
+        if len(pending.choices) == 1:
+            ANSWERS[top["t"]](st, top, pending.seat, pending.choices[0], events)
+            continue
+        st.pending = pending
+        return
+    if st.over:
+        stack.clear()
+
+
+def rebuild_pending(st: State) -> None:
+    """After loading: the state rests on a real decision, so its step only reports it."""
+    st.pending = None
+    if st.stack and not st.over:
+        top = st.stack[-1]
+        st.pending = STEPS[top["t"]](st, top, [])
+
+
+def answer(st: State, seat: int, choice: Choice, events: list[Event]) -> None:
+    top = st.stack[-1]
+    ANSWERS[top["t"]](st, top, seat, choice, events)
+    advance(st, events)
+
+
+def push(st: State, frame: Frame) -> None:
+    st.stack.append(frame)
+
+
+def ask(seat: int, kind: str, choices: list[Choice], **data: object) -> Pending:
+    return Pending(seat, kind, choices, data)

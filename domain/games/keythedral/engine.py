@@ -1,0 +1,116 @@
+"""The Keythedral engine: the ``GameEngine`` interface over the frame machine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from domain.engine import (
+    JSON,
+    Choice,
+    Decision,
+    Event,
+    GameMeta,
+    OptionSpec,
+    Outcome,
+)
+from domain.games.keythedral import actions, flow, laws, transfers  # noqa: F401  (frames)
+from domain.games.keythedral.core import answer, rebuild_pending
+from domain.games.keythedral.scoring import outcome
+from domain.games.keythedral.setup import new_game
+from domain.games.keythedral.state import State, dump_state, load_state
+from domain.games.keythedral.view import prompt, view
+
+META = GameMeta(
+    slug="keythedral",
+    name="Keythedral",
+    min_players=2,
+    max_players=5,
+    description=(
+        "Richard Breese's Keythedral (Pro Ludo edition): lay fields and cottages, send workers "
+        "out, turn resources into places in the Keythedral, and play law cards against rivals."
+    ),
+    options=(
+        OptionSpec(
+            "length", "enum", "short",
+            "Short game (17 building tiles) or full game (22: one orange space per row).",
+            ("short", "full"),
+        ),
+        OptionSpec(
+            "face_up_tiles", "bool", False,
+            "Variant two: every building tile is face up from the start (rows are still bought "
+            "in order).",
+        ),
+        OptionSpec(
+            "law_cards_face_up", "bool", False,
+            "Open question Q3: the new-law cards lie face up instead of face down.",
+            verified=False,
+        ),
+        OptionSpec(
+            "optional_placement", "bool", False,
+            "Open question Q1: placing workers is optional (by default a cottage must place its "
+            "worker, and a house both, whenever a legal field exists).",
+            verified=False,
+        ),
+    ),
+)
+
+
+class KeythedralEngine:
+    meta = META
+
+    def setup(
+        self, players: int, options: Mapping[str, JSON], rng: random.Random
+    ) -> tuple[State, list[Event]]:
+        return new_game(players, options, rng)
+
+    def decision(self, state: State) -> Decision | None:
+        pending = state.pending
+        if pending is None:
+            return None
+        if pending.decision is None:
+            pending.decision = _decision(pending.seat, pending.kind, pending.data)
+        return pending.decision
+
+    def legal_choices(self, state: State, seat: int) -> list[Choice]:
+        pending = state.pending
+        if pending is None or pending.seat != seat:
+            return []
+        return list(pending.choices)
+
+    def apply(self, state: State, choices: Mapping[int, Choice]) -> list[Event]:
+        pending = state.pending
+        assert pending is not None
+        events: list[Event] = []
+        answer(state, pending.seat, choices[pending.seat], events)
+        return events
+
+    def view(self, state: State, viewer: int | None) -> dict[str, JSON]:
+        return view(state, viewer)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return outcome(state) if state.over else None
+
+    def dump(self, state: State) -> dict[str, JSON]:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, JSON]) -> State:
+        state = load_state(dict(data))
+        rebuild_pending(state)
+        return state
+
+
+_PLAIN_DECISIONS: dict[tuple[int, str], Decision] = {}
+
+
+def _decision(seat: int, kind: str, data: dict[str, JSON]) -> Decision:
+    """Decisions are frozen: the many without data are shared rather than rebuilt."""
+    if data:
+        return Decision((seat,), kind, prompt(kind, seat), data=data)
+    found = _PLAIN_DECISIONS.get((seat, kind))
+    if found is None:
+        found = _PLAIN_DECISIONS[(seat, kind)] = Decision((seat,), kind, prompt(kind, seat))
+    return found
+
+
+ENGINE = KeythedralEngine()

@@ -1,0 +1,279 @@
+"""Law cards: in which window each may be played, its parameters, and its effect.
+
+A window is a frame ``{"t": "win", "w": kind, "order": [...], "i": n, ...}``. It asks, one at a
+time in the given order, each seat that holds a card playable in it; a seat that plays a card is
+asked again, a seat that declines is done. Every card played opens a Veto window for the other
+holders of L10 before its effect (frame ``eff``) resolves.
+"""
+
+from __future__ import annotations
+
+from domain.engine import Choice, Event
+from domain.games.keythedral import board, market
+from domain.games.keythedral.core import ask, frame_type, push
+from domain.games.keythedral.data import (
+    COLOUR_INDEX,
+    COLOURS,
+    CRAFTS,
+    FIELD_INDEX,
+    FIELD_TYPES,
+    RESOURCES,
+    TILE_INDEX,
+    TILES,
+    YELLOW,
+    law_id,
+)
+from domain.games.keythedral.state import Frame, Pending, State
+
+ANY_TIME = frozenset({3, 4, 7, 11, 13, 17})
+START_CARDS = {
+    1: frozenset({20, 1, 9, 12}) | ANY_TIME,
+    2: frozenset({20, 18, 19, 8, 14, 12}) | ANY_TIME,
+    3: frozenset({20, 12}) | ANY_TIME,
+    4: frozenset({20}) | ANY_TIME,
+    5: frozenset({20}) | ANY_TIME,
+}
+WINDOW_CARDS = {
+    "marker": frozenset({6, 9}),
+    "purchase": frozenset({2, 3, 13}),
+    "veto": frozenset({10}),
+}
+DECLINE: Choice = {"action": "decline"}
+VETO = 10
+
+
+def window_cards(win: Frame) -> frozenset[int]:
+    if win["w"] == "start":
+        return START_CARDS[win["p"]]
+    return WINDOW_CARDS[win["w"]]
+
+
+def open_window(st: State, kind: str, order: list[int], **ctx: object) -> None:
+    """Push a window if any seat in ``order`` holds a card of the window's kind."""
+    win: Frame = {"t": "win", "w": kind, "order": order, "i": 0, **ctx}
+    cards = window_cards(win)
+    hands = st.hands
+    if any(c in cards for s in order for c in hands[s]):
+        push(st, win)
+
+
+def card_options(st: State, seat: int, card: int, win: Frame | None) -> list[dict[str, object]]:
+    """The parameter sets with which ``seat`` may play ``card`` now (empty if it cannot)."""
+    w = win["w"] if win is not None else "turn"
+    fx = st.fx
+    if card == 1:
+        return [{}] if fx.work_order < 0 else []
+    if card == 2:
+        return [{}] if win is not None and seat != win["buyer"] else []
+    if card == 3:
+        if w == "purchase":
+            assert win is not None
+            tiles = [win["tile"]]
+        else:
+            tiles = market.face_up_tiles(st)
+        return [
+            {"tile": TILES[t].id}
+            for t in tiles
+            if any(n and c != YELLOW for c, n in enumerate(TILES[t].cost))
+            and sum(TILES[t].cost) + st.mods.get(t, [0, 0])[0] - st.mods.get(t, [0, 0])[1] > 1
+        ]
+    if card == 4:
+        return [
+            {"number": i + 1}
+            for i, pos in enumerate(st.cottage_pos[seat])
+            if pos is not None and not st.house[seat][i]
+        ]
+    if card == 6:
+        if fx.renumber[seat] is not None:
+            return []
+        return [
+            {"number": i + 1}
+            for i, pos in enumerate(st.cottage_pos[seat])
+            if pos is not None and (i + 1) not in st.markers
+        ]
+    if card == 7:
+        have = st.cubes[seat]
+        return [
+            {"take": COLOURS[t], "give": COLOURS[g]}
+            for t in CRAFTS
+            if st.store[t] > 0
+            for g in RESOURCES
+            if have[g] > 0
+        ]
+    if card == 8:
+        kinds = sorted({st.fields[f] for f, s in st.workers.items() if s == seat})
+        return [{"field": FIELD_TYPES[k]} for k in kinds] if fx.harvest_choice[seat] < 0 else []
+    if card == 9:
+        return [{}] if seat not in fx.right_of_way else []
+    if card == 10:
+        return [{}] if w == "veto" else []
+    if card == 11:
+        return [
+            {"gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]} for s in sorted(st.fences)
+        ]
+    if card == 12:
+        return [{}] if fx.restriction < 0 else []
+    if card == 13:
+        if w == "purchase":
+            assert win is not None
+            if seat == win["buyer"]:
+                return []
+            tiles = [win["tile"]]
+        else:
+            tiles = market.face_up_tiles(st)
+        return [{"tile": TILES[t].id} for t in tiles if st.pools[TILES[t].row]]
+    if card == 14:
+        if fx.hard_worker[seat] is not None:
+            return []
+        return [{"x": f[0], "y": f[1]} for f in sorted(st.workers) if st.workers[f] == seat]
+    if card == 17:
+        return [
+            {"seat": s, "number": i + 1}
+            for s in range(st.players)
+            for i, pos in enumerate(st.cottage_pos[s])
+            if pos is not None and st.house[s][i]
+        ]
+    if card in (18, 19):
+        taken = fx.bumper if card == 18 else fx.blight
+        return [{"field": name} for name in FIELD_TYPES] if taken < 0 else []
+    if card == 20:
+        return [{"seat": s} for s in range(st.players) if s != st.start]
+    return []
+
+
+def plays(st: State, seat: int, win: Frame | None, cards: frozenset[int]) -> list[Choice]:
+    out: list[Choice] = []
+    for card in sorted(st.hands[seat]):
+        if card in cards:
+            for params in card_options(st, seat, card, win):
+                out.append({"action": "play", "card": law_id(card), **params})
+    return out
+
+
+def play(st: State, seat: int, choice: Choice, events: list[Event], **ctx: object) -> None:
+    """Play a card: reveal it, then open a Veto window above its pending effect."""
+    card = int(choice["card"][1:])
+    st.hands[seat].remove(card)
+    st.discard.append(card)
+    params = {k: v for k, v in choice.items() if k not in ("action", "card")}
+    events.append(Event("law_played", {"seat": seat, "card": choice["card"], **params}))
+    push(st, {"t": "eff", "seat": seat, "card": card, "args": params, "vetoed": False, **ctx})
+    open_veto(st, seat, card)
+
+
+def open_veto(st: State, seat: int, card: int) -> None:
+    if card != VETO:
+        order = [(seat + i) % st.players for i in range(1, st.players)]
+        open_window(st, "veto", order, by=seat)
+
+
+# -- the window frame ------------------------------------------------------------------------
+def _window_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
+    if fr["w"] == "purchase" and st.stack[-2].get("stopped"):
+        st.stack.pop()
+        return None
+    order = fr["order"]
+    cards = window_cards(fr)
+    while fr["i"] < len(order):
+        seat = order[fr["i"]]
+        options = plays(st, seat, fr, cards)
+        if options:
+            return ask(seat, "law_window", [DECLINE, *options], window=fr["w"])
+        fr["i"] += 1
+    st.stack.pop()
+    return None
+
+
+def _window_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
+    if choice["action"] == "decline":
+        fr["i"] += 1
+        return
+    if fr["w"] == "veto":
+        st.hands[seat].remove(VETO)
+        st.discard.append(VETO)
+        st.stack.pop()
+        st.stack[-1]["vetoed"] = True
+        events.append(Event("law_played", {"seat": seat, "card": law_id(VETO)}))
+        events.append(Event("law_vetoed", {"seat": seat, "card": law_id(st.stack[-1]["card"])}))
+        return
+    play(st, seat, choice, events)
+
+
+frame_type("win", _window_step, _window_answer)
+
+
+# -- effects -------------------------------------------------------------------------------
+def _find(st: State, kind: str) -> Frame | None:
+    for fr in reversed(st.stack):
+        if fr["t"] == kind:
+            return fr
+    return None
+
+
+def _effect_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
+    st.stack.pop()
+    if not fr["vetoed"]:
+        resolve(st, fr["seat"], fr["card"], fr["args"], events)
+    return None
+
+
+frame_type("eff", _effect_step)
+
+
+def resolve(st: State, seat: int, card: int, a: dict[str, object], events: list[Event]) -> None:
+    fx = st.fx
+    if card == 1:
+        fx.work_order = seat
+    elif card in (2, 3):
+        tile = TILE_INDEX[str(a["tile"])] if "tile" in a else -1
+        buy = _find(st, "buy")
+        if card == 2:
+            assert buy is not None
+            tile = buy["tile"]
+            buy["raised"] = True
+        st.discard.remove(card)
+        st.mods.setdefault(tile, [0, 0])[card - 2] += 1
+    elif card == 4:
+        st.house[seat][int(str(a["number"])) - 1] = True
+    elif card == 6:
+        fx.renumber[seat] = [int(str(a["number"])), len(st.markers)]
+    elif card == 7:
+        take, give = COLOUR_INDEX[str(a["take"])], COLOUR_INDEX[str(a["give"])]
+        st.take_from_store(seat, take)
+        st.pay_to_store(seat, give)
+    elif card == 8:
+        fx.harvest_choice[seat] = FIELD_INDEX[str(a["field"])]
+    elif card == 9:
+        fx.right_of_way.append(seat)
+    elif card == 11:
+        slot = (int(str(a["gx"])), int(str(a["gy"])), int(str(a["fx"])), int(str(a["fy"])))
+        del st.fences[slot]
+        events.append(Event("fence_removed", {"gx": slot[0], "gy": slot[1], "fx": slot[2],
+                                              "fy": slot[3]}))
+        replace_off_board(st)
+    elif card == 12:
+        fx.restriction = seat
+    elif card == 13:
+        tile = TILE_INDEX[str(a["tile"])]
+        market.swap_tile(st, tile, events)
+        buy = _find(st, "buy")
+        if buy is not None and buy["tile"] == tile:
+            buy["stopped"] = True
+    elif card == 14:
+        fx.hard_worker[seat] = [int(str(a["x"])), int(str(a["y"]))]
+    elif card == 17:
+        st.house[int(str(a["seat"]))][int(str(a["number"])) - 1] = False
+    elif card == 18:
+        fx.bumper = FIELD_INDEX[str(a["field"])]
+    elif card == 19:
+        fx.blight = FIELD_INDEX[str(a["field"])]
+    elif card == 20:
+        st.start = int(str(a["seat"]))
+        events.append(Event("start_player", {"seat": st.start}))
+
+
+def replace_off_board(st: State) -> None:
+    """Fenced-out cottages waiting for a spot get one as soon as a spot exists."""
+    if st.off_board and board.replacement_gaps(st):
+        for seat, number in reversed(st.off_board):
+            push(st, {"t": "replace", "seat": seat, "number": number})
