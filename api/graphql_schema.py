@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from datetime import datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import strawberry
 from pydantic import ValidationError
@@ -234,7 +234,7 @@ class Query:
                 min_players=t.min_players,
                 max_players=t.max_players,
                 options=[GameOption(**o.model_dump()) for o in t.options],
-                player_limits=[p.model_dump() for p in t.player_limits],
+                player_limits=cast(JSON, [p.model_dump() for p in t.player_limits]),
             )
             for t in types
         ]
@@ -283,7 +283,7 @@ class Query:
             return Choices(
                 version=pending.version,
                 decision=_decision(pending.decision),
-                choices=list(pending.choices),
+                choices=[cast(JSON, c) for c in pending.choices],
             )
 
         return await _attempt(read)
@@ -321,7 +321,7 @@ class Mutation:
                 type=match.game_type,
                 status=match.status.value,
                 version=match.version,
-                options=match.options,
+                options=cast(JSON, match.options),
                 seed_commitment=match.seed_commitment,
                 host_token=created.host_token,
             )

@@ -29,7 +29,7 @@ class JsonFormatter(logging.Formatter):
 class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """Writes to whatever ``sys.stderr`` is at the time (so redirection and capture work)."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> object:
         return sys.stderr
 

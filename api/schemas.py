@@ -59,7 +59,7 @@ class GameTypePublic(BaseModel):
             options=[
                 OptionPublic(
                     name=o.name,
-                    type=o.kind,  # type: ignore[arg-type]
+                    type=o.kind,
                     default=o.default,
                     allowed=list(o.allowed) or None,
                     description=o.description,
