@@ -27,7 +27,6 @@ from domain.errors import (
 )
 from domain.seeding import rng_for_seed
 
-
 RESERVED_EVENT_TYPES = frozenset(
     {"seat_joined", "game_started", "choice_sealed", "game_over", "game_aborted"}
 )
