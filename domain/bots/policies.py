@@ -48,6 +48,9 @@ def choose(level: str, context: BotContext, rng: random.Random) -> Choice:
 
 
 SAMPLES = 3
+"""Sampled states per decision, unless the game's hooks say otherwise (``hooks.samples``)."""
+MAX_CANDIDATES = 48
+"""Choices tried per decision, unless the game's hooks say otherwise (``hooks.max_candidates``)."""
 
 
 def _search(context: BotContext, rng: random.Random) -> Choice:
@@ -56,11 +59,12 @@ def _search(context: BotContext, rng: random.Random) -> Choice:
     if len(context.choices) == 1:
         return context.choices[0]
     engine, seat, hooks = context.engine, context.seat, context.hooks
+    cap = int(getattr(hooks, "max_candidates", MAX_CANDIDATES))
     candidates = context.choices
-    if len(candidates) > 48:
-        candidates = rng.sample(candidates, 48)
+    if len(candidates) > cap:
+        candidates = rng.sample(candidates, cap)
     best: tuple[float, int] | None = None
-    samples = [context.sample_state(rng) for _ in range(SAMPLES)]
+    samples = [context.sample_state(rng) for _ in range(int(getattr(hooks, "samples", SAMPLES)))]
     dumped = [engine.dump(s) for s in samples]
     for index, choice in enumerate(candidates):
         total = 0.0

@@ -134,10 +134,13 @@ def sequences(upcoming: list[str]) -> set[str]:
     return out
 
 
-def play_and_watch(server: Server, players: int, options: dict[str, Any], seed: str) -> tuple[PlayedGame, Watch]:
+def play_and_watch(
+    server: Server, players: int, options: dict[str, Any], seed: str, watch_every: int
+) -> tuple[PlayedGame, Watch]:
+    """Play a whole game with random choices; every viewer reads everything every few decisions."""
     watch = Watch(server)
     with httpx.Client(base_url=server.base, timeout=30) as http:
-        game = play_over_rest(http, "carcassonne", players, options, seed=seed, watch_every=1,
+        game = play_over_rest(http, "carcassonne", players, options, seed=seed, watch_every=watch_every,
                               before_submit=watch.before_submit)
     assert watch.subscribers is not None
     watch.subscribers.join(timeout=30)
@@ -187,14 +190,16 @@ def assert_finished_with_scores_and_winners(game: PlayedGame, players: int, watc
 
 
 def test_three_players_with_abbey_and_mayor_never_see_the_pile_order(carcassonne_server: Server) -> None:
-    game, watch = play_and_watch(carcassonne_server, 3, {"abbey_and_mayor": True}, "carcassonne-e2e-3")
+    game, watch = play_and_watch(carcassonne_server, 3, {"abbey_and_mayor": True}, "carcassonne-e2e-3",
+                                 watch_every=2)
     assert_pile_order_never_shown(game, watch)
     assert_refusals_say_nothing_of_the_pile(watch)
     assert_finished_with_scores_and_winners(game, 3, watch)
 
 
 def test_base_game_never_shows_the_pile_order(carcassonne_server: Server) -> None:
-    game, watch = play_and_watch(carcassonne_server, 2, {"abbey_and_mayor": False}, "carcassonne-e2e-2")
+    game, watch = play_and_watch(carcassonne_server, 2, {"abbey_and_mayor": False}, "carcassonne-e2e-2",
+                                 watch_every=3)
     assert_pile_order_never_shown(game, watch)
     assert_refusals_say_nothing_of_the_pile(watch)
     assert_finished_with_scores_and_winners(game, 2, watch)

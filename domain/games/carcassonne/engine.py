@@ -6,13 +6,15 @@ import random
 from collections.abc import Mapping
 
 from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome, PlayerLimit
-from domain.games.carcassonne.board import place_tile, rebuild
+from domain.games.carcassonne.board import place_tile
+from domain.games.carcassonne.bot import CarcassonneSearch
 from domain.games.carcassonne.choices import (
     abbey_choices,
     figure_choices,
     placement_choices,
     wagon_targets,
 )
+from domain.games.carcassonne.copying import restore_board
 from domain.games.carcassonne.flow import (
     continue_end_round,
     draw,
@@ -30,6 +32,7 @@ from domain.games.carcassonne.state import (
     END_ABBEY,
     FIGURE,
     FIGURE_NAMES,
+    FOLLOWERS_PER_PLAYER,
     OVER,
     PLACE,
     START,
@@ -51,7 +54,6 @@ from domain.games.carcassonne.tiles import (
     TYPE_BY_ID,
 )
 
-FOLLOWERS_PER_PLAYER = 7
 DUMP_VERSION = 1
 
 META = GameMeta(
@@ -100,6 +102,7 @@ class CarcassonneEngine:
     """Carcassonne (current edition) with the Abbey & Mayor expansion as an option."""
 
     meta = META
+    search_hooks = CarcassonneSearch()
 
     def setup(
         self, players: int, options: Mapping[str, JSON], rng: random.Random
@@ -318,7 +321,7 @@ class CarcassonneEngine:
             st.t_pos.append(pos_of(int(x), int(y)))
             st.t_ot.append(TYPE_BY_ID[tile_id] * 4 + int(rotation) // 90)
         _configure(st)
-        rebuild(st)
+        restore_board(st)
         return st
 
 

@@ -14,6 +14,7 @@ AROUND = (-1, 1, -STRIDE, STRIDE, -STRIDE - 1, -STRIDE + 1, STRIDE - 1, STRIDE +
 NINE = (0, *AROUND)
 
 FOLLOWER, MAYOR, WAGON, BARN, ABBEY_TILE = 0, 1, 2, 3, 4
+FOLLOWERS_PER_PLAYER = 7
 FIGURE_NAMES = ("follower", "mayor", "wagon", "barn")
 SUPPLY_NAMES = ("followers", "mayor", "wagon", "barn", "abbey")
 

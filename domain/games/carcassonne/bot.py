@@ -1,0 +1,190 @@
+"""Search hooks for the greedy bot: resample the face-down pile, and value a position.
+
+The only hidden information is the order of the pile; what the pile holds is public (the tile set
+minus the board, the discards and the drawn tile). ``determinize`` rebuilds the pile from those
+public facts alone and shuffles it, so it never looks at the real order.
+
+``evaluate`` is the seat's score plus what its figures are likely to bring (the part of each
+unfinished feature it leads, weighted by how likely it is to be finished with the tiles left), the
+worth of the figures still in its supply, and (when it may still put a figure on the tile it just
+placed) the best feature it could claim; minus the same for the best opponent.
+"""
+
+from __future__ import annotations
+
+import random
+
+from domain.games.carcassonne.board import find, neighbours_filled, tile_count
+from domain.games.carcassonne.copying import clone
+from domain.games.carcassonne.invariants import unseen_tiles
+from domain.games.carcassonne.scoring import feature_value, majority
+from domain.games.carcassonne.state import (
+    ABBEY_TILE,
+    BARN,
+    FIGURE,
+    FOLLOWER,
+    MAYOR,
+    OVER,
+    WAGON,
+    CarcState,
+)
+from domain.games.carcassonne.tiles import CITY, CLOISTER, FIELD, ROAD, TILE_TYPES
+
+CITY_FINISH_CHANCE = (1.0, 0.75, 0.5, 0.3, 0.15)
+"""Chance that a city with 0, 1, 2, 3, 4+ open edges gets finished (with plenty of tiles left)."""
+CLOISTER_FILL = 0.7
+"""Share of a cloister's empty neighbours expected to be filled (with plenty of tiles left)."""
+OPEN_CITY_FOR_FARMS = 0.35
+"""Share of an unfinished city's farm value counted for the farmers/barns next to it."""
+FOLLOWER_WORTH = (3.0, 2.5, 2.0, 1.5, 1.0, 0.5, 0.5)
+"""Worth of the followers in the supply: the last one left is worth the first entry, the one
+before it the second, and so on (a seat's first few placements cost little, its last ones dear)."""
+SPECIAL_WORTH = (0.0, 2.0, 2.0, 1.5, 1.0)
+"""Worth of a mayor, wagon, barn, abbey still in the supply (followers are counted above)."""
+PLENTY = 12
+"""Tiles left in the pile above which finishing chances no longer shrink."""
+
+
+class CarcassonneSearch:
+    """The ``SearchHooks`` of Carcassonne.
+
+    ``samples`` and ``max_candidates`` are what this game would ask of the search: the pile order
+    barely matters one step ahead, so one sampled pile is enough.
+    """
+
+    samples = 1
+    max_candidates = 48
+
+    def determinize(self, state: CarcState, seat: int, rng: random.Random) -> CarcState:
+        """A copy whose pile holds the unseen tiles in an order drawn from ``rng``."""
+        copy = clone(state)
+        pile = unseen_tiles(state)
+        rng.shuffle(pile)
+        copy.pile = pile
+        return copy
+
+    def evaluate(self, state: CarcState, seat: int) -> float:
+        values = prospects(state)
+        if state.phase == FIGURE and state.active == seat:
+            values[seat] += claim_bonus(state, seat)
+        best_other = max(v for s, v in enumerate(values) if s != seat)
+        return values[seat] - best_other
+
+
+def _finish_factor(st: CarcState) -> float:
+    return min(1.0, len(st.pile) / PLENTY)
+
+
+def supply_worth(st: CarcState, seat: int, factor: float) -> float:
+    supply = st.supply[seat]
+    worth = sum(FOLLOWER_WORTH[: supply[FOLLOWER]])
+    worth += sum(SPECIAL_WORTH[k] * supply[k] for k in (MAYOR, WAGON, BARN, ABBEY_TILE))
+    return worth * factor
+
+
+def feature_prospect(st: CarcState, root: int, factor: float) -> float:
+    """Points the leaders of a road, city or cloister may still expect from it.
+
+    A finished feature is worth its full value during the figure step (it is scored right after)
+    and nothing later (only a wagon waiting to move can still stand on it, already paid).
+    """
+    if _finished(st, root):
+        return float(feature_value(st, root, True)) if st.phase == FIGURE else 0.0
+    kind = st.kind[root]
+    if kind == ROAD:
+        return float(tile_count(st, root))
+    if kind == CITY:
+        base = tile_count(st, root) + st.pennants[root]
+        return base * (1.0 + CITY_FINISH_CHANCE[min(st.opens[root], 4)] * factor)
+    filled = neighbours_filled(st, st.t_pos[st.stile[root]])
+    return 1.0 + filled + (8 - filled) * CLOISTER_FILL * factor
+
+
+def _farm_prospect(st: CarcState, root: int, factor: float, per_city: float) -> float:
+    refs = st.fcities[root]
+    if not refs:
+        return 0.0
+    parent, opens = st.parent, st.opens
+    finished: set[int] = set()
+    unfinished: set[int] = set()
+    for ref in refs:
+        r = find(parent, ref)
+        (finished if opens[r] == 0 else unfinished).add(r)
+    return per_city * (len(finished) + OPEN_CITY_FOR_FARMS * factor * len(unfinished))
+
+
+def prospects(st: CarcState) -> list[float]:
+    """Per seat: score, plus expected points of the features it leads, plus its supply's worth."""
+    values = [float(s) for s in st.scores]
+    if st.phase == OVER:
+        return values
+    factor = _finish_factor(st)
+    parent, figures = st.parent, st.figures
+    seen: set[int] = set()
+    for fig in figures.values():
+        root = find(parent, st.tbase[fig[2]] + fig[3])
+        if root in seen:
+            continue
+        seen.add(root)
+        if st.kind[root] == FIELD:
+            _farm_values(st, root, factor, values)
+            continue
+        leaders = majority(st, root)
+        if leaders:
+            points = feature_prospect(st, root, factor)
+            for s in leaders:
+                values[s] += points
+    for s in range(st.players):
+        values[s] += supply_worth(st, s, factor)
+    return values
+
+
+def _farm_values(st: CarcState, root: int, factor: float, values: list[float]) -> None:
+    farmers = [0] * st.players
+    barns: set[int] = set()
+    for fid in st.figs[root]:
+        owner, kind = st.figures[fid][0], st.figures[fid][1]
+        if kind == FOLLOWER:
+            farmers[owner] += 1
+        elif kind == BARN:
+            barns.add(owner)
+    most = max(farmers)
+    if most:
+        points = _farm_prospect(st, root, factor, 3.0)
+        for s in range(st.players):
+            if farmers[s] == most:
+                values[s] += points
+    if barns:
+        points = _farm_prospect(st, root, factor, 4.0)
+        for s in barns:
+            values[s] += points
+
+
+def claim_bonus(st: CarcState, seat: int) -> float:
+    """What the best free feature of the tile just placed is worth to ``seat`` with a follower."""
+    supply = st.supply[seat]
+    if not supply[FOLLOWER] or st.placed < 0:
+        return 0.0
+    factor = _finish_factor(st)
+    cost = FOLLOWER_WORTH[supply[FOLLOWER] - 1] * factor
+    base = st.tbase[st.placed]
+    best = 0.0
+    for local in range(len(TILE_TYPES[st.t_ot[st.placed] >> 2].kinds)):
+        root = find(st.parent, base + local)
+        if st.figs[root]:
+            continue
+        if st.kind[root] == FIELD:
+            gain = _farm_prospect(st, root, factor, 3.0) - cost
+        elif _finished(st, root):
+            gain = float(feature_value(st, root, True))  # scored now, the follower comes back
+        else:
+            gain = feature_prospect(st, root, factor) - cost
+        best = max(best, gain)
+    return best
+
+
+def _finished(st: CarcState, root: int) -> bool:
+    kind = st.kind[root]
+    if kind == CLOISTER:
+        return neighbours_filled(st, st.t_pos[st.stile[root]]) == 8
+    return st.opens[root] == 0
