@@ -1,4 +1,7 @@
-"""Shared dependencies as ``Annotated`` aliases; the GraphQL context uses the same functions."""
+"""Shared dependencies as ``Annotated`` aliases; the GraphQL context uses the same functions.
+
+They are ``async def`` because they do no I/O: a plain ``def`` dependency would cost a trip
+through the thread pool on every request."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from domain.errors import Unauthorized
 from domain.services import GameService
 
 
-def get_container(connection: HTTPConnection) -> Container:
+async def get_container(connection: HTTPConnection) -> Container:
     """The app's container, for HTTP requests and websockets alike."""
     container: Container = connection.app.state.container
     return container
@@ -28,13 +31,13 @@ def parse_bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def bearer_token(
+async def bearer_token(
     authorization: Annotated[str | None, Header(description="Bearer <seat or host token>")] = None,
 ) -> str | None:
     return parse_bearer(authorization)
 
 
-def get_service(container: Annotated[Container, Depends(get_container)]) -> GameService:
+async def get_service(container: Annotated[Container, Depends(get_container)]) -> GameService:
     return container.service
 
 

@@ -53,7 +53,7 @@ SubmitListener = Callable[[str, list[str]], None]
 """Told of every committed submit: its status and the types of the events it produced."""
 
 BotHook = Callable[[str], None]
-"""Called with a game id after each committed change, so bot seats can take their turns."""
+"""Called with a game id after each committed change to a game with bot seats, so they can play."""
 
 
 class GameService:
@@ -302,7 +302,7 @@ class GameService:
         if match.new_events:
             self.publisher.publish(match.id, list(match.new_events))
             match.new_events.clear()
-        if match.status is MatchStatus.IN_PROGRESS:
+        if match.status is MatchStatus.IN_PROGRESS and any(seat.bot for seat in match.seats):
             for hook in self.after_change:
                 hook(match.id)
 

@@ -51,7 +51,6 @@ def create_db_engine(
             echo=echo,
             pool_size=pool_size,
             max_overflow=max_overflow,
-            pool_pre_ping=True,  # survive server restarts and idle-connection reaping
             pool_recycle=1_800,
             pool_timeout=10,
             connect_args={"connect_timeout": 5, "application_name": "tabletop"},

@@ -10,6 +10,7 @@ from domain.engine import JSON, Decision, Event, GameMeta, OptionSpec, Outcome, 
 from domain.errors import InvalidOptions
 
 from . import actions, flow
+from .bot import BurgSearchHooks
 from .choices import worker_options
 from .data import (
     ALL_CARDS_MASK,
@@ -26,6 +27,7 @@ from .data import (
     TOWER_START,
     WINTER_CARDS,
 )
+from .invariants import check_invariants
 from .scoring import outcome as final_outcome
 from .state import BOARD, NOBODY, RESOLVE, REVEAL, State, dump_state, load_state
 from .view import view_state
@@ -73,6 +75,7 @@ class SchutzeDerBurgEngine:
     """Im Schutze der Burg (A Castle for All Seasons)."""
 
     meta: GameMeta = META
+    search_hooks: BurgSearchHooks = BurgSearchHooks()
 
     def setup(
         self, players: int, options: Mapping[str, JSON], rng: random.Random
@@ -221,6 +224,10 @@ class SchutzeDerBurgEngine:
 
     def load(self, data: Mapping[str, JSON]) -> State:
         return load_state(data)
+
+    def check_invariants(self, state: State) -> list[str]:
+        """Broken invariants (conservation, no negatives, board and cards), empty when sound."""
+        return check_invariants(state)
 
 
 def _prebuilt(tile: int) -> bool:

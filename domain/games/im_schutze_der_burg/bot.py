@@ -1,0 +1,101 @@
+"""Search hooks for the greedy bot: a determinizer that hides what a seat cannot know, and a
+heuristic on the game's own final scoring.
+
+What a seat cannot see: the order of the face-down winter cards, and, between the sealed picks
+and the reveal (a winter Firewood or Damsel step), the other seats' sealed cards. Sealed choices
+still being made (picks, Damsel bids) live in the platform's match, never in the engine state.
+Everything else (hands, played cards, resources, money, the board) is public.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .choices import pick_choices, picked_cards
+from .data import MAX_BUILDS, PLAYER_COUNTS, RESOURCE_VALUE, STONEMASON, YIELD
+from .scoring import final_scores
+from .state import RESOLVE, State, dump_state, load_state
+
+# Heuristic weights, in victory points per unit. A value point of pieces is worth a share of
+# what building turns it into: a Stonemason gets about 0.6-0.75 VP per value point, a Worker half
+# that, so pieces count more while the seat's Stonemason is still to resolve this round. A thaler
+# pays for helper spaces and the Market; helpers in supply and on carts promise later points.
+# Tuned against random seats with api/simulate.py (see the report in the package README).
+RESOURCE_WEIGHT = 0.5
+PENDING_BUILD_WEIGHT = 0.25
+THALER_WEIGHT = 0.4
+SUPPLY_HELPER_WEIGHT = 1.5
+POST_WEIGHT_PER_ROUND = 0.5
+TIEBREAK_THALER = 0.01
+TIEBREAK_VALUE = 0.001
+HORIZON_ROUNDS = 3  # with fewer rounds left, unspent means are worth less and less
+
+_POST_YIELD = tuple((YIELD[k] - 1) * RESOURCE_VALUE[k] for k in range(5))
+
+
+class BurgSearchHooks:
+    """``determinize`` and ``evaluate`` for ``domain.bots.policies`` (the greedy level)."""
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A copy with the winter deck reshuffled and other seats' sealed cards redrawn.
+
+        Only public facts are read to do so (which winter cards are left, each seat's hand), so
+        two states that differ only in what ``seat`` cannot see give the same result for the
+        same ``rng``.
+        """
+        s = load_state(dump_state(state))
+        deck = sorted(s.winter_deck)
+        rng.shuffle(deck)
+        s.winter_deck = deck
+        if s.picks and not s.revealed:
+            per_seat = PLAYER_COUNTS[s.n].picks
+            for other in range(s.n):
+                if other != seat:
+                    choice = rng.choice(pick_choices(s.hand[other], per_seat))
+                    s.picks[other] = sorted(picked_cards(choice))
+        return s
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Projected points of ``seat`` minus those of its best opponent."""
+        worth = _projected(state)
+        best_other = max(w for other, w in enumerate(worth) if other != seat)
+        return worth[seat] - best_other
+
+
+def _projected(s: State) -> list[float]:
+    rows = final_scores(s)
+    if s.over:
+        return [
+            r["total"] + r["tiebreak_thalers"] * TIEBREAK_THALER + r["tiebreak_value"] * TIEBREAK_VALUE
+            for r in rows
+        ]
+    rounds_left = s.rounds - s.round + 1
+    horizon = min(1.0, rounds_left / HORIZON_ROUNDS)
+    out = []
+    for seat, r in enumerate(rows):
+        posts = sum(_POST_YIELD[k] for k in range(5) if s.posts[k] == seat)
+        on_workers = sum(e[2 + k] * RESOURCE_VALUE[k] for e in s.workers if e[0] == seat for k in range(5))
+        value = r["tiebreak_value"] + on_workers
+        out.append(
+            r["total"]
+            + value * PENDING_BUILD_WEIGHT * _stonemason_to_come(s, seat)
+            + horizon
+            * (
+                value * RESOURCE_WEIGHT
+                + r["tiebreak_thalers"] * THALER_WEIGHT
+                + s.helpers[seat] * SUPPLY_HELPER_WEIGHT
+            )
+            + posts * POST_WEIGHT_PER_ROUND * RESOURCE_WEIGHT * (rounds_left - 1) / 2
+        )
+    return out
+
+
+def _stonemason_to_come(s: State, seat: int) -> bool:
+    """Whether a Stonemason of ``seat`` may still build this round (full VP for its pieces)."""
+    resolving = s.phase == RESOLVE
+    first = s.qi if resolving else 0  # before resolution starts, qi is last round's
+    for i in range(first, len(s.queue)):
+        owner, card = s.queue[i]
+        if owner == seat and card == STONEMASON:
+            return i > first or not resolving or (s.sub <= 1 and s.act_built < MAX_BUILDS)
+    return False
