@@ -9,6 +9,7 @@ unit of work's transaction without the ORM's identity-map bookkeeping.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlalchemy import exists, func, insert, select, update
@@ -42,11 +43,15 @@ _SUMMARY_COLUMNS = (
 class SqlGameRepository:
     """``domain.ports.GameRepository`` on a SQLAlchemy session (SQLite or PostgreSQL)."""
 
-    def __init__(self, session: Session, registry: EngineRegistry) -> None:
+    def __init__(
+        self, session: Session, registry: EngineRegistry, before_write: Callable[[], None] | None = None
+    ) -> None:
         self.session = session
         self.registry = registry
+        self._before_write = before_write or _nothing
 
     def add(self, match: Match) -> None:
+        self._before_write()
         self.session.execute(insert(games).values(game_values(match, _now())))
         self._append_events(match)
 
@@ -57,6 +62,7 @@ class SqlGameRepository:
         return match_from_row(row, self.registry)
 
     def save(self, match: Match) -> None:
+        self._before_write()
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
         result = self.session.execute(
             update(games)
@@ -112,6 +118,7 @@ class SqlGameRepository:
         return response
 
     def remember_result(self, game_id: str, key: str, result: dict[str, JSON]) -> None:
+        self._before_write()
         self.session.execute(
             insert(idempotency).values(game_id=game_id, key=key, response=result, created_at=_now())
         )
@@ -125,6 +132,10 @@ class SqlGameRepository:
 
     def _exists(self, game_id: str) -> bool:
         return bool(self.session.execute(select(exists().where(games.c.id == game_id))).scalar())
+
+
+def _nothing() -> None:
+    return None
 
 
 def _now() -> datetime:

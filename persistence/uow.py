@@ -7,6 +7,7 @@ SQLite with ``synchronous=FULL``, that the change is on disk): only then may eve
 
 from __future__ import annotations
 
+import threading
 from types import TracebackType
 from typing import Self
 
@@ -23,17 +24,34 @@ class SqlUnitOfWork:
 
     games: GameRepository  # the port's type: a narrower one would not satisfy the Protocol
 
-    def __init__(self, sessions: sessionmaker[Session], registry: EngineRegistry) -> None:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        registry: EngineRegistry,
+        write_lock: threading.Lock | None = None,
+    ) -> None:
         self._sessions = sessions
         self._registry = registry
         self._session: Session | None = None
+        self._write_lock = write_lock
+        self._holds_write_lock = False
 
     def __enter__(self) -> Self:
         if self._session is not None:
             raise RuntimeError("a unit of work is single-use; ask the factory for a new one")
         self._session = self._sessions()
-        self.games = SqlGameRepository(self._session, self._registry)
+        self.games = SqlGameRepository(self._session, self._registry, self._before_write)
         return self
+
+    def _before_write(self) -> None:
+        """SQLite has one writer at a time: queue writers here instead of in SQLite's busy
+        handler, which sleeps in growing steps and turns contention into long tail latency."""
+        if self._write_lock is not None and not self._holds_write_lock:
+            # Check out the connection first: waiting for the pool while holding the lock would
+            # deadlock against writers that hold a connection and wait for the lock.
+            self._require_session().connection()
+            self._write_lock.acquire()
+            self._holds_write_lock = True
 
     def __exit__(
         self,
@@ -46,9 +64,19 @@ class SqlUnitOfWork:
             session.rollback()  # a no-op after commit; discards everything otherwise
         finally:
             session.close()
+            self._release_write_lock()
+
+    def _release_write_lock(self) -> None:
+        if self._holds_write_lock:
+            self._holds_write_lock = False
+            assert self._write_lock is not None
+            self._write_lock.release()
 
     def commit(self) -> None:
-        self._require_session().commit()
+        try:
+            self._require_session().commit()
+        finally:
+            self._release_write_lock()
 
     def rollback(self) -> None:
         self._require_session().rollback()
@@ -67,6 +95,7 @@ class SqlUnitOfWorkFactory:
         self.registry = registry
         # expire_on_commit=False: nothing is read back through the ORM after commit anyway.
         self._sessions = sessionmaker(bind=db_engine, expire_on_commit=False, autoflush=False)
+        self._write_lock = threading.Lock() if db_engine.dialect.name == "sqlite" else None
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self._sessions, self.registry)
+        return SqlUnitOfWork(self._sessions, self.registry, self._write_lock)

@@ -313,3 +313,35 @@ def count_statements(db_engine: Engine) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(db_engine, "before_cursor_execute", record)
+
+
+def test_many_concurrent_writers_on_sqlite_neither_deadlock_nor_fail(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """More writers than pooled connections, each starting its unit of work with a write."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from domain.registry import EngineRegistry as Registry
+    from persistence.database import create_db_engine
+    from persistence.schema import migrate
+    from persistence.uow import SqlUnitOfWorkFactory as Factory
+    from tests.duel_game import DuelEngine as Duel
+
+    url = f"sqlite:///{tmp_path / 'writers.db'}"
+    migrate(url)
+    db_engine = create_db_engine(url, pool_size=2, max_overflow=1)
+    registry = Registry([Duel()])
+    factory = Factory(db_engine, registry)
+
+    def create(_: int) -> str:
+        match = lobby_match(registry)
+        with factory() as uow:
+            uow.games.add(match)
+            uow.commit()
+        return match.id
+
+    try:
+        with ThreadPoolExecutor(12) as pool:
+            ids = list(pool.map(create, range(60), timeout=60))
+        with factory() as uow:
+            assert len(uow.games.list(None, None, 100, 0)) == len(set(ids)) == 60
+    finally:
+        db_engine.dispose()
