@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -116,10 +117,11 @@ def main(args: Sequence[str], registry: EngineRegistry | None = None) -> int:
         decision_cap=options.max_decisions,
         progress=not options.no_progress,
     )
-    if options.json:
-        print(json.dumps(summary_json(summary), indent=2))
-    else:
-        print(format_summary(summary))
+    text = json.dumps(summary_json(summary), indent=2) if options.json else format_summary(summary)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # e.g. piped into ``head``: not an error of the simulation
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if summary.abnormal else 0
 
 

@@ -1,0 +1,141 @@
+"""``python -m api simulate`` plays the duel test game with bots and reports abnormal ends."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from api.simulate import main, parse_options
+from domain.registry import EngineRegistry
+from tests.duel_game import DuelEngine, DuelState
+
+
+class InvariantBreakingDuel(DuelEngine):
+    """The duel game with an invariant that breaks once the second round starts."""
+
+    def check_invariants(self, state: DuelState) -> list[str]:
+        return ["round 2 is forbidden"] if state.round == 2 else []
+
+
+class SilentSeatDuel(DuelEngine):
+    """Asks seat 1 to bank although it has nothing to choose from."""
+
+    def legal_choices(self, state: DuelState, seat: int) -> list[dict[str, Any]]:
+        return [] if state.phase == "bank" else super().legal_choices(state, seat)
+
+
+class EndlessDuel(DuelEngine):
+    """Never ends: banking starts the same round again."""
+
+    def apply(self, state: DuelState, choices: Mapping[int, dict[str, Any]]) -> list[Any]:
+        if state.phase == "bank":
+            return []
+        return super().apply(state, choices)
+
+
+class CrashingDuel(DuelEngine):
+    def apply(self, state: DuelState, choices: Mapping[int, dict[str, Any]]) -> list[Any]:
+        raise KeyError("boom")
+
+
+class OutcomelessDuel(DuelEngine):
+    def outcome(self, state: DuelState) -> None:
+        return None
+
+
+def run(capsys: pytest.CaptureFixture[str], engine: DuelEngine, *args: str) -> tuple[int, str, str]:
+    code = main(["--game", "duel", "--no-progress", *args], EngineRegistry([engine]))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_duel_games_end_normally_and_the_summary_reports_them(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, DuelEngine(), "--players", "3", "--games", "40", "--bots", "random,greedy")
+    assert code == 0
+    assert "duel: 40 games, 3 players, bots random, greedy, random" in out
+    assert "games/s" in out and "decisions/s" in out
+    assert "length     mean 4.0, min 4, max 4 decisions" in out
+    assert "per level" in out and "greedy  1 seat(s)" in out
+    assert "abnormal   none (40/40 games ended normally)" in out
+
+
+def test_json_summary_counts_decisions_and_splits_tied_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, DuelEngine(), "--players", "2", "--games", "30", "--options", "rounds=3", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert data["games"] == data["finished"] == 30
+    assert data["decisions"] == 30 * 6
+    assert data["length"] == {"mean": 6.0, "min": 6, "max": 6}
+    assert sum(data["win_rate_per_seat"]) == pytest.approx(1.0)
+    assert data["win_rate_per_level"]["random"]["wins"] == pytest.approx(30.0)
+    assert data["options"] == {"rounds": 3, "bank_allowed": True}
+    assert all(score["min"] >= 10 for score in data["scores"])
+
+
+def test_the_same_seed_replays_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--players", "3", "--games", "20", "--seed", "s", "--bots", "greedy,random", "--json")
+    first = json.loads(run(capsys, DuelEngine(), *args)[1])
+    second = json.loads(run(capsys, DuelEngine(), *args)[1])
+    for data in (first, second):
+        del data["seconds"], data["games_per_second"], data["decisions_per_second"]
+    assert first == second
+
+
+def test_options_accept_json_objects_and_name_value_pairs() -> None:
+    assert parse_options(['{"rounds": 1}', "bank_allowed=false", "name=plain"]) == {
+        "rounds": 1,
+        "bank_allowed": False,
+        "name": "plain",
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--game", "chess", "--players", "2"), "unknown game type 'chess'; known: duel"),
+        (("--game", "duel", "--players", "2", "--options", "speed=3"), "unknown option(s) for duel: speed"),
+        (("--game", "duel", "--players", "2", "--options", "rounds=7"), "option 'rounds' must be one of"),
+        (("--game", "duel", "--players", "2", "--options", "{oops"), "not a JSON object"),
+        (("--game", "duel", "--players", "5"), "duel takes 2-3 players"),
+        (("--game", "duel", "--players", "2", "--bots", "random,genius"), "unknown bot level(s) genius"),
+    ],
+)
+def test_usage_errors_exit_with_2_and_say_why(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    assert main([*args, "--no-progress"], EngineRegistry([DuelEngine()])) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("engine", "reason"),
+    [
+        (InvariantBreakingDuel(), "invariant broken after bank: round 2 is forbidden"),
+        (SilentSeatDuel(), "seat 0 is asked (bank) but has no legal choice"),
+        (EndlessDuel(), "no end after 50 decisions (safety cap)"),
+        (CrashingDuel(), "KeyError: 'boom'"),
+        (OutcomelessDuel(), "the game is over but has no outcome"),
+    ],
+    ids=["invariant", "no-legal-choice", "cap", "exception", "no-outcome"],
+)
+def test_abnormal_ends_are_reported_and_fail_the_run(
+    capsys: pytest.CaptureFixture[str], engine: DuelEngine, reason: str
+) -> None:
+    code, out, _ = run(capsys, engine, "--players", "2", "--games", "3", "--max-decisions", "50")
+    assert code == 1
+    assert "abnormal   3 of 3 games:" in out
+    assert "game 0 (seed 'simulate-0', after" in out
+    assert reason in out
+
+
+def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--game", "duel", "--players", "2", "--games", "5"], EngineRegistry([DuelEngine()]))
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "5/5" in captured.err
+    assert "game/s" in captured.err and "game/s" not in captured.out
