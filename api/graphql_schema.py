@@ -20,6 +20,7 @@ from api.container import Container
 from api.deps import parse_bearer
 from api.live import game_event_stream
 from api.schemas import ChoiceSubmit, GameCreate, GamePublic, GameTypePublic, SeatCreate
+from api.schemas import GameCreated as GameCreatedPublic
 from domain.errors import DomainError
 
 T = TypeVar("T")
@@ -314,17 +315,8 @@ class Mutation:
 
         def create() -> GameCreated:
             body = GameCreate(type=type, options=options, seed=seed)
-            created = service.create_game(body.type, body.options, body.seed)
-            match = created.match
-            return GameCreated(
-                id=match.id,
-                type=match.game_type,
-                status=match.status.value,
-                version=match.version,
-                options=cast(JSON, match.options),
-                seed_commitment=match.seed_commitment,
-                host_token=created.host_token,
-            )
+            public = GameCreatedPublic.of(service.create_game(body.type, body.options, body.seed))
+            return GameCreated(**public.model_dump(exclude={"created_at"}))
 
         return await _attempt(create)
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from domain.engine import GameEngine
 from domain.match import Match
 from domain.ports import GameSummary
-from domain.services import Viewer, describe_decision
+from domain.services import Created, Viewer, describe_decision
 
 
 class Problem(BaseModel):
@@ -93,6 +93,20 @@ class GameCreated(BaseModel):
     seed_commitment: str = Field(description="SHA-256 (hex) of the seed, revealed when the game ends.")
     host_token: str = Field(description="Bearer token that may start or abort the game. Shown once.")
     created_at: datetime
+
+    @classmethod
+    def of(cls, created: Created) -> GameCreated:
+        match = created.match
+        return cls(
+            id=match.id,
+            type=match.game_type,
+            status=match.status.value,
+            version=match.version,
+            options=match.options,
+            seed_commitment=match.seed_commitment,
+            host_token=created.host_token,
+            created_at=match.created_at,
+        )
 
 
 class SeatCreate(BaseModel):

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.bots import BOT_LEVELS, BotContext, choose
-from domain.engine import JSON, Choice, Decision, GameEngine
+from domain.bots import BOT_LEVELS, choose, context_for
+from domain.engine import JSON, Choice, GameEngine
 from domain.errors import DomainError
 from domain.registry import EngineRegistry, default_registry
 from domain.seeding import rng_for_seed
@@ -260,7 +260,7 @@ def play_one(
                 return abnormal(f"no end after {decision_cap} decisions (safety cap)")
             choices: dict[int, Choice] = {}
             for seat in decision.seats:
-                context = bot_context(engine, state, decision, seat)
+                context = context_for(engine, state, decision, seat)
                 if not context.choices:
                     return abnormal(f"seat {seat} is asked ({decision.kind}) but has no legal choice")
                 choices[seat] = choose(bots[seat % len(bots)], context, bot_rngs[seat])
@@ -281,24 +281,6 @@ def play_one(
     ):
         return abnormal(f"malformed outcome: scores {outcome.scores}, winners {outcome.winners}")
     return GameResult(index, seed, decisions, tuple(outcome.scores), tuple(outcome.winners))
-
-
-def bot_context(engine: GameEngine[Any], state: Any, decision: Decision, seat: int) -> BotContext:
-    """Like ``domain.services.bot_context``, but from an engine state instead of a stored match."""
-    hooks = getattr(engine, "search_hooks", None)
-
-    def sample(rng: random.Random) -> Any:
-        assert hooks is not None
-        return hooks.determinize(state, seat, rng)
-
-    return BotContext(
-        engine=engine,
-        seat=seat,
-        decision=decision,
-        choices=engine.legal_choices(state, seat),
-        sample_state=sample if hooks is not None else None,
-        hooks=hooks,
-    )
 
 
 # -- report -------------------------------------------------------------------------------------------

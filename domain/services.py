@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.bots import BotContext, choose, validate_level
+from domain.bots import choose, context_for, validate_level
 from domain.engine import JSON, Choice, Decision
 from domain.errors import Forbidden, Unauthorized, VersionConflict
 from domain.match import Match, MatchStatus, RecordedEvent, SubmitResult
@@ -203,7 +203,7 @@ class GameService:
             level = match.seats[seat].bot
             assert level is not None
             rng = random.Random(f"{match.seed_commitment}:{match.version}:{seat}")
-            choice = choose(level, bot_context(match, decision, seat), rng)
+            choice = choose(level, context_for(match.engine, match.state, decision, seat), rng)
             result = match.submit(seat, choice, match.version)
             uow.games.save(match)
             uow.commit()
@@ -318,23 +318,3 @@ def describe_decision(decision: Decision, match: Match, seat: int | None) -> dic
         "your_sealed_choice": match.sealed.get(seat) if seat is not None else None,
         "data": dict(decision.data),
     }
-
-
-def bot_context(match: Match, decision: Decision, seat: int) -> BotContext:
-    """What a bot seat may use: its legal choices and states sampled from its own information."""
-    engine = match.engine
-    hooks = getattr(engine, "search_hooks", None)
-    state = match.state
-
-    def sample(rng: random.Random) -> Any:
-        assert hooks is not None
-        return hooks.determinize(state, seat, rng)
-
-    return BotContext(
-        engine=engine,
-        seat=seat,
-        decision=decision,
-        choices=engine.legal_choices(state, seat),
-        sample_state=sample if hooks is not None else None,
-        hooks=hooks,
-    )

@@ -34,18 +34,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 @router.post("", status_code=201, operation_id="createGame", responses=ERRORS)
 def create_game(body: GameCreate, service: ServiceDep) -> GameCreated:
     """Create a game of a type with options; returns the host token and the seed commitment."""
-    created = service.create_game(body.type, body.options, body.seed)
-    match = created.match
-    return GameCreated(
-        id=match.id,
-        type=match.game_type,
-        status=match.status.value,
-        version=match.version,
-        options=match.options,
-        seed_commitment=match.seed_commitment,
-        host_token=created.host_token,
-        created_at=match.created_at,
-    )
+    return GameCreated.of(service.create_game(body.type, body.options, body.seed))
 
 
 @router.get("", operation_id="listGames", responses=ERRORS)

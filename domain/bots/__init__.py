@@ -8,6 +8,6 @@ everything hidden from that seat. Levels: ``random`` (uniform among legal choice
 
 from __future__ import annotations
 
-from domain.bots.policies import BOT_LEVELS, BotContext, choose, validate_level
+from domain.bots.policies import BOT_LEVELS, BotContext, choose, context_for, validate_level
 
-__all__ = ["BOT_LEVELS", "BotContext", "choose", "validate_level"]
+__all__ = ["BOT_LEVELS", "BotContext", "choose", "context_for", "validate_level"]

@@ -35,6 +35,25 @@ class BotContext:
     hooks: SearchHooks | None
 
 
+def context_for(engine: GameEngine[Any], state: Any, decision: Decision, seat: int) -> BotContext:
+    """What a bot seat may use: its legal choices, and states sampled from its own information
+    by the game's ``search_hooks`` (when the game has them)."""
+    hooks: SearchHooks | None = getattr(engine, "search_hooks", None)
+
+    def sample(rng: random.Random) -> Any:
+        assert hooks is not None
+        return hooks.determinize(state, seat, rng)
+
+    return BotContext(
+        engine=engine,
+        seat=seat,
+        decision=decision,
+        choices=engine.legal_choices(state, seat),
+        sample_state=sample if hooks is not None else None,
+        hooks=hooks,
+    )
+
+
 def validate_level(level: str) -> str:
     if level not in BOT_LEVELS:
         raise UnknownBotLevel(f"unknown bot level '{level}'; known: {', '.join(BOT_LEVELS)}")
