@@ -274,6 +274,8 @@ def play_one(
         return abnormal(f"{type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})")
     if outcome is None:
         return abnormal("the game is over but has no outcome")
+    if outcome.details.get("abnormal_end"):
+        return abnormal("the game reports an abnormal end (e.g. its rules' safety cap on rounds)")
     if (
         len(outcome.scores) != players
         or not outcome.winners

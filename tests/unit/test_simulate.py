@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from api.simulate import main, parse_options
+from domain.engine import Outcome
 from domain.registry import EngineRegistry
 from tests.duel_game import DuelEngine, DuelState
 
@@ -44,6 +45,16 @@ class CrashingDuel(DuelEngine):
 class OutcomelessDuel(DuelEngine):
     def outcome(self, state: DuelState) -> None:
         return None
+
+
+class SelfReportedAbnormalDuel(DuelEngine):
+    """A game whose own rules ended it abnormally (as Keythedral's round cap does)."""
+
+    def outcome(self, state: DuelState) -> Outcome | None:
+        outcome = super().outcome(state)
+        if outcome is None:
+            return None
+        return Outcome(outcome.scores, outcome.winners, {"abnormal_end": True})
 
 
 def run(capsys: pytest.CaptureFixture[str], engine: DuelEngine, *args: str) -> tuple[int, str, str]:
@@ -120,8 +131,9 @@ def test_usage_errors_exit_with_2_and_say_why(
         (EndlessDuel(), "no end after 50 decisions (safety cap)"),
         (CrashingDuel(), "KeyError: 'boom'"),
         (OutcomelessDuel(), "the game is over but has no outcome"),
+        (SelfReportedAbnormalDuel(), "the game reports an abnormal end"),
     ],
-    ids=["invariant", "no-legal-choice", "cap", "exception", "no-outcome"],
+    ids=["invariant", "no-legal-choice", "cap", "exception", "no-outcome", "self-reported"],
 )
 def test_abnormal_ends_are_reported_and_fail_the_run(
     capsys: pytest.CaptureFixture[str], engine: DuelEngine, reason: str

@@ -20,15 +20,19 @@ from domain.games.keythedral.data import (
     LAW_PRICE,
     PURPLE,
     RED,
-    RESOURCES,
     TILE_INDEX,
     TILES,
     TRADER_PRICE,
+    WHITE,
     YELLOW,
 )
 from domain.games.keythedral.state import Frame, Pending, State
 
 PASS: Choice = {"action": "pass"}
+HOUSE: Choice = {"action": "house"}
+FENCE: Choice = {"action": "fence"}
+KEYTOWN: Choice = {"action": "keytown"}
+BUY: tuple[Choice, ...] = tuple({"action": "buy", "tile": t.id} for t in TILES)
 
 
 def turn_choices(st: State, seat: int) -> list[Choice]:
@@ -39,19 +43,33 @@ def turn_choices(st: State, seat: int) -> list[Choice]:
     have = st.cubes[seat]
     hand = st.hands[seat]
     out: list[Choice] = [PASS]
-    for tile in market.buyable_tiles(st):
-        if market.can_buy(st, seat, tile):
-            out.append({"action": "buy", "tile": TILES[tile].id})
-    if have[BLACK] and have[BROWN] and st.fx.restriction in (-1, seat) and any(
-        pos is not None and not st.house[seat][i] for i, pos in enumerate(st.cottage_pos[seat])
-    ):
-        out.append({"action": "house"})
+    rows = st.rows
+    for row in rows:
+        if row:
+            packed = market.pack(have)
+            mods = st.mods
+            substitution = 5 in hand
+            for tile in row:
+                if tile in mods:
+                    if market.can_buy(st, seat, tile):
+                        out.append(BUY[tile])
+                elif market.packed_affords(packed, tile) or (
+                    substitution and market.can_buy(st, seat, tile)
+                ):
+                    out.append(BUY[tile])
+            break
+    if have[BLACK] and have[BROWN] and st.fx.restriction in (-1, seat):
+        houses = st.house[seat]
+        for i, pos in enumerate(st.cottage_pos[seat]):
+            if pos is not None and not houses[i]:
+                out.append(HOUSE)
+                break
     if (have[BROWN] and st.fences_left[seat] and board.has_free_fence_slot(st)) or (
         have[RED] >= 2 and st.fences
     ):
-        out.append({"action": "fence"})
+        out.append(FENCE)
     if _can_visit_keytown(st, seat):
-        out.append({"action": "keytown"})
+        out.append(KEYTOWN)
     if hand:
         out.extend(laws.plays(st, seat, None, laws.ANY_TIME))
     return out
@@ -61,47 +79,59 @@ def _can_visit_keytown(st: State, seat: int) -> bool:
     total = sum(st.cubes[seat])
     if total >= LAW_PRICE and any(st.spaces):
         return True
-    if total >= TRADER_PRICE and any(st.store[c] for c in RESOURCES):
+    store = st.store
+    if total >= TRADER_PRICE and (store[0] or store[1] or store[2] or store[3] or store[4]):
         return True
-    if 15 in st.hands[seat] or 16 in st.hands[seat]:
+    hand = st.hands[seat]
+    if 15 in hand or 16 in hand:
         return bool(keytown_choices(st, seat))
-    return any(
-        total >= CRAFT_PRICE[c] and st.craftsmen[i] + st.store[c] > 0
-        for i, c in enumerate(CRAFTS)
+    craftsmen = st.craftsmen
+    return (
+        (total >= CRAFT_PRICE[WHITE] and craftsmen[0] + store[WHITE] > 0)
+        or (total >= CRAFT_PRICE[PURPLE] and craftsmen[1] + store[PURPLE] > 0)
+        or (total >= CRAFT_PRICE[YELLOW] and craftsmen[2] + store[YELLOW] > 0)
     )
+
+
+CRAFT_VISITS: dict[tuple[int, bool], Choice] = {
+    (c, discount): {"visit": "craftsman", "colour": COLOURS[c], **({"card": "L16"} if discount else {})}
+    for c in CRAFTS for discount in (False, True)
+}
+TRADER: Choice = {"visit": "trader"}
+GOOD_DEAL: Choice = {"visit": "trader", "card": "L15"}
+LAW_MASTER: tuple[Choice, ...] = tuple({"visit": "law_master", "space": i} for i in range(8))
 
 
 def keytown_choices(st: State, seat: int) -> list[Choice]:
     """Keytown: a craftsman (A4), the Trader (A5) or the Law Master (A6)."""
     total = sum(st.cubes[seat])
     hand = st.hands[seat]
-    out: list[Choice] = [{"visit": "craftsman", **c} for c in craft_choices(st, seat, False)]
+    out: list[Choice] = [CRAFT_VISITS[c, False] for c in craft_colours(st, total, False)]
     if 16 in hand:
-        out.extend({"visit": "craftsman", **c, "card": "L16"}
-                   for c in craft_choices(st, seat, True))
-    if any(st.store[c] for c in RESOURCES):
+        out.extend(CRAFT_VISITS[c, True] for c in craft_colours(st, total, True))
+    store = st.store
+    if store[0] or store[1] or store[2] or store[3] or store[4]:
         if total >= TRADER_PRICE:
-            out.append({"visit": "trader"})
+            out.append(TRADER)
         if 15 in hand and total >= 1:
-            out.append({"visit": "trader", "card": "L15"})
+            out.append(GOOD_DEAL)
     if total >= LAW_PRICE:
-        out.extend({"visit": "law_master", "space": i} for i, card in enumerate(st.spaces) if card)
+        out.extend(LAW_MASTER[i] for i, card in enumerate(st.spaces) if card)
     return out
 
 
-def craft_choices(st: State, seat: int, discount: bool) -> list[Choice]:
-    """Craft cubes the seat can buy now: at the craftsman or in the store, and affordable (A4);
-    with Craftsman's Discount (L16) only glass and gold, two cubes cheaper."""
-    total = sum(st.cubes[seat])
-    out: list[Choice] = []
+def craft_colours(st: State, total: int, discount: bool) -> list[int]:
+    """Craft cubes a seat holding ``total`` cubes can buy now: at the craftsman or in the store,
+    and affordable (A4); with Craftsman's Discount (L16) only glass and gold, two cubes cheaper."""
+    out: list[int] = []
     for i, c in enumerate(CRAFTS):
         if st.craftsmen[i] + st.store[c] == 0:
             continue
         if discount:
             if c in (PURPLE, YELLOW) and total >= CRAFT_PRICE[c] - CRAFT_DISCOUNT:
-                out.append({"colour": COLOURS[c]})
+                out.append(c)
         elif total >= CRAFT_PRICE[c]:
-            out.append({"colour": COLOURS[c]})
+            out.append(c)
     return out
 
 

@@ -14,14 +14,35 @@ DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 ORTHOGONAL = ((2, 0), (-2, 0), (0, 2), (0, -2))
 
 
-def diagonal(cell: Cell) -> list[Cell]:
-    x, y = cell
-    return [(x + 1, y + 1), (x + 1, y - 1), (x - 1, y + 1), (x - 1, y - 1)]
+_DIAGONAL: dict[Cell, tuple[Cell, ...]] = {}
+_SLOTS: dict[Cell, tuple[tuple[Cell, Slot], ...]] = {}
 
 
-def field_neighbours(cell: Cell) -> list[Cell]:
-    x, y = cell
-    return [(x + 2, y), (x - 2, y), (x, y + 2), (x, y - 2)]
+def diagonal(cell: Cell) -> tuple[Cell, ...]:
+    found = _DIAGONAL.get(cell)
+    if found is None:
+        x, y = cell
+        found = _DIAGONAL[cell] = ((x + 1, y + 1), (x + 1, y - 1), (x - 1, y + 1), (x - 1, y - 1))
+    return found
+
+
+def gap_slots(gap: Cell) -> tuple[tuple[Cell, Slot], ...]:
+    """The four cells diagonal to ``gap``, each with the fence slot between them."""
+    found = _SLOTS.get(gap)
+    if found is None:
+        found = _SLOTS[gap] = tuple((f, (gap[0], gap[1], f[0], f[1])) for f in diagonal(gap))
+    return found
+
+
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def field_neighbours(cell: Cell) -> tuple[Cell, ...]:
+    found = _NEIGHBOURS.get(cell)
+    if found is None:
+        x, y = cell
+        found = _NEIGHBOURS[cell] = ((x + 2, y), (x - 2, y), (x, y + 2), (x, y - 2))
+    return found
 
 
 def legal_field_cells(st: State) -> list[Cell]:
@@ -56,7 +77,8 @@ def slot(gap: Cell, fld: Cell) -> Slot:
 def open_fields(st: State, gap: Cell) -> list[Cell]:
     """The existing fields next to ``gap`` that no fence closes off from it."""
     fences = st.fences
-    return [f for f in diagonal(gap) if f in st.fields and slot(gap, f) not in fences]
+    fields = st.fields
+    return [f for f, s in gap_slots(gap) if f in fields and s not in fences]
 
 
 def replacement_gaps(st: State) -> list[Cell]:
@@ -72,14 +94,13 @@ def free_fence_slots(st: State) -> list[Slot]:
     """Slots between a cottage or house and an existing field that hold no fence (G6)."""
     slots: list[Slot] = []
     fences = st.fences
+    fields = st.fields
     for g, (seat, _) in st.gap_occ.items():
         if seat < 0:
             continue
-        for f in diagonal(g):
-            if f in st.fields:
-                s = (g[0], g[1], f[0], f[1])
-                if s not in fences:
-                    slots.append(s)
+        for f, s in gap_slots(g):
+            if f in fields and s not in fences:
+                slots.append(s)
     slots.sort()
     return slots
 
@@ -89,8 +110,8 @@ def has_free_fence_slot(st: State) -> bool:
     fields = st.fields
     for g, (seat, _) in st.gap_occ.items():
         if seat >= 0:
-            for f in diagonal(g):
-                if f in fields and (g[0], g[1], f[0], f[1]) not in fences:
+            for f, s in gap_slots(g):
+                if f in fields and s not in fences:
                     return True
     return False
 
@@ -99,15 +120,10 @@ def worker_fields(st: State, seat: int, gap: Cell) -> list[Cell]:
     """Fields a worker from ``gap`` may enter: existing, unoccupied, not fenced off (P1-3)."""
     fields = st.fields
     workers = st.workers
-    ignore_fences = seat in st.fx.right_of_way
+    if seat in st.fx.right_of_way:
+        return [f for f in diagonal(gap) if f in fields and f not in workers]
     fences = st.fences
-    out = []
-    for f in diagonal(gap):
-        if f in fields and f not in workers and (
-            ignore_fences or (gap[0], gap[1], f[0], f[1]) not in fences
-        ):
-            out.append(f)
-    return out
+    return [f for f, s in gap_slots(gap) if f in fields and f not in workers and s not in fences]
 
 
 def place_cottage(st: State, seat: int, number: int, gap: Cell) -> None:

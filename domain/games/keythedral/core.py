@@ -31,14 +31,16 @@ def advance(st: State, events: list[Event]) -> None:
     """Run the flow until someone must choose between at least two options, or the game ends."""
     st.pending = None
     stack = st.stack
+    steps = STEPS
     while stack and not st.over:
         top = stack[-1]
-        pending = STEPS[top["t"]](st, top, events)
+        pending = steps[top["t"]](st, top, events)
         if pending is None:
             continue
-        assert pending.choices, f"{pending.kind}: a decision without choices"
-        if len(pending.choices) == 1:
-            ANSWERS[top["t"]](st, top, pending.seat, pending.choices[0], events)
+        choices = pending.choices
+        assert choices, f"{pending.kind}: a decision without choices"
+        if len(choices) == 1:
+            ANSWERS[top["t"]](st, top, pending.seat, choices[0], events)
             continue
         st.pending = pending
         return

@@ -15,7 +15,9 @@ from domain.engine import (
     Outcome,
 )
 from domain.games.keythedral import actions, flow, laws, transfers  # noqa: F401  (frames)
+from domain.games.keythedral.bot import KeythedralSearchHooks
 from domain.games.keythedral.core import answer, rebuild_pending
+from domain.games.keythedral.invariants import check_invariants
 from domain.games.keythedral.scoring import outcome
 from domain.games.keythedral.setup import new_game
 from domain.games.keythedral.state import State, dump_state, load_state
@@ -58,6 +60,7 @@ META = GameMeta(
 
 class KeythedralEngine:
     meta = META
+    search_hooks: KeythedralSearchHooks = KeythedralSearchHooks()
 
     def setup(
         self, players: int, options: Mapping[str, JSON], rng: random.Random
@@ -99,17 +102,22 @@ class KeythedralEngine:
         rebuild_pending(state)
         return state
 
+    def check_invariants(self, state: State) -> list[str]:
+        """Broken invariants (conservation, no negatives, board consistency), in words."""
+        return check_invariants(state)
 
-_PLAIN_DECISIONS: dict[tuple[int, str], Decision] = {}
+
+_DECISIONS: dict[tuple[object, ...], Decision] = {}
 
 
 def _decision(seat: int, kind: str, data: dict[str, JSON]) -> Decision:
-    """Decisions are frozen: the many without data are shared rather than rebuilt."""
-    if data:
-        return Decision((seat,), kind, prompt(kind, seat), data=data)
-    found = _PLAIN_DECISIONS.get((seat, kind))
+    """Decisions are frozen and their data are scalars, so equal ones are shared, not rebuilt."""
+    key = (seat, kind, *data.items()) if data else (seat, kind)
+    found = _DECISIONS.get(key)
     if found is None:
-        found = _PLAIN_DECISIONS[(seat, kind)] = Decision((seat,), kind, prompt(kind, seat))
+        if len(_DECISIONS) > 50_000:
+            _DECISIONS.clear()
+        found = _DECISIONS[key] = Decision((seat,), kind, prompt(kind, seat), data=data)
     return found
 
 

@@ -31,14 +31,28 @@ def _setup_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if i % 2 == 0:
         ftype = FIELD_TYPES[st.field_stack[-1]]
         cells = board.legal_field_cells(st)
-        return ask(seat, "lay_field", [{"x": x, "y": y} for x, y in cells], field=ftype)
+        return ask(seat, "lay_field", [_cell_choice(c) for c in cells], field=ftype)
     gaps = board.legal_cottage_gaps(st)
     numbers = [n + 1 for n, pos in enumerate(st.cottage_pos[seat]) if pos is None]
-    return ask(
-        seat,
-        "lay_cottage",
-        [{"number": n, "x": x, "y": y} for n in numbers for x, y in gaps],
-    )
+    return ask(seat, "lay_cottage", [_cottage_choice(n, g) for n in numbers for g in gaps])
+
+
+_CELL_CHOICES: dict[tuple[int, int], Choice] = {}
+_COTTAGE_CHOICES: dict[tuple[int, tuple[int, int]], Choice] = {}
+
+
+def _cell_choice(cell: tuple[int, int]) -> Choice:
+    found = _CELL_CHOICES.get(cell)
+    if found is None:
+        found = _CELL_CHOICES[cell] = {"x": cell[0], "y": cell[1]}
+    return found
+
+
+def _cottage_choice(number: int, cell: tuple[int, int]) -> Choice:
+    found = _COTTAGE_CHOICES.get((number, cell))
+    if found is None:
+        found = _COTTAGE_CHOICES[(number, cell)] = {"number": number, "x": cell[0], "y": cell[1]}
+    return found
 
 
 def _setup_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
@@ -83,42 +97,50 @@ def start_round(st: State, events: list[Event]) -> None:
 
 
 def _phase_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
-    p = fr["p"]
-    s = fr["s"]
-    fr["s"] = s + 1
-    if s == 0:
-        st.phase = p
-        events.append(Event("phase_started", {"phase": p, "start": st.start}))
-        laws.open_window(st, "start", st.turn_order(), p=p)
-        return None
-    if s == 1:
-        if p == 1:
-            for k in range(5, 0, -1):
-                push(st, {"t": "marker", "k": k, "s": 0, "q": []})
-        elif p == 2:
-            push(st, {"t": "harvest", "j": 0, "free": 0})
-        elif p == 3:
-            st.cur = st.start
-            st.streak = 0
-            st.out = [False] * st.players
-            st.taken = False
-            push(st, {"t": "turn", "s": 0})
-        elif p == 4:
+    """Each phase opens its start window, then pushes its own frames; with nothing to wait for,
+    the frame runs straight on (as ``advance`` would run it again)."""
+    while True:
+        p = fr["p"]
+        s = fr["s"]
+        if s == 0:
+            st.phase = p
+            events.append(Event("phase_started", {"phase": p, "start": st.start}))
+            fr["s"] = 1
+            if laws.open_window(st, "start", st.turn_order(), p=p):
+                return None
+            s = 1
+        if s == 1:
+            fr["s"] = 2
+            if p == 1:
+                for k in range(5, 0, -1):
+                    push(st, {"t": "marker", "k": k, "s": 0, "q": []})
+                return None
+            if p == 2:
+                push(st, {"t": "harvest", "j": 0, "free": 0})
+                return None
+            if p == 3:
+                st.cur = st.start
+                st.streak = 0
+                st.out = [False] * st.players
+                st.taken = False
+                push(st, {"t": "turn", "s": 0})
+                return None
+            if p == 5:
+                b = (st.start + 1) % st.players
+                st.start = b
+                events.append(Event("start_marker_passed", {"seat": b}))
+                order = [(b + i) % st.players for i in range(1, st.players)] + [b]
+                push(st, {"t": "auction", "order": order, "i": 0, "high": 0, "by": -1,
+                          "matched": False, "b": b})
+                return None
             retrieve(st, events)
-        else:
-            b = (st.start + 1) % st.players
-            st.start = b
-            events.append(Event("start_marker_passed", {"seat": b}))
-            order = [(b + i) % st.players for i in range(1, st.players)] + [b]
-            push(st, {"t": "auction", "order": order, "i": 0, "high": 0, "by": -1,
-                      "matched": False, "b": b})
-        return None
-    st.stack.pop()
-    if p < 5:
-        push(st, {"t": "phase", "p": p + 1, "s": 0})
-    else:
+        if p < 5:
+            fr["p"] = p + 1
+            fr["s"] = 0
+            continue
+        st.stack.pop()
         start_round(st, events)
-    return None
+        return None
 
 
 frame_type("phase", _phase_step)
@@ -126,29 +148,44 @@ frame_type("phase", _phase_step)
 
 # -- phase 1: work-order markers and workers -------------------------------------------------
 def _marker_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
+    s = fr["s"]
+    if s == 3:
+        return _place_workers(st, fr, events)
     k = fr["k"]
     placer = (st.start + k - 1) % st.players
-    s = fr["s"]
     if s == 0:
         chooser = st.fx.work_order if st.fx.work_order >= 0 else placer
-        free = [n for n in range(1, 6) if n not in st.markers]
-        return ask(chooser, "work_order", [{"number": n} for n in free], marker=k)
+        markers = st.markers
+        return ask(chooser, "work_order", [NUMBERS[n] for n in range(1, 6) if n not in markers],
+                   marker=k)
     if s == 1:
         fr["s"] = 2
-        laws.open_window(st, "marker", st.turn_order(placer), k=k)
-        return None
-    if s == 2:
-        fr["s"] = 3
-        number = st.markers[-1]
-        queue = []
-        for seat in st.turn_order(placer):
-            renum = st.fx.renumber[seat]
-            if renum is None or renum[0] != number:
-                queue.append([seat, number])
-            if renum is not None and renum[1] == k:
-                queue.append([seat, renum[0]])
-        fr["q"] = queue
-        return None
+        if laws.open_window(st, "marker", st.turn_order(placer), k=k):
+            return None
+    fr["s"] = 3
+    number = st.markers[-1]
+    queue = []
+    renumber = st.fx.renumber
+    for seat in st.turn_order(placer):
+        renum = renumber[seat]
+        if renum is None:
+            queue.append([seat, number])
+            continue
+        if renum[0] != number:
+            queue.append([seat, number])
+        if renum[1] == k:
+            queue.append([seat, renum[0]])
+    fr["q"] = queue
+    return _place_workers(st, fr, events)
+
+
+NUMBERS: dict[int, Choice] = {n: {"number": n} for n in range(1, 6)}
+COLOUR_CHOICES: tuple[Choice, ...] = tuple({"colour": name} for name in COLOURS)
+
+
+def _place_workers(st: State, fr: Frame, events: list[Event]) -> Pending | None:
+    """Ask each queued cottage or house in turn; one with a single way to place its workers
+    just places them (the single legal choice, applied at once as ``advance`` would)."""
     queue = fr["q"]
     while queue:
         seat, number = queue[0]
@@ -156,8 +193,11 @@ def _marker_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         if gap is not None:
             options = board.worker_fields(st, seat, gap)
             if options:
-                return ask(seat, "place_workers", placement_choices(st, seat, number, options),
-                           number=number, x=gap[0], y=gap[1])
+                choices = placement_choices(st, seat, number, options)
+                if len(choices) > 1:
+                    return ask(seat, "place_workers", choices, number=number, x=gap[0], y=gap[1])
+                _marker_answer(st, fr, seat, choices[0], events)
+                continue
             events.append(Event("workers_idle", {"seat": seat, "number": number}))
         queue.pop(0)
     st.stack.pop()
@@ -167,17 +207,25 @@ def _marker_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
 def placement_choices(st: State, seat: int, number: int, options: list[tuple[int, int]]
                       ) -> list[Choice]:
     """A cottage sends one worker, a house two to different fields; compulsory by default (Q1)."""
-    singles: list[Choice] = [{"fields": [[x, y]]} for x, y in options]
+    singles: list[Choice] = [_fields_choice(f) for f in options]
     if st.house[seat][number - 1] and len(options) >= 2:
-        pairs: list[Choice] = [
-            {"fields": [[a[0], a[1]], [b[0], b[1]]]} for a, b in combinations(options, 2)
-        ]
+        pairs: list[Choice] = [_fields_choice(a, b) for a, b in combinations(options, 2)]
         choices = pairs + singles if st.optional_placement else pairs
     else:
         choices = singles
     if st.optional_placement:
         choices = [{"fields": []}, *choices]
     return choices
+
+
+_FIELDS_CHOICES: dict[tuple[tuple[int, int], ...], Choice] = {}
+
+
+def _fields_choice(*cells: tuple[int, int]) -> Choice:
+    found = _FIELDS_CHOICES.get(cells)
+    if found is None:
+        found = _FIELDS_CHOICES[cells] = {"fields": [[x, y] for x, y in cells]}
+    return found
 
 
 def _marker_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
@@ -205,7 +253,7 @@ def _harvest_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         seat = (st.start + fr["j"]) % st.players
         colours = [c for c in RESOURCES if st.store[c] > 0]
         if colours:
-            return ask(seat, "harvest_colour", [{"colour": COLOURS[c]} for c in colours],
+            return ask(seat, "harvest_colour", [COLOUR_CHOICES[c] for c in colours],
                        remaining=fr["free"])
         events.append(Event("harvest_failed", {"seat": seat, "colour": "any",
                                                "missing": fr["free"]}))
@@ -287,12 +335,12 @@ def _auction_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         seat = order[fr["i"]]
         total = st.total_cubes(seat)
         high = fr["high"]
-        choices: list[Choice] = [{"bid": 0}]
+        choices: list[Choice] = [_bid(0)]
         if seat == fr["b"]:
             if high > 0 and total >= high:
-                choices.append({"bid": high})
+                choices.append(_bid(high))
         else:
-            choices.extend({"bid": n} for n in range(high + 1, total + 1))
+            choices.extend(_bid(n) for n in range(high + 1, total + 1))
         return ask(seat, "bid", choices, high=high, by=fr["by"])
     st.stack.pop()
     b = fr["b"]
@@ -307,6 +355,14 @@ def _auction_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     else:
         push(st, {"t": "choose_start", "seat": chooser})
     return None
+
+
+_BIDS: list[Choice] = [{"bid": n} for n in range(64)]
+SEAT_CHOICES: list[Choice] = [{"seat": s} for s in range(8)]
+
+
+def _bid(n: int) -> Choice:
+    return _BIDS[n] if n < len(_BIDS) else {"bid": n}
 
 
 def _auction_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
@@ -326,7 +382,7 @@ frame_type("auction", _auction_step, _auction_answer)
 
 
 def _choose_start_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
-    return ask(fr["seat"], "choose_start", [{"seat": s} for s in range(st.players)])
+    return ask(fr["seat"], "choose_start", SEAT_CHOICES[:st.players])
 
 
 def _choose_start_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]

@@ -8,6 +8,8 @@ holders of L10 before its effect (frame ``eff``) resolves.
 
 from __future__ import annotations
 
+from typing import cast
+
 from domain.engine import Choice, Event
 from domain.games.keythedral import board, market
 from domain.games.keythedral.core import ask, frame_type, push
@@ -48,13 +50,16 @@ def window_cards(win: Frame) -> frozenset[int]:
     return WINDOW_CARDS[win["w"]]
 
 
-def open_window(st: State, kind: str, order: list[int], **ctx: object) -> None:
-    """Push a window if any seat in ``order`` holds a card of the window's kind."""
-    win: Frame = {"t": "win", "w": kind, "order": order, "i": 0, **ctx}
-    cards = window_cards(win)
+def open_window(st: State, kind: str, order: list[int], **ctx: object) -> bool:
+    """Push a window if any seat in ``order`` holds a card of the window's kind (say if so)."""
+    cards = START_CARDS[cast(int, ctx["p"])] if kind == "start" else WINDOW_CARDS[kind]
     hands = st.hands
-    if any(c in cards for s in order for c in hands[s]):
-        push(st, win)
+    for seat in order:
+        for card in hands[seat]:
+            if card in cards:
+                push(st, {"t": "win", "w": kind, "order": order, "i": 0, **ctx})
+                return True
+    return False
 
 
 def card_options(st: State, seat: int, card: int, win: Frame | None) -> list[dict[str, object]]:

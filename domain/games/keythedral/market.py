@@ -59,6 +59,24 @@ def prices(st: State, tile: int) -> list[tuple[int, ...]]:
     return sorted(results)
 
 
+_GUARDS = sum(32 << (6 * c) for c in range(8))
+_PACKED_COSTS = tuple(sum(n << (6 * c) for c, n in enumerate(t.cost)) for t in TILES)
+
+
+def pack(have: list[int]) -> int:
+    """Holdings packed six bits a colour over a guard bit, for ``packed_affords``."""
+    return _GUARDS + (
+        have[0] + (have[1] << 6) + (have[2] << 12) + (have[3] << 18) + (have[4] << 24)
+        + (have[5] << 30) + (have[6] << 36) + (have[7] << 42)
+    )
+
+
+def packed_affords(packed: int, tile: int) -> bool:
+    """Whether packed holdings cover the printed cost of ``tile``: no field borrows its guard.
+    Exact while every count stays below 32 (there are at most 20 cubes of a colour)."""
+    return (packed - _PACKED_COSTS[tile]) & _GUARDS == _GUARDS
+
+
 def affords(have: list[int], price: tuple[int, ...]) -> bool:
     return (
         have[0] >= price[0] and have[1] >= price[1] and have[2] >= price[2]
@@ -109,10 +127,13 @@ def payment_choices(st: State, seat: int, tile: int, substitution: bool) -> list
 
 def can_buy(st: State, seat: int, tile: int) -> bool:
     have = st.cubes[seat]
-    if any(affords(have, p) for p in prices(st, tile)):
-        return True
+    mods = st.mods.get(tile)
+    options = [TILES[tile].cost] if mods is None else prices(st, tile)
+    for price in options:
+        if affords(have, price):
+            return True
     if 5 in st.hands[seat]:
-        return any(substitutions(have, p) for p in prices(st, tile))
+        return any(substitutions(have, p) for p in options)
     return False
 
 

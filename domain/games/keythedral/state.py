@@ -7,7 +7,6 @@ plain copy.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,6 +122,70 @@ class State:
         self.cubes[seat][colour] += count
 
 
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists and scalars), much faster than ``copy.deepcopy``."""
+    if type(value) is dict:
+        return {k: copy_json(v) if type(v) in (dict, list) else v for k, v in value.items()}
+    if type(value) is list:
+        return [copy_json(v) if type(v) in (dict, list) else v for v in value]
+    return value
+
+
+def clone_state(st: State) -> State:
+    """An independent copy of ``st`` with no pending decision (the caller rebuilds it)."""
+    fx = st.fx
+    return State(
+        players=st.players,
+        length=st.length,
+        face_up_tiles=st.face_up_tiles,
+        law_cards_face_up=st.law_cards_face_up,
+        optional_placement=st.optional_placement,
+        seed=st.seed,
+        draws=st.draws,
+        start=st.start,
+        round=st.round,
+        phase=st.phase,
+        over=st.over,
+        abnormal=st.abnormal,
+        fields=dict(st.fields),
+        field_stack=list(st.field_stack),
+        cottage_pos=[list(row) for row in st.cottage_pos],
+        house=[list(row) for row in st.house],
+        gap_occ=dict(st.gap_occ),
+        off_board=[list(o) for o in st.off_board],
+        fences=dict(st.fences),
+        fences_left=list(st.fences_left),
+        workers=dict(st.workers),
+        cubes=[list(c) for c in st.cubes],
+        store=list(st.store),
+        craftsmen=list(st.craftsmen),
+        rows=[list(r) for r in st.rows],
+        pools=[list(p) for p in st.pools],
+        bought=[list(b) for b in st.bought],
+        mods={t: list(m) for t, m in st.mods.items()},
+        deck=list(st.deck),
+        spaces=list(st.spaces),
+        hands=[list(h) for h in st.hands],
+        discard=list(st.discard),
+        markers=list(st.markers),
+        fx=Effects(
+            work_order=fx.work_order,
+            right_of_way=list(fx.right_of_way),
+            restriction=fx.restriction,
+            bumper=fx.bumper,
+            blight=fx.blight,
+            harvest_choice=list(fx.harvest_choice),
+            hard_worker=[None if h is None else list(h) for h in fx.hard_worker],
+            renumber=[None if r is None else list(r) for r in fx.renumber],
+        ),
+        cur=st.cur,
+        streak=st.streak,
+        out=list(st.out),
+        taken=st.taken,
+        stack=[copy_json(fr) for fr in st.stack],
+    )
+
+
 def _cell(c: Cell | None) -> list[int] | None:
     return None if c is None else [c[0], c[1]]
 
@@ -176,7 +239,7 @@ def dump_state(st: State) -> dict[str, JSON]:
         "streak": st.streak,
         "out": list(st.out),
         "taken": st.taken,
-        "stack": json.loads(json.dumps(st.stack)),
+        "stack": copy_json(st.stack),
     }
     return data
 
@@ -230,7 +293,7 @@ def load_state(d: dict[str, Any]) -> State:
         streak=d["streak"],
         out=list(d["out"]),
         taken=d["taken"],
-        stack=json.loads(json.dumps(d["stack"])),
+        stack=copy_json(d["stack"]),
     )
     for seat, row in enumerate(st.cottage_pos):
         for i, pos in enumerate(row):

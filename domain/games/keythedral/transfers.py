@@ -12,31 +12,55 @@ from domain.games.keythedral.data import COLOURS, CRAFTS, RESOURCES
 from domain.games.keythedral.state import Frame, Pending, State
 
 MULTISET_LIMIT = 4
+COLOUR_CHOICES: tuple[Choice, ...] = tuple({"colour": name} for name in COLOURS)
 
 
-_PAY_CACHE: dict[tuple[int, ...], list[Choice]] = {}
-
-
-def payment_sets(have: list[int], n: int) -> list[Choice]:
-    """Every set of ``n`` cubes out of ``have`` (counts by colour), as choices; memoised on the
-    holdings capped at ``n`` (no set holds more than ``n`` of a colour)."""
-    have = [h if h < n else n for h in have]
-    key = (*have, n)
-    found = _PAY_CACHE.get(key)
-    if found is not None:
-        return found
-    found = []
-    for combo in combinations_with_replacement([c for c in range(8) if have[c]], n):
+def _all_sets(n: int) -> list[tuple[int, int, Choice]]:
+    """Every set of ``n`` cubes over the eight colours, in the order of
+    ``combinations_with_replacement``: its counts packed four bits a colour, its colours as a
+    bit mask, and its choice."""
+    out: list[tuple[int, int, Choice]] = []
+    for combo in combinations_with_replacement(range(8), n):
         counts: dict[int, int] = {}
         for c in combo:
             counts[c] = counts.get(c, 0) + 1
-            if counts[c] > have[c]:
-                break
-        else:
-            found.append({"cubes": {COLOURS[c]: k for c, k in counts.items()}})
-    if len(_PAY_CACHE) > 20_000:
-        _PAY_CACHE.clear()
-    _PAY_CACHE[key] = found
+        packed = sum(k << (4 * c) for c, k in counts.items())
+        mask = sum(1 << c for c in counts)
+        out.append((packed, mask, {"cubes": {COLOURS[c]: k for c, k in counts.items()}}))
+    return out
+
+
+_ALL_SETS = [_all_sets(n) for n in range(MULTISET_LIMIT + 1)]
+_GUARDS = sum(8 << (4 * c) for c in range(8))
+_BY_COLOURS: dict[tuple[int, int], list[tuple[int, Choice]]] = {}
+_PAY_CACHE: dict[tuple[int, int], list[Choice]] = {}
+
+
+def payment_sets(have: list[int], n: int) -> list[Choice]:
+    """Every set of ``n`` cubes out of ``have`` (counts by colour), as choices, in the order of
+    ``combinations_with_replacement`` over the held colours; ``n`` is at most four. A set fits
+    when no packed colour field borrows from its guard bit. Lists are memoised on the capped
+    holdings, the sets using only given colours on those colours; the choice objects are shared."""
+    packed = _GUARDS
+    colours = 0
+    for c in range(8):
+        h = have[c]
+        if h:
+            packed += (h if h < n else n) << (4 * c)
+            colours |= 1 << c
+    key = (packed, n)
+    found = _PAY_CACHE.get(key)
+    if found is None:
+        candidates = _BY_COLOURS.get((colours, n))
+        if candidates is None:
+            candidates = _BY_COLOURS[(colours, n)] = [
+                (need, choice) for need, mask, choice in _ALL_SETS[n] if mask & colours == mask
+            ]
+        guards = _GUARDS
+        found = [choice for need, choice in candidates if (packed - need) & guards == guards]
+        if len(_PAY_CACHE) > 100_000:
+            _PAY_CACHE.clear()
+        _PAY_CACHE[key] = found
     return found
 
 
@@ -44,13 +68,20 @@ def _pay_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     """Pay ``n`` cubes of any colours (P3-5). Up to four cubes the seat picks the whole set at
     once; a larger sum (a bid) is settled colour by colour, choosing how many of each."""
     seat = fr["seat"]
-    first = fr.get("from", 0)
-    have = [k if c >= first else 0 for c, k in enumerate(st.cubes[seat])]
     n = fr["n"]
     if n > 0:
+        have = st.cubes[seat]
+        first = fr.get("from", 0)
+        if first:
+            have = [0] * first + have[first:]
         held = [c for c in range(8) if have[c]]
-        if len(held) == 1 or sum(have) <= n:
-            _pay_cubes(st, fr, [min(h, n) if len(held) == 1 else h for h in have])
+        if len(held) == 1:
+            c = held[0]
+            counts = [0] * 8
+            counts[c] = min(have[c], n)
+            _pay_cubes(st, fr, counts)
+        elif sum(have) <= n:
+            _pay_cubes(st, fr, list(have))
         elif n <= MULTISET_LIMIT:
             return ask(seat, "pay", payment_sets(have, n), amount=n)
         else:
@@ -105,7 +136,7 @@ def _take_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if fr["n"] > 0:
         colours = [c for c in RESOURCES if st.store[c] > 0]
         if colours:
-            return ask(fr["seat"], "take_cube", [{"colour": COLOURS[c]} for c in colours],
+            return ask(fr["seat"], "take_cube", [COLOUR_CHOICES[c] for c in colours],
                        remaining=fr["n"])
     st.stack.pop()
     return None

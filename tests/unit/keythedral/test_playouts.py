@@ -17,6 +17,7 @@ DECISION_CAP = 6000
 
 
 def check_invariants(st: State) -> None:
+    assert ENGINE.check_invariants(st) == []
     for c in range(8):
         held = sum(st.cubes[s][c] for s in range(st.players))
         craftsmen = st.craftsmen[c - 5] if c >= 5 else 0
