@@ -8,7 +8,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from api.container import Container
-from domain.match import RecordedEvent
+from domain.match import MatchStatus, RecordedEvent
 from persistence.errors import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
@@ -34,6 +34,8 @@ async def game_event_stream(
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
                         return
+                if await _is_over(container, game_id):
+                    return  # nothing more will come: the client already has the end
                 while True:
                     event = await live.get()
                     if event.seq <= last:
@@ -48,6 +50,11 @@ async def game_event_stream(
                         return
         except SubscriptionLost:
             continue
+
+
+async def _is_over(container: Container, game_id: str) -> bool:
+    match = await run_in_threadpool(container.service.load, game_id)
+    return match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
 
 async def _catch_up(

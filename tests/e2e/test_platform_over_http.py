@@ -135,3 +135,23 @@ def test_graphql_queries_and_mutations_mirror_rest(server: str) -> None:
         f"{server}/graphql", json={"query": read, "variables": {"id": created["id"]}}
     ).json()["data"]["game"]
     assert game == {"__typename": "Game", "status": "lobby", "version": 0, "seed": None}
+
+
+def test_subscribing_past_the_end_of_a_finished_game_completes_at_once(server: str) -> None:
+    async def scenario() -> None:
+        async with httpx.AsyncClient(base_url=server, timeout=10) as http:
+            game = (await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})).json()
+            gid = game["id"]
+            tokens = [
+                (await http.post(f"/v1/games/{gid}/seats", json={"name": n})).json()["token"]
+                for n in ("ann", "bob")
+            ]
+            await http.post(f"/v1/games/{gid}/abort", headers=auth(game["host_token"]))
+            last = (await http.get(f"/v1/games/{gid}/events")).json()["last_seq"]
+            assert tokens
+        async with graphql_socket(server) as socket:
+            op = await socket.subscribe(GAME_EVENTS, {"gameId": gid, "after": last})
+            message = await socket.receive(timeout=5)
+            assert message == {"id": op, "type": "complete"}
+
+    asyncio.run(scenario())
