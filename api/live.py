@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -48,6 +49,10 @@ async def game_event_stream(
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
                         return
+                    # A commit wakes every subscriber with a burst of events that are all ready at
+                    # once; without yielding, one subscriber would send its whole burst before the
+                    # next sends anything, and the last subscriber's reveal would wait behind all.
+                    await asyncio.sleep(0)
         except SubscriptionLost:
             continue
 
