@@ -12,7 +12,7 @@ import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import exists, func, insert, select, update
+from sqlalchemy import bindparam, exists, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from domain.engine import JSON
@@ -40,6 +40,27 @@ _SUMMARY_COLUMNS = (
 )
 
 
+# Built once: SQLAlchemy memoises the cache key of a statement object, so reusing these spares the
+# construction and key generation that a fresh statement costs on every request.
+_GET_GAME = select(games).where(games.c.id == bindparam("game_id"))
+_SAVE_GAME = update(games).where(
+    games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")
+)
+
+_APPEND_EVENTS = insert(game_events)
+_EVENTS_AFTER = (
+    select(game_events)
+    .where(game_events.c.game_id == bindparam("game_id"), game_events.c.seq > bindparam("after"))
+    .order_by(game_events.c.seq)
+    .limit(bindparam("limit"))
+)
+_GAME_EXISTS = select(exists().where(games.c.id == bindparam("game_id")))
+_GET_RESULT = select(idempotency.c.response).where(
+    idempotency.c.game_id == bindparam("game_id"), idempotency.c.key == bindparam("key")
+)
+_REMEMBER_RESULT = insert(idempotency)
+
+
 class SqlGameRepository:
     """``domain.ports.GameRepository`` on a SQLAlchemy session (SQLite or PostgreSQL)."""
 
@@ -56,18 +77,21 @@ class SqlGameRepository:
         self._append_events(match)
 
     def get(self, game_id: str) -> Match:
-        row = self.session.execute(select(games).where(games.c.id == game_id)).mappings().first()
+        row = self.session.execute(_GET_GAME, {"game_id": game_id}).mappings().first()
         if row is None:
             raise GameNotFound(f"no game with id '{game_id}'")
         return match_from_row(row, self.registry)
 
     def save(self, match: Match) -> None:
-        self._before_write()
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
+        self._before_write()
         result = self.session.execute(
-            update(games)
-            .where(games.c.id == match.id, games.c.version == match.loaded_version)
-            .values(changed_game_values(match, _now()))
+            _SAVE_GAME,
+            {
+                **changed_game_values(match, _now()),
+                "match_id": match.id,
+                "loaded_version": match.loaded_version,
+            },
         )
         if result.rowcount == 0:  # type: ignore[attr-defined]
             raise VersionConflict(
@@ -92,10 +116,7 @@ class SqlGameRepository:
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
         """Events with ``seq > after`` in order; the existence check only runs on an empty page."""
         rows = self.session.execute(
-            select(game_events)
-            .where(game_events.c.game_id == game_id, game_events.c.seq > after)
-            .order_by(game_events.c.seq)
-            .limit(limit)
+            _EVENTS_AFTER, {"game_id": game_id, "after": after, "limit": limit}
         ).mappings()
         found = [event_from_row(row) for row in rows]
         if not found and not self._exists(game_id):
@@ -111,27 +132,23 @@ class SqlGameRepository:
 
     def idempotent_result(self, game_id: str, key: str) -> dict[str, JSON] | None:
         response: dict[str, JSON] | None = self.session.execute(
-            select(idempotency.c.response).where(
-                idempotency.c.game_id == game_id, idempotency.c.key == key
-            )
+            _GET_RESULT, {"game_id": game_id, "key": key}
         ).scalar_one_or_none()
         return response
 
     def remember_result(self, game_id: str, key: str, result: dict[str, JSON]) -> None:
         self._before_write()
         self.session.execute(
-            insert(idempotency).values(game_id=game_id, key=key, response=result, created_at=_now())
+            _REMEMBER_RESULT, {"game_id": game_id, "key": key, "response": result, "created_at": _now()}
         )
 
     def _append_events(self, match: Match) -> None:
         """One executemany for however many events a change produced."""
         if match.new_events:
-            self.session.execute(
-                insert(game_events), [event_values(match.id, e) for e in match.new_events]
-            )
+            self.session.execute(_APPEND_EVENTS, [event_values(match.id, e) for e in match.new_events])
 
     def _exists(self, game_id: str) -> bool:
-        return bool(self.session.execute(select(exists().where(games.c.id == game_id))).scalar())
+        return bool(self.session.execute(_GAME_EXISTS, {"game_id": game_id}).scalar())
 
 
 def _nothing() -> None:
