@@ -1,18 +1,18 @@
-"""A real server process on a fresh SQLite file, shared by the end-to-end tests of a module."""
+"""Real server processes on fresh SQLite files, one per test module."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import running_server
+from tests.e2e.harness import ServerWithDatabase, running_server
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db: Path = tmp_path_factory.mktemp("e2e") / "tabletop.db"
+def server_with_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerWithDatabase]:
+    """The server and the path of its database file (tests may read secrets there, clients may not)."""
+    db = tmp_path_factory.mktemp("e2e") / "tabletop.db"
     env = {
         "TABLETOP_DATABASE_URL": f"sqlite:///{db}",
         "TABLETOP_AUTO_MIGRATE": "true",
@@ -20,4 +20,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "TABLETOP_RATE_LIMIT_BURST": "100000",
     }
     with running_server(env) as base:
-        yield base
+        yield ServerWithDatabase(base, db)
+
+
+@pytest.fixture(scope="module")
+def server(server_with_db: ServerWithDatabase) -> str:
+    return server_with_db.base

@@ -6,12 +6,14 @@ import asyncio
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,21 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class ServerWithDatabase:
+    base: str
+    db: Path
+
+
+def stored_state(db: Path, game_id: str) -> dict[str, Any]:
+    """The engine's complete stored state (secrets included), straight from the server's file."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as connection:
+        row = connection.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+    assert row is not None and row[0] is not None
+    state: dict[str, Any] = json.loads(row[0])
+    return state
 
 
 def free_port() -> int:

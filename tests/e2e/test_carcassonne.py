@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import closing
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.e2e.harness import GAME_EVENTS, graphql_socket, running_server
+from tests.e2e.harness import GAME_EVENTS, ServerWithDatabase, graphql_socket, stored_state
 from tests.e2e.play import PlayedGame, auth, play_over_rest
 
 SNAPSHOT_EVERY = 12
@@ -30,38 +25,10 @@ WINDOW = 4
 
 
 @dataclass
-class Server:
-    base: str
-    db: Path
-
-
-@pytest.fixture(scope="module")
-def carcassonne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("carcassonne") / "tabletop.db"
-    env = {
-        "TABLETOP_DATABASE_URL": f"sqlite:///{db}",
-        "TABLETOP_AUTO_MIGRATE": "true",
-        "TABLETOP_RATE_LIMIT_PER_SECOND": "100000",
-        "TABLETOP_RATE_LIMIT_BURST": "100000",
-    }
-    with running_server(env) as base:
-        yield Server(base, db)
-
-
-def stored_state(db: Path, game_id: str) -> dict[str, Any]:
-    """The engine's complete stored state (secrets included), straight from the server's file."""
-    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as connection:
-        row = connection.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
-    assert row is not None and row[0] is not None
-    state: dict[str, Any] = json.loads(row[0])
-    return state
-
-
-@dataclass
 class Watch:
     """What the test gathers while ``play_over_rest`` plays: true pile orders, refusals, events."""
 
-    server: Server
+    server: ServerWithDatabase
     piles: list[list[str]] = field(default_factory=list)
     """The upcoming tiles in draw order, at several points."""
     refusals: list[tuple[list[str], httpx.Response]] = field(default_factory=list)
@@ -128,20 +95,27 @@ def sequences(upcoming: list[str]) -> set[str]:
     out = set()
     for order in (upcoming, upcoming[::-1]):
         for start in range(len(order) - WINDOW + 1):
-            window = order[start:start + WINDOW]
+            window = order[start : start + WINDOW]
             for separator in (", ", ","):
                 out.add(separator.join(json.dumps(tile) for tile in window))
     return out
 
 
 def play_and_watch(
-    server: Server, players: int, options: dict[str, Any], seed: str, watch_every: int
+    server: ServerWithDatabase, players: int, options: dict[str, Any], seed: str, watch_every: int
 ) -> tuple[PlayedGame, Watch]:
     """Play a whole game with random choices; every viewer reads everything every few decisions."""
     watch = Watch(server)
     with httpx.Client(base_url=server.base, timeout=30) as http:
-        game = play_over_rest(http, "carcassonne", players, options, seed=seed, watch_every=watch_every,
-                              before_submit=watch.before_submit)
+        game = play_over_rest(
+            http,
+            "carcassonne",
+            players,
+            options,
+            seed=seed,
+            watch_every=watch_every,
+            before_submit=watch.before_submit,
+        )
     assert watch.subscribers is not None
     watch.subscribers.join(timeout=30)
     assert not watch.failure, watch.failure
@@ -189,17 +163,21 @@ def assert_finished_with_scores_and_winners(game: PlayedGame, players: int, watc
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
 
 
-def test_three_players_with_abbey_and_mayor_never_see_the_pile_order(carcassonne_server: Server) -> None:
-    game, watch = play_and_watch(carcassonne_server, 3, {"abbey_and_mayor": True}, "carcassonne-e2e-3",
-                                 watch_every=2)
+def test_three_players_with_abbey_and_mayor_never_see_the_pile_order(
+    server_with_db: ServerWithDatabase,
+) -> None:
+    game, watch = play_and_watch(
+        server_with_db, 3, {"abbey_and_mayor": True}, "carcassonne-e2e-3", watch_every=2
+    )
     assert_pile_order_never_shown(game, watch)
     assert_refusals_say_nothing_of_the_pile(watch)
     assert_finished_with_scores_and_winners(game, 3, watch)
 
 
-def test_base_game_never_shows_the_pile_order(carcassonne_server: Server) -> None:
-    game, watch = play_and_watch(carcassonne_server, 2, {"abbey_and_mayor": False}, "carcassonne-e2e-2",
-                                 watch_every=3)
+def test_base_game_never_shows_the_pile_order(server_with_db: ServerWithDatabase) -> None:
+    game, watch = play_and_watch(
+        server_with_db, 2, {"abbey_and_mayor": False}, "carcassonne-e2e-2", watch_every=3
+    )
     assert_pile_order_never_shown(game, watch)
     assert_refusals_say_nothing_of_the_pile(watch)
     assert_finished_with_scores_and_winners(game, 2, watch)

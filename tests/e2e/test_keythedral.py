@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import closing
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.e2e.harness import GAME_EVENTS, graphql_socket, running_server
+from tests.e2e.harness import GAME_EVENTS, ServerWithDatabase, graphql_socket, stored_state
 from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
 
 SLUG = "keythedral"
@@ -31,34 +26,6 @@ PLAYERS = 4
 SEED = "keythedral-e2e-191"  # a 4-player random game of about 620 decisions, 18 law cards played
 COLOURS = ("black", "brown", "blue", "green", "red", "white", "purple", "yellow")
 REFUSALS = 8
-
-
-@dataclass
-class Server:
-    base: str
-    db: Path
-
-
-@pytest.fixture(scope="module")
-def keythedral_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("keythedral") / "tabletop.db"
-    env = {
-        "TABLETOP_DATABASE_URL": f"sqlite:///{db}",
-        "TABLETOP_AUTO_MIGRATE": "true",
-        "TABLETOP_RATE_LIMIT_PER_SECOND": "100000",
-        "TABLETOP_RATE_LIMIT_BURST": "100000",
-    }
-    with running_server(env) as base:
-        yield Server(base, db)
-
-
-def stored_state(db: Path, game_id: str) -> dict[str, Any]:
-    """The engine's complete stored state (secrets included), straight from the server's file."""
-    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as connection:
-        row = connection.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
-    assert row is not None and row[0] is not None
-    state: dict[str, Any] = json.loads(row[0])
-    return state
 
 
 def law_id(card: int) -> str:
@@ -112,7 +79,7 @@ def key(viewer: int | None) -> str:
 class Watch:
     """Checks, before every decision, what each viewer was sent since the previous one."""
 
-    server: Server
+    server: ServerWithDatabase
     checked: dict[str, int] = field(default_factory=dict)
     ever_seen: dict[str, set[str]] = field(default_factory=dict)
     """Per viewer: ids it could see at some earlier point (a swapped-out tile stays known)."""
@@ -136,7 +103,7 @@ class Watch:
             name = key(viewer)
             seen = self.ever_seen.setdefault(name, set())
             secrets = hidden_ids(state, viewer) - seen
-            bodies = game.seen.get(name, [])[self.checked.get(name, 0):]
+            bodies = game.seen.get(name, [])[self.checked.get(name, 0) :]
             self.checked[name] = len(game.seen.get(name, []))
             text = "\n".join(bodies)
             for secret in secrets:
@@ -144,17 +111,20 @@ class Watch:
                 self.secrets_checked += 1
             for other in range(PLAYERS):
                 if other == viewer or state["cubes"][other] == (
-                        state["cubes"][viewer] if viewer is not None else None):
+                    state["cubes"][viewer] if viewer is not None else None
+                ):
                     continue
                 assert holdings_text(state["cubes"][other]) not in text, (
-                    f"{name} was sent seat {other}'s cubes")
+                    f"{name} was sent seat {other}'s cubes"
+                )
                 self.holdings_checked += 1
             for body in bodies:
                 assert_view_shape(json.loads(body), viewer)
             seen |= visible_ids(state, viewer)
 
-    def try_illegal_choices(self, http: httpx.Client, game: PlayedGame, pending: dict[str, Any],
-                            state: dict[str, Any]) -> None:
+    def try_illegal_choices(
+        self, http: httpx.Client, game: PlayedGame, pending: dict[str, Any], state: dict[str, Any]
+    ) -> None:
         seat = pending["seat"]
         legal = pending["choices"]
         tweaked = dict(legal[0])
@@ -224,8 +194,7 @@ def rest_events(http: httpx.Client, game: PlayedGame, viewer: int | None) -> lis
     headers = {} if viewer is None else auth(game.tokens[viewer])
     events: list[dict[str, Any]] = []
     while True:
-        page = http.get(f"/v1/games/{game.game_id}/events", params={"after": len(events)},
-                        headers=headers)
+        page = http.get(f"/v1/games/{game.game_id}/events", params={"after": len(events)}, headers=headers)
         assert page.status_code == 200, page.text
         batch = page.json()["events"]
         if not batch:
@@ -234,13 +203,14 @@ def rest_events(http: httpx.Client, game: PlayedGame, viewer: int | None) -> lis
 
 
 def test_four_players_never_see_each_others_screens_or_face_down_cards(
-    keythedral_server: Server,
+    server_with_db: ServerWithDatabase,
 ) -> None:
-    watch = Watch(keythedral_server)
-    with httpx.Client(base_url=keythedral_server.base, timeout=30) as http:
-        game = play_over_rest(http, SLUG, PLAYERS, {}, seed=SEED, watch_every=8,
-                              before_submit=watch.before_submit)
-        watch.check(game, stored_state(keythedral_server.db, game.game_id))
+    watch = Watch(server_with_db)
+    with httpx.Client(base_url=server_with_db.base, timeout=30) as http:
+        game = play_over_rest(
+            http, SLUG, PLAYERS, {}, seed=SEED, watch_every=8, before_submit=watch.before_submit
+        )
+        watch.check(game, stored_state(server_with_db.db, game.game_id))
         assert watch.subscribers is not None
         watch.subscribers.join(timeout=30)
         assert not watch.failure, watch.failure
