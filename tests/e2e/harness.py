@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -124,3 +125,48 @@ subscription Events($gameId: String!, $after: Int!) {
   gameEvents(gameId: $gameId, after: $after) { seq type data }
 }
 """
+
+
+async def events_until_over(
+    base: str, game_id: str, token: str | None = None, after: int = 0, timeout: float = 30.0
+) -> list[dict[str, Any]]:
+    """Subscribe as ``token``'s viewer and collect every event up to ``game_over``."""
+    async with graphql_socket(base, token) as socket:
+        op = await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": after})
+        events: list[dict[str, Any]] = []
+        while True:
+            message = await socket.receive(timeout=timeout)
+            assert message["type"] == "next" and message["id"] == op, message
+            events.append(message["payload"]["data"]["gameEvents"])
+            if events[-1]["type"] == "game_over":
+                return events
+
+
+class BackgroundSubscribers:
+    """Websocket subscribers (one per viewer) following a game from a thread of their own, while
+    the test plays it over HTTP; ``join`` returns what each viewer received."""
+
+    def __init__(self, base: str, game_id: str, viewers: Mapping[str, str | None]) -> None:
+        self.events: dict[str, list[dict[str, Any]]] = {}
+        self._failure: list[BaseException] = []
+
+        async def collect_all() -> None:
+            results = await asyncio.gather(
+                *(events_until_over(base, game_id, token) for token in viewers.values())
+            )
+            self.events = dict(zip(viewers, results, strict=True))
+
+        def run() -> None:
+            try:
+                asyncio.run(collect_all())
+            except BaseException as exc:  # reported to the test by join()
+                self._failure.append(exc)
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float = 30.0) -> dict[str, list[dict[str, Any]]]:
+        self._thread.join(timeout)
+        assert not self._failure, self._failure
+        assert not self._thread.is_alive(), "a websocket subscriber never saw game_over"
+        return self.events

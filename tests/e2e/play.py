@@ -96,9 +96,7 @@ def _watch(http: httpx.Client, game: PlayedGame, after: dict[str, int]) -> None:
     for viewer, last in after.items():
         headers = {} if viewer == SPECTATOR else auth(game.tokens[int(viewer)])
         view = http.get(f"/v1/games/{game.game_id}", headers=headers).json()
-        events = http.get(
-            f"/v1/games/{game.game_id}/events", params={"after": last}, headers=headers
-        ).json()
+        events = http.get(f"/v1/games/{game.game_id}/events", params={"after": last}, headers=headers).json()
         game.record(viewer, view)
         game.record(viewer, events)
         after[viewer] = events["last_seq"]

@@ -7,15 +7,13 @@ SQLite file, at several points of each game.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
-from tests.e2e.harness import GAME_EVENTS, ServerWithDatabase, graphql_socket, stored_state
+from tests.e2e.harness import BackgroundSubscribers, ServerWithDatabase, stored_state
 from tests.e2e.play import PlayedGame, auth, play_over_rest
 
 SNAPSHOT_EVERY = 12
@@ -33,8 +31,7 @@ class Watch:
     """The upcoming tiles in draw order, at several points."""
     refusals: list[tuple[list[str], httpx.Response]] = field(default_factory=list)
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    subscribers: threading.Thread | None = None
-    failure: list[BaseException] = field(default_factory=list)
+    subscribers: BackgroundSubscribers | None = None
 
     def before_submit(self, http: httpx.Client, game: PlayedGame, pending: dict[str, Any]) -> None:
         if self.subscribers is None:
@@ -64,30 +61,7 @@ class Watch:
 
     def start_subscribers(self, game: PlayedGame) -> None:
         viewers = {"spectator": None, "0": game.tokens[0]}
-
-        async def collect(token: str | None) -> list[dict[str, Any]]:
-            async with graphql_socket(self.server.base, token) as socket:
-                op = await socket.subscribe(GAME_EVENTS, {"gameId": game.game_id, "after": 0})
-                events: list[dict[str, Any]] = []
-                while True:
-                    message = await socket.receive(timeout=30)
-                    assert message["type"] == "next" and message["id"] == op, message
-                    events.append(message["payload"]["data"]["gameEvents"])
-                    if events[-1]["type"] == "game_over":
-                        return events
-
-        async def collect_all() -> None:
-            results = await asyncio.gather(*(collect(token) for token in viewers.values()))
-            self.events = dict(zip(viewers, results, strict=True))
-
-        def run() -> None:
-            try:
-                asyncio.run(collect_all())
-            except BaseException as exc:  # reported by the test thread
-                self.failure.append(exc)
-
-        self.subscribers = threading.Thread(target=run, daemon=True)
-        self.subscribers.start()
+        self.subscribers = BackgroundSubscribers(self.server.base, game.game_id, viewers)
 
 
 def sequences(upcoming: list[str]) -> set[str]:
@@ -117,9 +91,7 @@ def play_and_watch(
             before_submit=watch.before_submit,
         )
     assert watch.subscribers is not None
-    watch.subscribers.join(timeout=30)
-    assert not watch.failure, watch.failure
-    assert not watch.subscribers.is_alive(), "a websocket subscriber never saw game_over"
+    watch.events = watch.subscribers.join(timeout=30)
     return game, watch
 
 

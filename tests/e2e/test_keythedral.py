@@ -10,15 +10,13 @@ state now stored, so it is checked against what that state hides from its viewer
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
-from tests.e2e.harness import GAME_EVENTS, ServerWithDatabase, graphql_socket, stored_state
+from tests.e2e.harness import BackgroundSubscribers, ServerWithDatabase, stored_state
 from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
 
 SLUG = "keythedral"
@@ -87,8 +85,7 @@ class Watch:
     holdings_checked: int = 0
     refusals: list[tuple[dict[str, Any], int, httpx.Response]] = field(default_factory=list)
     ws_events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    subscribers: threading.Thread | None = None
-    failure: list[BaseException] = field(default_factory=list)
+    subscribers: BackgroundSubscribers | None = None
 
     def before_submit(self, http: httpx.Client, game: PlayedGame, pending: dict[str, Any]) -> None:
         if self.subscribers is None:
@@ -142,30 +139,7 @@ class Watch:
 
     def start_subscribers(self, game: PlayedGame) -> None:
         viewers = {SPECTATOR: None, "1": game.tokens[1], "2": game.tokens[2]}
-
-        async def collect(token: str | None) -> list[dict[str, Any]]:
-            async with graphql_socket(self.server.base, token) as socket:
-                op = await socket.subscribe(GAME_EVENTS, {"gameId": game.game_id, "after": 0})
-                events: list[dict[str, Any]] = []
-                while True:
-                    message = await socket.receive(timeout=30)
-                    assert message["type"] == "next" and message["id"] == op, message
-                    events.append(message["payload"]["data"]["gameEvents"])
-                    if events[-1]["type"] == "game_over":
-                        return events
-
-        async def collect_all() -> None:
-            results = await asyncio.gather(*(collect(token) for token in viewers.values()))
-            self.ws_events = dict(zip(viewers, results, strict=True))
-
-        def run() -> None:
-            try:
-                asyncio.run(collect_all())
-            except BaseException as exc:  # reported by the test thread
-                self.failure.append(exc)
-
-        self.subscribers = threading.Thread(target=run, daemon=True)
-        self.subscribers.start()
+        self.subscribers = BackgroundSubscribers(self.server.base, game.game_id, viewers)
 
 
 def assert_view_shape(body: dict[str, Any], viewer: int | None) -> None:
@@ -212,9 +186,7 @@ def test_four_players_never_see_each_others_screens_or_face_down_cards(
         )
         watch.check(game, stored_state(server_with_db.db, game.game_id))
         assert watch.subscribers is not None
-        watch.subscribers.join(timeout=30)
-        assert not watch.failure, watch.failure
-        assert not watch.subscribers.is_alive(), "a websocket subscriber never saw game_over"
+        watch.ws_events = watch.subscribers.join(timeout=30)
         for name, events in watch.ws_events.items():
             viewer = None if name == SPECTATOR else int(name)
             over = [e for e in events if e["type"] != "game_over"]

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import GAME_EVENTS, graphql_socket
+from tests.e2e.harness import events_until_over
 from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
 
 GAMES = [
@@ -26,19 +26,7 @@ GAME_QUERY = """query($id: String!) { game(id: $id) { __typename ... on Game { s
 
 
 async def subscribe_all(base: str, game_id: str, tokens: list[str | None]) -> list[list[dict[str, Any]]]:
-    async def one(token: str | None) -> list[dict[str, Any]]:
-        async with graphql_socket(base, token) as socket:
-            await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": 0})
-            events: list[dict[str, Any]] = []
-            while True:
-                message = await socket.receive(timeout=60)
-                assert message["type"] == "next", message
-                event = message["payload"]["data"]["gameEvents"]
-                events.append(event)
-                if event["type"] == "game_over":
-                    return events
-
-    return list(await asyncio.gather(*(one(t) for t in tokens)))
+    return list(await asyncio.gather(*(events_until_over(base, game_id, t, timeout=60) for t in tokens)))
 
 
 def history(http: httpx.Client, game: PlayedGame, token: str | None) -> list[dict[str, Any]]:

@@ -4,28 +4,14 @@ reveal the moment the last seat seals, each seeing only what its seat may see.""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import httpx
 
-from tests.e2e.harness import GAME_EVENTS, graphql_socket
+from tests.e2e.harness import GAME_EVENTS, events_until_over, graphql_socket
 
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-async def collect(base: str, game_id: str, token: str | None, until: str) -> list[dict[str, Any]]:
-    async with graphql_socket(base, token) as socket:
-        op = await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": 0})
-        events: list[dict[str, Any]] = []
-        while True:
-            message = await socket.receive()
-            assert message["type"] == "next" and message["id"] == op, message
-            event = message["payload"]["data"]["gameEvents"]
-            events.append(event)
-            if event["type"] == until:
-                return events
 
 
 def test_whole_game_over_http_with_reveal_pushed_to_subscribers(server: str) -> None:
@@ -41,7 +27,7 @@ def test_whole_game_over_http_with_reveal_pushed_to_subscribers(server: str) -> 
                 await http.post(f"/v1/games/{gid}/start", headers=auth(game["host_token"]))
             ).status_code == 200
             watchers = [
-                asyncio.create_task(collect(server, gid, token, "game_over"))
+                asyncio.create_task(events_until_over(server, gid, token))
                 for token in (None, tokens[0], tokens[1])
             ]
             await asyncio.sleep(0.5)
@@ -87,7 +73,7 @@ def test_subscriber_reconnecting_with_after_gets_exactly_what_it_missed(server: 
             await http.post(f"/v1/games/{gid}/choices", json={"choice": {"card": 1}}, headers=auth(tokens[0]))
             history = (await http.get(f"/v1/games/{gid}/events")).json()
             after = history["last_seq"]
-            watcher = asyncio.create_task(collect_after(server, gid, after))
+            watcher = asyncio.create_task(events_until_over(server, gid, after=after))
             await asyncio.sleep(0.3)
             await http.post(f"/v1/games/{gid}/choices", json={"choice": {"card": 2}}, headers=auth(tokens[1]))
             await http.post(
@@ -98,18 +84,6 @@ def test_subscriber_reconnecting_with_after_gets_exactly_what_it_missed(server: 
             assert events[-1]["type"] == "game_over"
 
     asyncio.run(scenario())
-
-
-async def collect_after(base: str, game_id: str, after: int) -> list[dict[str, Any]]:
-    async with graphql_socket(base) as socket:
-        await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": after})
-        events = []
-        while True:
-            message = await socket.receive()
-            event = message["payload"]["data"]["gameEvents"]
-            events.append(event)
-            if event["type"] == "game_over":
-                return events
 
 
 def test_graphql_queries_and_mutations_mirror_rest(server: str) -> None:
@@ -131,9 +105,9 @@ def test_graphql_queries_and_mutations_mirror_rest(server: str) -> None:
     )
     assert "duel" in [t["slug"] for t in types.json()["data"]["gameTypes"]]
     read = "query($id: String!) { game(id: $id) { __typename ... on Game { status version seed } } }"
-    game = httpx.post(
-        f"{server}/graphql", json={"query": read, "variables": {"id": created["id"]}}
-    ).json()["data"]["game"]
+    game = httpx.post(f"{server}/graphql", json={"query": read, "variables": {"id": created["id"]}}).json()[
+        "data"
+    ]["game"]
     assert game == {"__typename": "Game", "status": "lobby", "version": 0, "seed": None}
 
 
