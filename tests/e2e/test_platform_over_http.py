@@ -14,15 +14,22 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+async def new_duel(http: httpx.AsyncClient) -> tuple[dict[str, Any], str, list[str]]:
+    """A one-round test game with two seated players, in the lobby."""
+    game: dict[str, Any] = (
+        await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})
+    ).json()
+    tokens = [
+        (await http.post(f"/v1/games/{game['id']}/seats", json={"name": n})).json()["token"]
+        for n in ("ann", "bob")
+    ]
+    return game, game["id"], tokens
+
+
 def test_whole_game_over_http_with_reveal_pushed_to_subscribers(server: str) -> None:
     async def scenario() -> None:
         async with httpx.AsyncClient(base_url=server, timeout=10) as http:
-            game = (await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})).json()
-            gid = game["id"]
-            tokens = [
-                (await http.post(f"/v1/games/{gid}/seats", json={"name": n})).json()["token"]
-                for n in ("ann", "bob")
-            ]
+            game, gid, tokens = await new_duel(http)
             assert (
                 await http.post(f"/v1/games/{gid}/start", headers=auth(game["host_token"]))
             ).status_code == 200
@@ -63,12 +70,7 @@ def test_whole_game_over_http_with_reveal_pushed_to_subscribers(server: str) -> 
 def test_subscriber_reconnecting_with_after_gets_exactly_what_it_missed(server: str) -> None:
     async def scenario() -> None:
         async with httpx.AsyncClient(base_url=server, timeout=10) as http:
-            game = (await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})).json()
-            gid = game["id"]
-            tokens = [
-                (await http.post(f"/v1/games/{gid}/seats", json={"name": n})).json()["token"]
-                for n in ("ann", "bob")
-            ]
+            game, gid, tokens = await new_duel(http)
             await http.post(f"/v1/games/{gid}/start", headers=auth(game["host_token"]))
             await http.post(f"/v1/games/{gid}/choices", json={"choice": {"card": 1}}, headers=auth(tokens[0]))
             history = (await http.get(f"/v1/games/{gid}/events")).json()
@@ -114,12 +116,7 @@ def test_graphql_queries_and_mutations_mirror_rest(server: str) -> None:
 def test_subscribing_past_the_end_of_a_finished_game_completes_at_once(server: str) -> None:
     async def scenario() -> None:
         async with httpx.AsyncClient(base_url=server, timeout=10) as http:
-            game = (await http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}})).json()
-            gid = game["id"]
-            tokens = [
-                (await http.post(f"/v1/games/{gid}/seats", json={"name": n})).json()["token"]
-                for n in ("ann", "bob")
-            ]
+            game, gid, tokens = await new_duel(http)
             await http.post(f"/v1/games/{gid}/abort", headers=auth(game["host_token"]))
             last = (await http.get(f"/v1/games/{gid}/events")).json()["last_seq"]
             assert tokens

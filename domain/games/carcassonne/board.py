@@ -44,30 +44,9 @@ def _union(st: CarcState, a: int, b: int) -> None:
     size[a] += size[b]
     st.opens[a] += st.opens[b]
     st.pennants[a] += st.pennants[b]
-    tb = st.ftiles[b]
-    if tb is not None:
-        ta = st.ftiles[a]
-        if ta is None:
-            st.ftiles[a] = tb
-        else:
-            ta |= tb
-        st.ftiles[b] = None
-    cb = st.fcities[b]
-    if cb is not None:
-        ca = st.fcities[a]
-        if ca is None:
-            st.fcities[a] = cb
-        else:
-            ca |= cb
-        st.fcities[b] = None
-    lb = st.links[b]
-    if lb is not None:
-        la = st.links[a]
-        if la is None:
-            st.links[a] = lb
-        else:
-            la |= lb
-        st.links[b] = None
+    _merge_sets(st.ftiles, a, b)
+    _merge_sets(st.fcities, a, b)
+    _merge_sets(st.links, a, b)
     if st.figs[b]:
         st.figs[a].extend(st.figs[b])
         st.figs[b] = []
@@ -201,3 +180,16 @@ def rebuild(st: CarcState) -> None:
     for fid in sorted(st.figures):
         fig = st.figures[fid]
         st.figs[find(st.parent, st.tbase[fig[2]] + fig[3])].append(fid)
+
+
+def _merge_sets(sets: list[set[int] | None], a: int, b: int) -> None:
+    """Move root ``b``'s optional set into root ``a``'s (the union-find merge of one attribute)."""
+    moved = sets[b]
+    if moved is None:
+        return
+    kept = sets[a]
+    if kept is None:
+        sets[a] = moved
+    else:
+        kept |= moved
+    sets[b] = None
