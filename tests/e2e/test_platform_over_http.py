@@ -4,6 +4,7 @@ reveal the moment the last seat seals, each seeing only what its seat may see.""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 
