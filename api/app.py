@@ -34,7 +34,7 @@ def create_app(
         configure_logging(settings.log_level)
         built = container or build_container(settings, registry, metrics)
         if settings.auto_migrate:
-            migrate(settings.database_url)
+            migrate(built.db_engine)
         ensure_migrated(built.db_engine)
         app.state.container = built
         await built.broker.start()

@@ -388,10 +388,13 @@ class Subscription:
         container, token = _container(info), _token(info)
         match = await run_in_threadpool(container.service.load, game_id)
         seat = container.service.viewer(match, token).seat
+        final_seq = match.last_seq if match.is_over else None
         metrics = container.metrics
         metrics.active_subscriptions.inc()
         try:
-            async for event in game_event_stream(container, game_id, seat, max(0, after)):
+            async for event in game_event_stream(
+                container, game_id, seat, max(0, after), final_seq
+            ):
                 yield Event(**event)
         finally:
             metrics.active_subscriptions.dec()

@@ -9,7 +9,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from api.container import Container
-from domain.match import MatchStatus, RecordedEvent
+from domain.match import RecordedEvent
 from persistence.errors import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
@@ -17,9 +17,12 @@ HISTORY_PAGE = 1000
 
 
 async def game_event_stream(
-    container: Container, game_id: str, seat: int | None, after: int
+    container: Container, game_id: str, seat: int | None, after: int, final_seq: int | None = None
 ) -> AsyncIterator[dict[str, Any]]:
     """Events of a game after ``after`` as ``seat`` sees them; ends after the game's last event.
+
+    ``final_seq`` is the last sequence number of a game already over when the subscription began
+    (None while it is in progress): a client that already has it gets an empty, completed stream.
 
     The live subscription opens before the history is read, so nothing published in between is
     lost, and it starts right after the last event read from history, so nothing comes twice.
@@ -35,7 +38,7 @@ async def game_event_stream(
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
                         return
-                if await _is_over(container, game_id):
+                if final_seq is not None and last >= final_seq:
                     return  # nothing more will come: the client already has the end
                 while True:
                     event = await live.get()
@@ -55,11 +58,6 @@ async def game_event_stream(
                     await asyncio.sleep(0)
         except SubscriptionLost:
             continue
-
-
-async def _is_over(container: Container, game_id: str) -> bool:
-    match = await run_in_threadpool(container.service.load, game_id)
-    return match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
 
 async def _catch_up(

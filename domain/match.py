@@ -96,11 +96,14 @@ class Match:
     def max_players(self) -> int:
         return self.engine.meta.max_players_for(self.options)
 
+    @property
+    def is_over(self) -> bool:
+        """Finished or aborted: nothing more can happen to it."""
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
     def seed_revealed(self) -> str | None:
         """The seed is secret while the game can still be played."""
-        if self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED):
-            return self.seed
-        return None
+        return self.seed if self.is_over else None
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -131,7 +134,7 @@ class Match:
         return self._record(events, self._finish_if_over())
 
     def abort(self) -> list[RecordedEvent]:
-        if self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+        if self.is_over:
             raise GameOver(f"game {self.id} is already {self.status.value}")
         self.status = MatchStatus.ABORTED
         self.sealed.clear()
