@@ -36,6 +36,30 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def start_game(
+    http: httpx.Client,
+    slug: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    seed: str | None = None,
+) -> tuple[dict[str, Any], list[str]]:
+    """Create a game, seat ``players`` humans and start it: the creation answer and the seat tokens."""
+    request: dict[str, Any] = {"type": slug, "options": options or {}}
+    if seed is not None:
+        request["seed"] = seed
+    created = http.post("/v1/games", json=request)
+    assert created.status_code == 201, created.text
+    body: dict[str, Any] = created.json()
+    tokens = []
+    for seat in range(players):
+        joined = http.post(f"/v1/games/{body['id']}/seats", json={"name": f"player {seat}"})
+        assert joined.status_code == 201, joined.text
+        tokens.append(joined.json()["token"])
+    started = http.post(f"/v1/games/{body['id']}/start", headers=auth(body["host_token"]))
+    assert started.status_code == 200, started.text
+    return body, tokens
+
+
 def play_over_rest(
     http: httpx.Client,
     slug: str,
@@ -48,16 +72,8 @@ def play_over_rest(
 ) -> PlayedGame:
     """Create, seat, start and play to the end; every ``watch_every`` decisions every viewer reads
     the game, its choices and the new events. ``before_submit`` sees each pending decision."""
-    created = http.post("/v1/games", json={"type": slug, "options": options or {}, "seed": seed})
-    assert created.status_code == 201, created.text
-    body = created.json()
-    game = PlayedGame(body["id"], body["host_token"], [], body["seed_commitment"])
-    for seat in range(players):
-        joined = http.post(f"/v1/games/{game.game_id}/seats", json={"name": f"player {seat}"})
-        assert joined.status_code == 201, joined.text
-        game.tokens.append(joined.json()["token"])
-    started = http.post(f"/v1/games/{game.game_id}/start", headers=auth(game.host_token))
-    assert started.status_code == 200, started.text
+    body, tokens = start_game(http, slug, players, options, seed)
+    game = PlayedGame(body["id"], body["host_token"], tokens, body["seed_commitment"])
     chooser = random.Random(seed)
     after = {str(s): 0 for s in range(players)} | {SPECTATOR: 0}
     while True:

@@ -17,59 +17,19 @@ from pathlib import Path
 from typing import IO, Any
 
 import httpx
-import pytest
-import redis
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from tests.e2e.harness import ROOT, free_port, wait_healthy
+from tests.e2e.play import auth, start_game
+from tests.services import postgres_database as shared_postgres_database
 
-POSTGRES_ADMIN_URL = os.environ.get(
-    "TABLETOP_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
-REDIS_URL = os.environ.get("TABLETOP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 UNLIMITED_RATE = {"TABLETOP_RATE_LIMIT_PER_SECOND": "100000", "TABLETOP_RATE_LIMIT_BURST": "100000"}
-
-
-def unavailable(message: str) -> None:
-    """Skip locally, fail under CI=true."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{message} (CI=true: end-to-end services are required)", pytrace=False)
-    pytest.skip(f"{message}; start it or set CI=true to make this a failure")
 
 
 @contextmanager
 def postgres_database() -> Iterator[str]:
     """A fresh, empty database ``tabletop_e2e_<random>``, dropped afterwards; yields its URL."""
-    admin_url = make_url(POSTGRES_ADMIN_URL)
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
-    try:
-        try:
-            with admin.connect() as connection:
-                connection.execute(text("SELECT 1"))
-        except Exception as error:
-            unavailable(f"PostgreSQL is not reachable at {admin_url.render_as_string()}: {error}")
-        name = f"tabletop_e2e_{secrets.token_hex(6)}"
-        with admin.connect() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-        try:
-            yield admin_url.set(database=name).render_as_string(hide_password=False)
-        finally:
-            with admin.connect() as connection:
-                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
-
-
-def reachable_redis() -> str:
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
-    try:
-        client.ping()
-    except redis.RedisError as error:
-        unavailable(f"Redis is not reachable at {REDIS_URL}: {error}")
-    finally:
-        client.close()
-    return REDIS_URL
+    with shared_postgres_database("tabletop_e2e") as url:
+        yield url.render_as_string(hide_password=False)
 
 
 class ServerProcess:
@@ -143,22 +103,9 @@ def running_servers(envs: list[Mapping[str, str]], log_dir: Path) -> Iterator[li
             server.stop()
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def new_duel(http: httpx.Client, rounds: int = 1, seats: int = 2) -> tuple[str, list[str]]:
     """Create, seat and start a duel; its id and the seat tokens."""
-    created = http.post("/v1/games", json={"type": "duel", "options": {"rounds": rounds}})
-    assert created.status_code == 201, created.text
-    game = created.json()
-    tokens = []
-    for n in range(seats):
-        joined = http.post(f"/v1/games/{game['id']}/seats", json={"name": f"player {n}"})
-        assert joined.status_code == 201, joined.text
-        tokens.append(joined.json()["token"])
-    started = http.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
-    assert started.status_code == 200, started.text
+    game, tokens = start_game(http, "duel", seats, {"rounds": rounds})
     return game["id"], tokens
 
 

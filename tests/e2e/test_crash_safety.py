@@ -21,7 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.services import ServerProcess, all_events, auth, new_duel, postgres_database
+from tests.e2e.play import auth
+from tests.e2e.services import ServerProcess, all_events, new_duel, postgres_database
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.harness import GAME_EVENTS, graphql_socket
-from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
+from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest, start_game
 
 SLUG = "im-schutze-der-burg"
 COUNTERS = ("version", "seq", "last_seq")
@@ -63,20 +63,6 @@ class Subscribers:
                 events.append(event)
                 if event["type"] == "game_over":
                     return events
-
-
-def _create(http: httpx.Client, players: int, seed: str) -> tuple[str, list[str]]:
-    created = http.post("/v1/games", json={"type": SLUG, "options": {}, "seed": seed})
-    assert created.status_code == 201, created.text
-    body = created.json()
-    tokens = []
-    for seat in range(players):
-        joined = http.post(f"/v1/games/{body['id']}/seats", json={"name": f"player {seat}"})
-        assert joined.status_code == 201, joined.text
-        tokens.append(joined.json()["token"])
-    started = http.post(f"/v1/games/{body['id']}/start", headers=auth(body["host_token"]))
-    assert started.status_code == 200, started.text
-    return body["id"], tokens
 
 
 def _headers(tokens: list[str], viewer: int | None) -> dict[str, str]:
@@ -185,7 +171,8 @@ def test_three_player_game_over_rest_pushes_every_reveal_and_never_leaks_a_seale
 ) -> None:
     chooser = random.Random("burg-e2e-3")
     with httpx.Client(base_url=server, timeout=10) as http:
-        game_id, tokens = _create(http, 3, "burg-e2e-3")
+        game, tokens = start_game(http, SLUG, 3, seed="burg-e2e-3")
+        game_id = game["id"]
         subscribers = Subscribers(server, game_id, [None, tokens[0]])
         subscribers.start()
         probe = NonInterference(http, game_id, tokens)

@@ -15,6 +15,7 @@ import pytest
 
 from tests.e2e.harness import events_until_over
 from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
+from tests.e2e.services import all_events
 
 GAMES = [
     ("im-schutze-der-burg", 3, {}),
@@ -27,20 +28,6 @@ GAME_QUERY = """query($id: String!) { game(id: $id) { __typename ... on Game { s
 
 async def subscribe_all(base: str, game_id: str, tokens: list[str | None]) -> list[list[dict[str, Any]]]:
     return list(await asyncio.gather(*(events_until_over(base, game_id, t, timeout=60) for t in tokens)))
-
-
-def history(http: httpx.Client, game: PlayedGame, token: str | None) -> list[dict[str, Any]]:
-    headers = auth(token) if token else {}
-    events: list[dict[str, Any]] = []
-    while True:
-        page = http.get(
-            f"/v1/games/{game.game_id}/events",
-            params={"after": events[-1]["seq"] if events else 0},
-            headers=headers,
-        ).json()
-        events.extend(page["events"])
-        if not page["events"]:
-            return events
 
 
 @pytest.mark.parametrize(("slug", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
@@ -95,7 +82,7 @@ def test_no_viewer_learns_what_it_may_not_see(
     with httpx.Client(base_url=server, timeout=30) as http:
         viewers: list[tuple[str, str | None]] = [(SPECTATOR, None)]
         viewers += [(str(s), t) for s, t in enumerate(game.tokens)]
-        rest = {viewer: history(http, game, token) for viewer, token in viewers}
+        rest = {viewer: all_events(http, game.game_id, token) for viewer, token in viewers}
 
     # 2. one view path: each viewer's subscription equals its REST history, event for event
     for (viewer, _), stream in zip(viewers, streams, strict=True):

@@ -14,7 +14,8 @@ import httpx
 import pytest
 
 from tests.e2e.harness import GAME_EVENTS, graphql_socket
-from tests.e2e.services import ServerProcess, auth, new_duel, running_servers
+from tests.e2e.play import auth
+from tests.e2e.services import ServerProcess, new_duel, running_servers
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -9,10 +9,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.harness import GAME_EVENTS, events_until_over, graphql_socket
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+from tests.e2e.play import auth
 
 
 async def new_duel(http: httpx.AsyncClient) -> tuple[dict[str, Any], str, list[str]]:

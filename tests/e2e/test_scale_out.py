@@ -15,15 +15,9 @@ import pytest
 
 from persistence.schema import migrate
 from tests.e2e.harness import GAME_EVENTS, GraphQLSocket, graphql_socket
-from tests.e2e.services import (
-    ServerProcess,
-    all_events,
-    auth,
-    new_duel,
-    postgres_database,
-    reachable_redis,
-    running_servers,
-)
+from tests.e2e.play import auth
+from tests.e2e.services import ServerProcess, all_events, new_duel, postgres_database, running_servers
+from tests.services import reachable_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(120)]
 

@@ -8,39 +8,23 @@ SQLite file per test, and a random Redis channel prefix per test.
 
 from __future__ import annotations
 
-import os
 import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy import Engine, text
+from sqlalchemy.engine import URL
 
 from domain.registry import EngineRegistry
 from persistence.database import create_db_engine
 from persistence.schema import migrate
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.duel_game import DuelEngine
+from tests.services import postgres_database, reachable_redis
 
-POSTGRES_ADMIN_URL = os.environ.get(
-    "TABLETOP_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
-REDIS_URL = os.environ.get("TABLETOP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
-
-
-def unavailable(message: str) -> None:
-    """Skip locally, fail under CI=true."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{message} (CI=true: integration services are required)", pytrace=False)
-    pytest.skip(f"{message}; start it or set CI=true to make this a failure")
-
-
-def _first_line(error: Exception) -> str:
-    return str(getattr(error, "orig", None) or error).strip().splitlines()[0]
 
 
 @pytest.fixture(scope="session")
@@ -56,29 +40,9 @@ def registry() -> EngineRegistry:
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[URL]:
     """A migrated database ``tabletop_it_<random>`` on the local server, dropped at the end."""
-    admin_url = make_url(POSTGRES_ADMIN_URL)
-    admin = create_engine(
-        admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3}
-    )
-    try:
-        with admin.connect() as connection:
-            connection.execute(text("SELECT 1"))
-    except Exception as error:
-        admin.dispose()
-        unavailable(
-            f"PostgreSQL is not reachable at {admin_url.render_as_string()}: {_first_line(error)}"
-        )
-    name = f"tabletop_it_{secrets.token_hex(6)}"
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = admin_url.set(database=name)
-    try:
+    with postgres_database("tabletop_it") as url:
         migrate(url)
         yield url
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(scope="session")
@@ -124,14 +88,7 @@ def uow_factory(db_engine: Engine, registry: EngineRegistry) -> SqlUnitOfWorkFac
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
-    try:
-        client.ping()
-    except redis.RedisError as error:
-        unavailable(f"Redis is not reachable at {REDIS_URL}: {_first_line(error)}")
-    finally:
-        client.close()
-    return REDIS_URL
+    return reachable_redis()
 
 
 @pytest.fixture

@@ -77,6 +77,10 @@ class GatedUnitOfWork:
         self._inner.commit()
 
 
+def plain_service(db_engine: Engine, registry: EngineRegistry) -> GameService:
+    return GameService(SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock())
+
+
 def gated_service(db_engine: Engine, registry: EngineRegistry, gate: SaveGate) -> GameService:
     factory = SqlUnitOfWorkFactory(db_engine, registry)
     return GameService(
@@ -104,9 +108,7 @@ def both_seats_play(
 def test_of_two_submits_on_the_same_version_exactly_one_wins(
     postgres_engine: Engine, registry: EngineRegistry
 ) -> None:
-    plain = GameService(
-        SqlUnitOfWorkFactory(postgres_engine, registry), registry, FakePublisher(), FixedClock()
-    )
+    plain = plain_service(postgres_engine, registry)
     duel = start_duel(plain)
     before = plain.load(duel.game_id)
 
@@ -131,9 +133,7 @@ def test_of_two_submits_on_the_same_version_exactly_one_wins(
 def test_two_submits_without_a_version_both_land_after_a_retry(
     postgres_engine: Engine, registry: EngineRegistry
 ) -> None:
-    plain = GameService(
-        SqlUnitOfWorkFactory(postgres_engine, registry), registry, FakePublisher(), FixedClock()
-    )
+    plain = plain_service(postgres_engine, registry)
     duel = start_duel(plain)
     before = plain.load(duel.game_id)
 
@@ -153,9 +153,7 @@ def test_writers_of_one_version_serialise_on_every_backend(
     db_engine: Engine, registry: EngineRegistry
 ) -> None:
     """The same race on whichever backend is configured (SQLite waits on its busy timeout)."""
-    plain = GameService(
-        SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock()
-    )
+    plain = plain_service(db_engine, registry)
     duel = start_duel(plain)
     version = plain.load(duel.game_id).version
 

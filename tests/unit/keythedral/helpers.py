@@ -32,6 +32,10 @@ def tile(tile_id: str) -> int:
     return TILE_INDEX[tile_id]
 
 
+COTTAGES = {(0, 1): (2, 0), (0, 2): (0, -2), (1, 1): (0, 2), (1, 2): (-2, 0)}
+"""Two cottages per seat on the small board, for the phase-3 scenarios."""
+
+
 def scenario(players: int = 2, cottages: dict[tuple[int, int], tuple[int, int]] | None = None,
              fields: dict[tuple[int, int], str] | None = None, **options: Any) -> State:
     """A state after tile laying with a known board, empty hands and no cubes held."""

@@ -8,6 +8,7 @@ from domain.games.keythedral import ENGINE
 from domain.games.keythedral.actions import turn_choices
 from domain.games.keythedral.state import State
 from tests.unit.keythedral.helpers import (
+    COTTAGES,
     act,
     cubes,
     deal_law,
@@ -20,8 +21,6 @@ from tests.unit.keythedral.helpers import (
     scenario,
     tile,
 )
-
-COTTAGES = {(0, 1): (2, 0), (0, 2): (0, -2), (1, 1): (0, 2), (1, 2): (-2, 0)}
 
 
 def spending(**options: Any) -> State:

@@ -7,6 +7,7 @@ from typing import Any
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.state import State
 from tests.unit.keythedral.helpers import (
+    COTTAGES,
     act,
     cubes,
     deal_law,
@@ -20,7 +21,6 @@ from tests.unit.keythedral.helpers import (
     tile,
 )
 
-COTTAGES = {(0, 1): (2, 0), (0, 2): (0, -2), (1, 1): (0, 2), (1, 2): (-2, 0)}
 DECLINE = {"action": "decline"}
 
 
