@@ -26,7 +26,6 @@ class BotRunner:
         self._queued: set[str] = set()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self.turns_played = 0
 
     def notify(self, game_id: str) -> None:
         with self._lock:
@@ -47,10 +46,6 @@ class BotRunner:
             self._thread.join(timeout)
             self._thread = None
 
-    def idle(self) -> bool:
-        with self._lock:
-            return not self._queued
-
     def _run(self) -> None:
         while (game_id := self._queue.get()) != STOP:
             with self._lock:
@@ -58,8 +53,7 @@ class BotRunner:
             if self.think_seconds:
                 time.sleep(self.think_seconds)
             try:
-                if self.service.play_bot_turn(game_id):
-                    self.turns_played += 1
+                self.service.play_bot_turn(game_id)
             except VersionConflict:
                 self.notify(game_id)
             except DomainError as exc:

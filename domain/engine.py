@@ -21,9 +21,6 @@ JSON = Any
 Choice = dict[str, JSON]
 """A legal choice: a JSON object a client can post back verbatim."""
 
-SPECTATOR: None = None
-"""The viewer id of someone without a seat."""
-
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:

@@ -30,9 +30,6 @@ class EngineRegistry:
     def __iter__(self) -> Iterator[GameEngine[Any]]:
         return iter(sorted(self._engines.values(), key=lambda e: e.meta.slug))
 
-    def __contains__(self, slug: object) -> bool:
-        return slug in self._engines
-
 
 def default_registry() -> EngineRegistry:
     """Every game the service hosts."""
