@@ -11,6 +11,7 @@ COPY pyproject.toml README.md alembic.ini ./
 COPY domain ./domain
 COPY persistence ./persistence
 COPY api ./api
+COPY web ./web
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 tabletop \
     && mkdir -p /data && chown tabletop /data

@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from strawberry.fastapi import GraphQLRouter
 
 from api.container import Container, build_container
 from api.deps import ContainerDep
-from api.graphql_schema import schema
+from api.game_schemas import components
+from api.graphql_guard import build_schema
 from api.logs import configure_logging
 from api.metrics import Metrics
 from api.middleware import RequestGuard
 from api.problems import install_problem_handlers
-from api.routers import game_types, games, health
+from api.ratelimit import RateLimiter
+from api.routers import game_types, games, health, players, webhooks
 from api.settings import Settings
-from domain.registry import EngineRegistry
+from api.web import install_web_client
+from domain.registry import EngineRegistry, default_registry
 from persistence.schema import ensure_migrated, migrate
+
+
+class GuardedGraphQLRouter(GraphQLRouter):
+    """JSON nested too deeply for the parser is malformed JSON (400), not a crash (500)."""
+
+    def decode_json(self, data: str | bytes) -> object:
+        try:
+            return json.loads(data)
+        except RecursionError:
+            raise json.JSONDecodeError("nested too deeply", "", 0) from None
 
 
 def create_app(
@@ -28,6 +43,7 @@ def create_app(
 ) -> FastAPI:
     settings = settings or Settings()
     metrics = container.metrics if container is not None else Metrics()
+    limiter = RateLimiter(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -37,11 +53,13 @@ def create_app(
             migrate(built.db_engine)
         ensure_migrated(built.db_engine)
         app.state.container = built
+        built.service.token_listeners.append(limiter.token_authenticated)
         await built.broker.start()
         built.start_background()
         try:
             yield
         finally:
+            built.service.token_listeners.remove(limiter.token_authenticated)
             await built.stop_background()
             await built.broker.stop()
             built.db_engine.dispose()
@@ -53,12 +71,13 @@ def create_app(
         lifespan=lifespan,
     )
     install_problem_handlers(app)
+    _publish_game_schemas(app, registry or default_registry())
 
     async def graphql_context(container: ContainerDep) -> dict[str, Container]:
         return {"container": container}
 
-    graphql = GraphQLRouter(
-        schema,
+    graphql = GuardedGraphQLRouter(
+        build_schema(settings, limiter),
         context_getter=graphql_context,
         max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
         include_in_schema=False,
@@ -66,12 +85,25 @@ def create_app(
     app.include_router(health.router)
     app.include_router(game_types.router)
     app.include_router(games.router)
+    app.include_router(players.router)
+    app.include_router(webhooks.router)
     app.include_router(graphql, prefix="/graphql")
-    app.add_middleware(
-        RequestGuard,
-        metrics=metrics,
-        max_body_bytes=settings.max_body_bytes,
-        rate=settings.rate_limit_per_second,
-        burst=settings.rate_limit_burst,
-    )
+    install_web_client(app)
+    app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter)
     return app
+
+
+def _publish_game_schemas(app: FastAPI, registry: EngineRegistry) -> None:
+    """Add each game's JSON Schemas (view, decisions, choices, events, static data) to the
+    OpenAPI components, so one document describes every shape a client receives."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            document.setdefault("components", {}).setdefault("schemas", {}).update(
+                components(registry)
+            )
+        return app.openapi_schema or generate()
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -31,25 +31,61 @@ def _serve(args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m api", description="Serve the Tabletop API.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="worker processes: a number, or auto for one per core (default 1)",
+    )
+    parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="pin each worker process to its own core (default: on with several workers)",
+    )
+    parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # a worker: accept on this socket
+    parser.add_argument("--worker-index", type=int, help=argparse.SUPPRESS)
     options = parser.parse_args(args)
 
-    import uvicorn
-
     from api.app import create_app
+    from api.server import serve
     from api.settings import Settings
+    from api.workers import (
+        describe,
+        pin_to_cpu,
+        serve_worker,
+        serve_workers,
+        usable_cpus,
+        worker_count,
+    )
     from persistence.errors import DatabaseNotMigrated
 
     settings = Settings()
     try:
-        if not settings.auto_migrate:
+        workers = worker_count(options.workers)
+    except ValueError as exc:
+        parser.error(str(exc))
+    pin = options.pin if options.pin is not None else workers > 1
+    try:
+        if options.fd is None and not settings.auto_migrate:
             _ensure_migrated(settings.database_url)
-        uvicorn.run(
-            create_app(settings),
-            host=options.host,
-            port=options.port,
-            log_level="warning",
-            access_log=False,
-        )
+        if options.fd is None and workers > 1:
+            if settings.auto_migrate:  # once, here, rather than racing in every worker
+                from persistence.schema import migrate
+
+                migrate(settings.database_url)
+            redis = settings.redis_url is not None
+            print(
+                f"serving on http://{options.host}:{options.port} with "
+                f"{describe(workers, usable_cpus()[:workers], pin, redis)}",
+                file=sys.stderr,
+            )
+            return serve_workers(options.host, options.port, workers, pin, redis)
+        if options.fd is not None:
+            serve_worker(create_app(settings), settings, options.fd, options.worker_index or 0, pin)
+            return 0
+        if pin:
+            pin_to_cpu(0)
+        serve(create_app(settings), settings, options.host, options.port)
     except DatabaseNotMigrated as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from api.bot_runner import BotRunner
+from api.deadline_runner import DeadlineRunner
 from api.metrics import Metrics
 from api.settings import Settings
+from api.webhook_sender import TargetGuard, WebhookSender
+from domain.deadlines import DeadlineService
+from domain.players import PlayerService
 from domain.registry import EngineRegistry, default_registry
+from domain.replay import ReplayService
 from domain.services import GameService
+from domain.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
+from persistence.hub import HubBroker
 from persistence.pubsub import InProcessBroker, RedisBroker
 from persistence.uow import SqlUnitOfWorkFactory
 
@@ -26,16 +34,44 @@ class Container:
     db_engine: Engine
     broker: Any
     service: GameService
+    players: PlayerService
+    deadlines: DeadlineService
+    webhooks: WebhookService
+    replays: ReplayService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
+    deadline_runner: DeadlineRunner | None = None
+    sender: WebhookSender | None = None
 
     def start_background(self) -> None:
-        """Start the work that runs beside requests: the bot seats."""
+        """Start the work that runs beside requests: the bot seats and the deadlines."""
         self.bots = BotRunner(self.service, self.settings.bot_think_seconds)
         self.service.after_change.append(self.bots.notify)
         self.bots.start()
+        self.deadline_runner = DeadlineRunner(self.deadlines, self.settings.deadline_poll_seconds)
+        self.deadline_runner.start()
+        settings = self.settings
+        self.sender = WebhookSender(
+            self.service.uow,
+            self.webhooks.check_target,
+            RetryPolicy(
+                settings.webhook_retry_base_seconds,
+                settings.webhook_retry_max_seconds,
+                timedelta(seconds=settings.webhook_give_up_seconds),
+            ),
+            settings.webhook_timeout_seconds,
+            settings.webhook_max_response_bytes,
+            settings.webhook_poll_seconds,
+        )
+        self.sender.start()
 
     async def stop_background(self) -> None:
+        if self.sender is not None:
+            await run_in_threadpool(self.sender.stop)
+            self.sender = None
+        if self.deadline_runner is not None:
+            await run_in_threadpool(self.deadline_runner.stop)
+            self.deadline_runner = None
         if self.bots is not None:
             await run_in_threadpool(self.bots.stop)
             self.service.after_change.remove(self.bots.notify)
@@ -50,9 +86,26 @@ def build_container(
     broker: Any
     if settings.redis_url is not None:
         broker = RedisBroker(settings.redis_url.get_secret_value())
+    elif settings.event_hub is not None:
+        broker = HubBroker(settings.event_hub)
     else:
         broker = InProcessBroker()
     service = GameService(SqlUnitOfWorkFactory(db_engine, registry), registry, broker, SystemClock())
+    service.max_bot_only_games = settings.max_bot_only_games
     metrics = metrics or Metrics()
     service.submit_listeners.append(metrics.count_submit)
-    return Container(settings, registry, db_engine, broker, service, metrics)
+    ttl = settings.lobby_expiry_seconds
+    deadlines = DeadlineService(service, timedelta(seconds=ttl) if ttl > 0 else None)
+    webhooks = WebhookService(service, TargetGuard(settings.webhook_allow_private_targets))
+    return Container(
+        settings,
+        registry,
+        db_engine,
+        broker,
+        service,
+        PlayerService(service),
+        deadlines,
+        webhooks,
+        ReplayService(service),
+        metrics,
+    )

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header
+from fastapi import Depends, Header, Query
 from starlette.requests import HTTPConnection
 
 from api.container import Container
 from domain.errors import Unauthorized
+from domain.i18n import LANGUAGES, negotiate
+from domain.players import PlayerService
+from domain.replay import ReplayService
 from domain.services import GameService
+from domain.webhooks import WebhookService
 
 
 async def get_container(connection: HTTPConnection) -> Container:
@@ -37,10 +41,41 @@ async def bearer_token(
     return parse_bearer(authorization)
 
 
+async def language(
+    lang: Annotated[
+        str | None,
+        Query(
+            description=f"Language of names, texts and prompts: one of {', '.join(LANGUAGES)}. "
+            "Wins over Accept-Language; the answer's Content-Language says which was used.",
+        ),
+    ] = None,
+    accept_language: Annotated[
+        str | None, Header(description="Preferred languages (RFC 9110).")
+    ] = None,
+) -> str:
+    return negotiate(lang, accept_language)
+
+
 async def get_service(container: Annotated[Container, Depends(get_container)]) -> GameService:
     return container.service
+
+
+async def get_players(container: Annotated[Container, Depends(get_container)]) -> PlayerService:
+    return container.players
+
+
+async def get_webhooks(container: Annotated[Container, Depends(get_container)]) -> WebhookService:
+    return container.webhooks
+
+
+async def get_replays(container: Annotated[Container, Depends(get_container)]) -> ReplayService:
+    return container.replays
 
 
 ContainerDep = Annotated[Container, Depends(get_container)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
+LanguageDep = Annotated[str, Depends(language)]
+PlayersDep = Annotated[PlayerService, Depends(get_players)]
+WebhooksDep = Annotated[WebhookService, Depends(get_webhooks)]
+ReplaysDep = Annotated[ReplayService, Depends(get_replays)]

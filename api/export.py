@@ -6,9 +6,29 @@ import json
 from pathlib import Path
 from typing import Any
 
+from api import game_schemas
 from api.app import create_app
 from api.graphql_schema import schema
 from api.settings import Settings
+from domain.games.carcassonne import state as carcassonne_state
+from domain.games.carcassonne import tiles as carcassonne_tiles
+from domain.games.im_schutze_der_burg import state as isdb_state
+from domain.registry import default_registry
+
+EXTRA_VOCABULARY: dict[str, list[list[str]]] = {
+    "carcassonne": [
+        [carcassonne_state.START, carcassonne_state.PLACE, carcassonne_state.FIGURE,
+         carcassonne_state.WAGON_MOVE, carcassonne_state.END_ABBEY, carcassonne_state.OVER],
+        list(carcassonne_tiles.SIDE_NAMES), list(carcassonne_tiles.PORT_NAMES),
+        list(carcassonne_tiles.CORNER_NAMES),
+    ],
+    "im-schutze-der-burg": [
+        [isdb_state.ROUND_START, isdb_state.PICK, isdb_state.FIREWOOD, isdb_state.DAMSEL,
+         isdb_state.REVEAL, isdb_state.EQUIP, isdb_state.RESOLVE, isdb_state.OVER],
+    ],
+}
+"""Vocabularies the static data does not list as ids (phases, sides): string fields whose values
+all belong to one become enums of the whole vocabulary."""
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 GRAPHQL_PATH = OPENAPI_PATH.with_name("schema.graphql")
@@ -28,7 +48,10 @@ def graphql_text() -> str:
 
 
 def export() -> list[Path]:
+    """Draft every game's JSON Schemas from random games, then write the OpenAPI and GraphQL
+    documents (which include those schemas)."""
+    written = game_schemas.export(default_registry(), EXTRA_VOCABULARY)
     OPENAPI_PATH.parent.mkdir(parents=True, exist_ok=True)
     OPENAPI_PATH.write_text(openapi_text())
     GRAPHQL_PATH.write_text(graphql_text())
-    return [OPENAPI_PATH, GRAPHQL_PATH]
+    return [*written, OPENAPI_PATH, GRAPHQL_PATH]

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Annotated, Any, TypeVar, cast
 
 import strawberry
-from pydantic import ValidationError
+from pydantic import AfterValidator, TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 from strawberry.types import Info
@@ -19,11 +19,33 @@ from strawberry.types import Info
 from api.container import Container
 from api.deps import parse_bearer
 from api.live import game_event_stream
-from api.schemas import ChoiceSubmit, GameCreate, GamePublic, GameTypePublic, SeatCreate
+from api.schemas import (
+    ChoiceSubmit,
+    GameCreate,
+    GamePublic,
+    GameTypePublic,
+    PlayerCreate,
+    PlayerGamePublic,
+    ReplayPublic,
+    SeatCreate,
+    WebhookCreate,
+    WebhookDeliveryPublic,
+    WebhookPublic,
+    join_seat,
+    translated_decision,
+)
 from api.schemas import GameCreated as GameCreatedPublic
-from domain.errors import DomainError
+from api.schemas import (
+    GameTypeDetail as GameTypeDetailPublic,
+)
+from api.validation import check_idempotency_key
+from domain.errors import DomainError, GameNotFound, UnknownGameType
+from domain.i18n import negotiate
 
 T = TypeVar("T")
+IDEMPOTENCY_KEY_ADAPTER: TypeAdapter[str | None] = TypeAdapter(
+    Annotated[str | None, AfterValidator(check_idempotency_key)]
+)
 
 
 @strawberry.type
@@ -38,7 +60,7 @@ class GameOption:
     name: str
     type: str
     default: JSON
-    allowed: JSON
+    allowed: JSON | None
     description: str
     verified: bool
 
@@ -54,11 +76,48 @@ class GameType:
     player_limits: JSON
 
 
+@strawberry.type(description="A game type with all its static data, in one language.")
+class GameTypeDetail(GameType):
+    language: str
+    prompts: JSON
+    log_templates: JSON
+    data: JSON | None
+    schemas: JSON
+
+
 @strawberry.type
 class Seat:
     seat: int
     name: str
     bot: str | None
+    stand_in: str | None
+    confirmed: bool
+
+
+@strawberry.type
+class SeatClock:
+    seat: int
+    waiting_since: datetime | None
+    deadline: datetime | None
+    remaining_seconds: float | None
+    used_seconds: float
+
+
+@strawberry.type
+class GameClock:
+    mode: str
+    seconds: float
+    increment: float
+    on_expiry: str
+    seats: list[SeatClock]
+
+
+@strawberry.input
+class ClockInput:
+    mode: str = "none"
+    seconds: float | None = None
+    increment: float | None = None
+    on_expiry: str = "bot"
 
 
 @strawberry.type
@@ -77,6 +136,8 @@ class GameResult:
     scores: list[int]
     winners: list[int]
     details: JSON
+    resigned: list[int]
+    forfeited: list[int]
 
 
 @strawberry.type
@@ -92,9 +153,15 @@ class Game:
     decision: Decision | None
     result: GameResult | None
     seed: str | None
+    seed_salt: str | None
     seed_commitment: str
+    seed_mode: str
+    private: bool
     created_at: datetime
     viewer_seat: int | None
+    clock: GameClock
+    rematch_of: str | None
+    rematch_id: str | None
 
 
 @strawberry.type
@@ -105,31 +172,29 @@ class GameSummary:
     players: int
     version: int
     created_at: datetime
+    seed_mode: str
 
 
 @strawberry.type
 class GameCreated:
     id: str
+    rematch_of: str | None
     type: str
     status: str
     version: int
     options: JSON
     seed_commitment: str
+    seed_mode: str
+    private: bool
     host_token: str
+    invite_code: str | None
 
 
 @strawberry.type
 class SeatJoined:
     seat: int
-    token: str
+    token: str | None
     version: int
-
-
-@strawberry.type
-class Event:
-    seq: int
-    type: str
-    data: JSON
 
 
 @strawberry.type
@@ -140,10 +205,26 @@ class Choices:
 
 
 @strawberry.type
+class Event:
+    seq: int
+    type: str
+    data: JSON
+    next: Choices | None = strawberry.field(
+        default=None,
+        description="On a live event: what the subscribing seat must decide right after it (null "
+        "if nothing). Answer it by submitting one of its choices with its version: no need to "
+        "query the choices.",
+    )
+
+
+@strawberry.type
 class SubmitResult:
     status: str
     version: int
     events: list[Event]
+    next: Choices | None = strawberry.field(
+        default=None, description="What the submitting seat must decide next (null if nothing)."
+    )
 
 
 @strawberry.type
@@ -152,12 +233,105 @@ class EventPage:
     last_seq: int
 
 
+GameTypeOrProblem = Annotated[GameTypeDetail | Problem, strawberry.union("GameTypeOrProblem")]
+@strawberry.type
+class PlayerCreated:
+    id: str
+    name: str
+    token: str
+    created_at: datetime
+
+
+@strawberry.type
+class PlayerGame:
+    game_id: str
+    type: str
+    status: str
+    seat: int
+    version: int
+    your_turn: bool
+    waiting_since: datetime | None
+    deadline: datetime | None
+    joined_at: datetime
+    stand_in: str | None
+
+
+@strawberry.type
+class PlayerGames:
+    games: list[PlayerGame]
+
+
+@strawberry.type
+class Webhook:
+    id: str
+    url: str
+    filters: list[str]
+    status: str
+    player_id: str | None
+    game_id: str | None
+    created_at: datetime
+    secret: str | None = strawberry.field(
+        default=None, description="The whsec_ signing secret: only in the answer to createWebhook."
+    )
+
+
+@strawberry.type
+class WebhookAttempt:
+    attempted_at: datetime
+    status_code: int | None
+    error: str | None
+    duration_ms: float
+
+
+@strawberry.type
+class WebhookDelivery:
+    webhook_id: str
+    game_id: str
+    kind: str
+    payload: JSON
+    status: str
+    attempts: int
+    next_attempt_at: datetime | None
+    created_at: datetime
+    delivered_at: datetime | None
+    history: list[WebhookAttempt]
+
+
+@strawberry.type
+class Webhooks:
+    webhooks: list[Webhook]
+
+
+@strawberry.type
+class WebhookDeliveries:
+    deliveries: list[WebhookDelivery]
+
+
+@strawberry.type
+class Replay:
+    game_id: str
+    at: int
+    last_seq: int
+    seat: int | None
+    phase: str
+    state: JSON | None
+    events: list[Event]
+    used_seconds: list[float] | None
+    matches_final_state: bool | None
+
+
 GameOrProblem = Annotated[Game | Problem, strawberry.union("GameOrProblem")]
 CreateGameResult = Annotated[GameCreated | Problem, strawberry.union("CreateGameResult")]
 JoinGameResult = Annotated[SeatJoined | Problem, strawberry.union("JoinGameResult")]
 ChoicesResult = Annotated[Choices | Problem, strawberry.union("ChoicesResult")]
 SubmitChoiceResult = Annotated[SubmitResult | Problem, strawberry.union("SubmitChoiceResult")]
 EventsResult = Annotated[EventPage | Problem, strawberry.union("EventsResult")]
+CreatePlayerResult = Annotated[PlayerCreated | Problem, strawberry.union("CreatePlayerResult")]
+MyGamesResult = Annotated[PlayerGames | Problem, strawberry.union("MyGamesResult")]
+ReplayResult = Annotated[Replay | Problem, strawberry.union("ReplayResult")]
+WebhookResult = Annotated[Webhook | Problem, strawberry.union("WebhookResult")]
+WebhooksResult = Annotated[Webhooks | Problem, strawberry.union("WebhooksResult")]
+DeliveriesResult = Annotated[WebhookDeliveries | Problem, strawberry.union("DeliveriesResult")]
 
 
 def _container(info: Info) -> Container:
@@ -175,8 +349,38 @@ def _token(info: Info) -> str | None:
     return parse_bearer(header)
 
 
+def _lang(info: Info, lang: str | None) -> str:
+    """The ``lang`` argument, else the request's Accept-Language, else English."""
+    request = info.context.get("request")
+    header = request.headers.get("accept-language") if request is not None else None
+    return negotiate(lang, header)
+
+
+def _game_type(t: GameTypePublic) -> dict[str, Any]:
+    return {
+        "slug": t.slug,
+        "name": t.name,
+        "description": t.description,
+        "min_players": t.min_players,
+        "max_players": t.max_players,
+        "options": [GameOption(**o.model_dump()) for o in t.options],
+        "player_limits": cast(JSON, [p.model_dump() for p in t.player_limits]),
+    }
+
+
 def _decision(data: dict[str, Any] | None) -> Decision | None:
     return Decision(**data) if data else None
+
+
+def _offer(offer: Any) -> Choices | None:
+    """A seat's pending decision (as the service describes it) as a GraphQL ``Choices``."""
+    if offer is None:
+        return None
+    return Choices(
+        version=offer["version"],
+        decision=_decision(offer["decision"]),
+        choices=[cast(JSON, c) for c in offer["choices"]],
+    )
 
 
 def _game(public: GamePublic) -> Game:
@@ -187,15 +391,30 @@ def _game(public: GamePublic) -> Game:
         status=public.status,
         version=public.version,
         options=dumped["options"],
-        seats=[Seat(seat=s.seat, name=s.name, bot=s.bot) for s in public.seats],
+        seats=[
+            Seat(seat=s.seat, name=s.name, bot=s.bot, stand_in=s.stand_in, confirmed=s.confirmed)
+            for s in public.seats
+        ],
+        rematch_of=public.rematch_of,
+        rematch_id=public.rematch_id,
         max_players=public.max_players,
         state=dumped["state"],
         decision=_decision(dumped["decision"]),
         result=GameResult(**dumped["result"]) if dumped["result"] else None,
         seed=public.seed,
+        seed_salt=public.seed_salt,
         seed_commitment=public.seed_commitment,
+        seed_mode=public.seed_mode,
+        private=public.private,
         created_at=public.created_at,
         viewer_seat=public.viewer.seat,
+        clock=GameClock(
+            mode=public.clock.mode,
+            seconds=public.clock.seconds,
+            increment=public.clock.increment,
+            on_expiry=public.clock.on_expiry,
+            seats=[SeatClock(**c.model_dump()) for c in public.clock.seats],
+        ),
     )
 
 
@@ -225,20 +444,34 @@ async def _attempt_async(work: Callable[[], Awaitable[T]]) -> T | Problem:
 @strawberry.type
 class Query:
     @strawberry.field(description="The hosted game types with player counts and options.")
-    def game_types(self, info: Info) -> list[GameType]:
-        types = [GameTypePublic.of(e) for e in _container(info).service.registry]
-        return [
-            GameType(
-                slug=t.slug,
-                name=t.name,
-                description=t.description,
-                min_players=t.min_players,
-                max_players=t.max_players,
-                options=[GameOption(**o.model_dump()) for o in t.options],
-                player_limits=cast(JSON, [p.model_dump() for p in t.player_limits]),
+    def game_types(self, info: Info, lang: str | None = None) -> list[GameType]:
+        language = _lang(info, lang)
+        types = [GameTypePublic.of(e, language) for e in _container(info).service.registry]
+        return [GameType(**_game_type(t)) for t in types]
+
+    @strawberry.field(
+        description="One game type with its static data (cards, tiles, board), prompts and log "
+        "templates, in `lang` (en, de, fr, es; default: Accept-Language, else en)."
+    )
+    async def game_type(self, info: Info, slug: str, lang: str | None = None) -> GameTypeOrProblem:
+        registry, language = _container(info).service.registry, _lang(info, lang)
+
+        def read() -> GameTypeDetail:
+            try:
+                engine = registry.get(slug)
+            except UnknownGameType as exc:
+                raise GameNotFound(exc.message) from None
+            detail = GameTypeDetailPublic.detail(engine, language)
+            return GameTypeDetail(
+                **_game_type(detail),
+                language=detail.language,
+                prompts=cast(JSON, detail.prompts),
+                log_templates=cast(JSON, detail.log_templates),
+                data=cast(JSON, detail.data),
+                schemas=cast(JSON, detail.schemas),
             )
-            for t in types
-        ]
+
+        return await _attempt(read)
 
     @strawberry.field(description="Games, newest first.")
     async def games(
@@ -261,29 +494,31 @@ class Query:
                 players=s.players,
                 version=s.version,
                 created_at=s.created_at,
+                seed_mode=s.seed_mode,
             )
             for s in summaries
         ]
 
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
-    async def game(self, info: Info, id: str) -> GameOrProblem:
-        service, token = _container(info).service, _token(info)
+    async def game(self, info: Info, id: str, lang: str | None = None) -> GameOrProblem:
+        service, token, language = _container(info).service, _token(info), _lang(info, lang)
 
         def read() -> Game:
             match = service.load(id)
-            return _game(GamePublic.of(match, service.viewer(match, token)))
+            return _game(GamePublic.of(match, service.viewer(match, token), language))
 
         return await _attempt(read)
 
     @strawberry.field(description="What the token's seat must decide now, with every legal choice.")
-    async def choices(self, info: Info, game_id: str) -> ChoicesResult:
-        service, token = _container(info).service, _token(info)
+    async def choices(self, info: Info, game_id: str, lang: str | None = None) -> ChoicesResult:
+        service, token, language = _container(info).service, _token(info), _lang(info, lang)
 
         def read() -> Choices:
             pending = service.pending(game_id, token)
+            decision = translated_decision(pending.decision, pending.game_type, language)
             return Choices(
                 version=pending.version,
-                decision=_decision(pending.decision),
+                decision=_decision(decision.model_dump(mode="json") if decision else None),
                 choices=[cast(JSON, c) for c in pending.choices],
             )
 
@@ -304,34 +539,215 @@ class Query:
 
         return await _attempt(read)
 
+    @strawberry.field(description="The bearer player's games: status, and whether it is their turn.")
+    async def my_games(self, info: Info, limit: int = 50, offset: int = 0) -> MyGamesResult:
+        players, token = _container(info).players, _token(info)
+
+        def read() -> PlayerGames:
+            found = players.games_of(token, max(1, min(limit, 200)), max(0, offset))
+            return PlayerGames(
+                games=[PlayerGame(**PlayerGamePublic.of(g).model_dump()) for g in found]
+            )
+
+        return await _attempt(read)
+
+    @strawberry.field(
+        description="An ended game after event `at`, as a seat (or a spectator) saw it then, "
+        "recomputed from the revealed seed and the recorded choices."
+    )
+    async def replay(
+        self, info: Info, game_id: str, at: int, seat: int | None = None
+    ) -> ReplayResult:
+        replays = _container(info).replays
+
+        def read() -> Replay:
+            public = ReplayPublic.of(replays.at(game_id, max(0, at), seat))
+            dumped = public.model_dump(mode="json")
+            return Replay(
+                **{k: v for k, v in dumped.items() if k != "events"},
+                events=[Event(**e) for e in dumped["events"]],
+            )
+
+        return await _attempt(read)
+
+    @strawberry.field(description="The bearer player's webhook endpoints, or (host token) a game's.")
+    async def webhooks(self, info: Info, game_id: str | None = None) -> WebhooksResult:
+        webhooks, token = _container(info).webhooks, _token(info)
+
+        def read() -> Webhooks:
+            found = webhooks.endpoints(token, game_id)
+            return Webhooks(webhooks=[_webhook(WebhookPublic.of(e)) for e in found])
+
+        return await _attempt(read)
+
+    @strawberry.field(description="An endpoint's deliveries, newest first, with every attempt.")
+    async def webhook_deliveries(
+        self, info: Info, webhook_id: str, limit: int = 100
+    ) -> DeliveriesResult:
+        webhooks, token = _container(info).webhooks, _token(info)
+
+        def read() -> WebhookDeliveries:
+            found = webhooks.deliveries(token, webhook_id, max(1, min(limit, 500)))
+            return WebhookDeliveries(deliveries=[_delivery(WebhookDeliveryPublic.of(d)) for d in found])
+
+        return await _attempt(read)
+
+
+def _webhook(public: WebhookPublic, secret: str | None = None) -> Webhook:
+    return Webhook(**public.model_dump(), secret=secret)
+
+
+def _delivery(public: WebhookDeliveryPublic) -> WebhookDelivery:
+    values = public.model_dump(exclude={"history"})
+    return WebhookDelivery(
+        **values, history=[WebhookAttempt(**a.model_dump()) for a in public.history]
+    )
+
 
 @strawberry.type
 class Mutation:
+    @strawberry.mutation(
+        description="Register a webhook endpoint: player token (all its games) or host token "
+        "with gameId. The answer carries the signing secret, shown once."
+    )
+    async def create_webhook(
+        self, info: Info, url: str, filters: list[str], game_id: str | None = None
+    ) -> WebhookResult:
+        webhooks, token = _container(info).webhooks, _token(info)
+
+        def create() -> Webhook:
+            body = WebhookCreate(url=url, filters=filters, game_id=game_id)
+            endpoint = webhooks.register(token, body.url, body.filters, body.game_id)
+            return _webhook(WebhookPublic.of(endpoint), endpoint.secret)
+
+        return await _attempt(create)
+
+    @strawberry.mutation(description="Make a failing endpoint active again (failed deliveries resent).")
+    async def enable_webhook(self, info: Info, webhook_id: str) -> WebhookResult:
+        webhooks, token = _container(info).webhooks, _token(info)
+
+        def enable() -> Webhook:
+            return _webhook(WebhookPublic.of(webhooks.enable(token, webhook_id)))
+
+        return await _attempt(enable)
+
+    @strawberry.mutation(description="Stop sending to an endpoint.")
+    async def delete_webhook(self, info: Info, webhook_id: str) -> WebhookResult:
+        webhooks, token = _container(info).webhooks, _token(info)
+
+        def delete() -> Webhook:
+            return _webhook(WebhookPublic.of(webhooks.delete(token, webhook_id)))
+
+        return await _attempt(delete)
+
+    @strawberry.mutation(description="Create a player; returns its token (shown once).")
+    async def create_player(self, info: Info, name: str) -> CreatePlayerResult:
+        players = _container(info).players
+
+        def create() -> PlayerCreated:
+            created = players.create(PlayerCreate(name=name).name)
+            return PlayerCreated(
+                id=created.player.id,
+                name=created.player.name,
+                token=created.token,
+                created_at=created.player.created_at,
+            )
+
+        return await _attempt(create)
+
+    @strawberry.mutation(
+        description="A new token for one of the bearer player's own seats (the old one stops working)."
+    )
+    async def reissue_seat_token(self, info: Info, game_id: str, seat: int) -> JoinGameResult:
+        players, token = _container(info).players, _token(info)
+
+        def reissue() -> SeatJoined:
+            joined = players.reissue_seat_token(token, game_id, seat)
+            return SeatJoined(seat=joined.seat, token=joined.token, version=joined.version)
+
+        return await _attempt(reissue)
+
     @strawberry.mutation(description="Create a game; returns the host token and seed commitment.")
     async def create_game(
-        self, info: Info, type: str, options: JSON | None = None, seed: str | None = None
+        self,
+        info: Info,
+        type: str,
+        options: JSON | None = None,
+        seed: str | None = None,
+        seed_mode: str | None = None,
+        private: bool = False,
+        idempotency_key: str | None = None,
+        clock: ClockInput | None = None,
     ) -> CreateGameResult:
         service = _container(info).service
 
         def create() -> GameCreated:
-            body = GameCreate(type=type, options=options, seed=seed)
-            public = GameCreatedPublic.of(service.create_game(body.type, body.options, body.seed))
+            body = GameCreate.model_validate(
+                {
+                    "type": type,
+                    "options": options,
+                    "seed": seed,
+                    "seed_mode": seed_mode,
+                    "private": private,
+                    "clock": vars(clock) if clock is not None else None,
+                }
+            )
+            public = GameCreatedPublic.of(
+                service.create_game(
+                    body.type,
+                    body.options,
+                    body.seed,
+                    body.seed_mode,
+                    body.private,
+                    IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
+                    body.clock.settings() if body.clock is not None else None,
+                )
+            )
             return GameCreated(**public.model_dump(exclude={"created_at"}))
 
         return await _attempt(create)
 
-    @strawberry.mutation(description="Take the next free seat, as a human (name) or a bot (level).")
+    @strawberry.mutation(
+        description="Take the next free seat as a human (name), or seat a bot (level, host "
+        "token); with a player token as bearer the seat is tied to that player, with the previous "
+        "game's seat token a held rematch seat is taken."
+    )
     async def join_game(
-        self, info: Info, game_id: str, name: str | None = None, bot: str | None = None
+        self,
+        info: Info,
+        game_id: str,
+        name: str | None = None,
+        bot: str | None = None,
+        invite_code: str | None = None,
+        idempotency_key: str | None = None,
     ) -> JoinGameResult:
-        service = _container(info).service
+        container, token = _container(info), _token(info)
 
         def join() -> SeatJoined:
-            body = SeatCreate(name=name, bot=bot)
-            joined = service.join(game_id, body.name or f"{body.bot} bot", body.bot)
+            body = SeatCreate(name=name, bot=bot, invite_code=invite_code)
+            joined = join_seat(
+                container.service,
+                container.players,
+                game_id,
+                body,
+                token,
+                IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
+            )
             return SeatJoined(seat=joined.seat, token=joined.token, version=joined.version)
 
         return await _attempt(join)
+
+    @strawberry.mutation(
+        description="Free a lobby seat: the host removes any seat, a seat (its token) leaves."
+    )
+    async def remove_seat(self, info: Info, game_id: str, seat: int) -> GameOrProblem:
+        service, token = _container(info).service, _token(info)
+
+        def remove() -> Game:
+            match = service.remove_seat(game_id, seat, token)
+            return _game(GamePublic.of(match, service.viewer_or_spectator(match, token)))
+
+        return await _attempt(remove)
 
     @strawberry.mutation(description="Start the game (host token).")
     async def start_game(self, info: Info, game_id: str) -> GameOrProblem:
@@ -353,6 +769,41 @@ class Mutation:
 
         return await _attempt(abort)
 
+    @strawberry.mutation(
+        description="The next game of a finished one (host or seat token): same type, options, "
+        "clock and seats; people take their seats by joining with their previous seat token."
+    )
+    async def rematch_game(self, info: Info, game_id: str) -> CreateGameResult:
+        service, token = _container(info).service, _token(info)
+
+        def rematch() -> GameCreated:
+            public = GameCreatedPublic.of(service.rematch(game_id, token))
+            return GameCreated(**public.model_dump(exclude={"created_at"}))
+
+        return await _attempt(rematch)
+
+    @strawberry.mutation(
+        description="Resign the token's seat: a bot plays it to the end; the result says so."
+    )
+    async def resign_seat(self, info: Info, game_id: str) -> GameOrProblem:
+        service, token = _container(info).service, _token(info)
+
+        def resign() -> Game:
+            match = service.resign(game_id, token)
+            return _game(GamePublic.of(match, service.viewer(match, token)))
+
+        return await _attempt(resign)
+
+    @strawberry.mutation(description="Take the seat back from the bot that played it on timeout.")
+    async def return_to_seat(self, info: Info, game_id: str) -> GameOrProblem:
+        service, token = _container(info).service, _token(info)
+
+        def back() -> Game:
+            match = service.return_to_seat(game_id, token)
+            return _game(GamePublic.of(match, service.viewer(match, token)))
+
+        return await _attempt(back)
+
     @strawberry.mutation(description="Submit one of the listed choices (seat token).")
     async def submit_choice(
         self,
@@ -366,11 +817,13 @@ class Mutation:
 
         def submit() -> SubmitResult:
             body = ChoiceSubmit(choice=choice, version=version)
-            result = service.submit(game_id, token, body.choice, body.version, idempotency_key)
+            key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
+            result = service.submit(game_id, token, body.choice, body.version, key)
             return SubmitResult(
                 status=result["status"],
                 version=result["version"],
                 events=[Event(**e) for e in result["events"]],
+                next=_offer(result.get("next")),
             )
 
         return await _attempt(submit)
@@ -395,7 +848,9 @@ class Subscription:
             async for event in game_event_stream(
                 container, game_id, seat, max(0, after), final_seq
             ):
-                yield Event(**event)
+                yield Event(
+                    seq=event["seq"], type=event["type"], data=event["data"], next=_offer(event["next"])
+                )
         finally:
             metrics.active_subscriptions.dec()
 

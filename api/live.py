@@ -14,6 +14,8 @@ from persistence.errors import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
 HISTORY_PAGE = 1000
+RESUBSCRIBE_PAUSE = 0.05
+"""Seconds between a lost live feed and the next subscription attempt (after a catch-up)."""
 
 
 async def game_event_stream(
@@ -26,15 +28,20 @@ async def game_event_stream(
 
     The live subscription opens before the history is read, so nothing published in between is
     lost, and it starts right after the last event read from history, so nothing comes twice.
-    If the live feed loses its place (a gap that does not fill, a subscriber too slow), the
-    stream re-subscribes and catches up from the database.
+    If the live feed loses its place (a gap that does not fill, a subscriber too slow, the broker's
+    connection lost), the stream catches up from the database and subscribes again; while Redis
+    is down that amounts to polling the database every few seconds.
+
+    Each event shown to a seat has ``next``: what that seat must decide right after it (decision,
+    legal choices, version), or None. Live events carry it from the commit that made them; the
+    last event read from storage gets it from the game's current state when nothing newer exists.
     """
     last = after
     while True:
         try:
             async with container.broker.subscribe(game_id) as live:
-                async for event in _catch_up(container, game_id, last):
-                    yield event.for_viewer(seat)
+                async for event, shown in _stored(container, game_id, seat, last):
+                    yield shown
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
                         return
@@ -45,10 +52,10 @@ async def game_event_stream(
                     if event.seq <= last:
                         continue
                     if event.seq > last + 1:
-                        async for missed in _catch_up(container, game_id, last, event.seq - 1):
-                            yield missed.for_viewer(seat)
+                        async for missed, shown in _stored(container, game_id, seat, last, event.seq - 1):
+                            yield shown
                             last = missed.seq
-                    yield event.for_viewer(seat)
+                    yield _shown(event, seat)
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
                         return
@@ -57,7 +64,40 @@ async def game_event_stream(
                     # next sends anything, and the last subscriber's reveal would wait behind all.
                     await asyncio.sleep(0)
         except SubscriptionLost:
-            continue
+            # The live feed lost its place or is unavailable (Redis down): hand over what is
+            # stored, pause briefly so an outage is not a busy loop, then subscribe again.
+            async for event, shown in _stored(container, game_id, seat, last):
+                yield shown
+                last = event.seq
+                if event.event.type in TERMINAL_EVENTS:
+                    return
+            await asyncio.sleep(RESUBSCRIBE_PAUSE)
+
+
+def _shown(event: RecordedEvent, seat: int | None) -> dict[str, Any]:
+    shown = event.for_viewer(seat)
+    shown["next"] = event.next_for.get(seat) if seat is not None else None
+    return shown
+
+
+async def _stored(
+    container: Container, game_id: str, seat: int | None, after: int, until: int | None = None
+) -> AsyncIterator[tuple[RecordedEvent, dict[str, Any]]]:
+    """Stored events after ``after`` (up to ``until``) as ``seat`` sees them. Held back by one, so
+    that the last one, when it is the game's latest, can carry the seat's current decision."""
+    held: RecordedEvent | None = None
+    async for event in _catch_up(container, game_id, after, until):
+        if held is not None:
+            yield held, _shown(held, seat)
+        held = event
+    if held is None:
+        return
+    shown = _shown(held, seat)
+    if seat is not None and until is None and held.event.type not in TERMINAL_EVENTS:
+        latest, offer = await run_in_threadpool(container.service.next_after, game_id, seat)
+        if latest == held.seq:
+            shown["next"] = offer
+    yield held, shown
 
 
 async def _catch_up(

@@ -1,4 +1,6 @@
-"""Structured JSON logs. Only whitelisted fields are written, so tokens and bodies never reach a log."""
+"""Structured logs: every line on stderr is one JSON object, whoever logs it (our code, uvicorn,
+libraries). Only whitelisted fields are written, so tokens and bodies never reach a log, and every
+value goes through ``json.dumps``, so a newline in client input cannot start a forged line."""
 
 from __future__ import annotations
 
@@ -7,7 +9,19 @@ import logging
 import sys
 from datetime import UTC, datetime
 
-FIELDS = ("request_id", "method", "route", "status", "duration_ms", "game_id", "error")
+FIELDS = (
+    "request_id",
+    "method",
+    "route",
+    "status",
+    "duration_ms",
+    "client",
+    "game_id",
+    "code",
+    "operation",
+    "path",
+    "error",
+)
 
 
 class JsonFormatter(logging.Formatter):
@@ -23,7 +37,7 @@ class JsonFormatter(logging.Formatter):
                 entry[name] = getattr(record, name)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry)
+        return json.dumps(entry, default=str)
 
 
 class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
@@ -39,9 +53,18 @@ class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
 
 def configure_logging(level: str) -> None:
+    """One JSON handler on the root logger; ours log at ``level``, the others (uvicorn, asyncio,
+    libraries) propagate to it at WARNING and above. Idempotent."""
     handler = StderrHandler()
     handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("tabletop")
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
+    root = logging.getLogger()
+    root.handlers[:] = [h for h in root.handlers if not isinstance(h, StderrHandler)] + [handler]
+    root.setLevel(logging.WARNING)
+    ours = logging.getLogger("tabletop")
+    ours.handlers[:] = []
+    ours.setLevel(level.upper())
+    ours.propagate = True
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "strawberry", "strawberry.execution"):
+        library = logging.getLogger(name)
+        library.handlers[:] = []
+        library.propagate = True

@@ -75,12 +75,16 @@ def install_problem_handlers(app: FastAPI) -> None:
         code = codes.get(exc.status_code, "http_error")
         return problem(exc.status_code, code, str(exc.detail))
 
+    async def on_too_deep(_: Request, exc: Exception) -> JSONResponse:
+        return problem(400, "malformed_json", "the request body is nested too deeply")
+
     async def on_unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.error("unhandled error", exc_info=exc)
         return problem(500, "internal_error", "an unexpected error occurred; it has been logged")
 
     app.add_exception_handler(Exception, on_unexpected)
     app.add_exception_handler(DomainError, on_domain_error)
+    app.add_exception_handler(RecursionError, on_too_deep)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     document_problem_media_type(app)

@@ -20,12 +20,76 @@ class Settings(BaseSettings):
     redis_url: SecretStr | None = Field(
         None, description="Redis URL for cross-instance events; in-process when unset."
     )
+    event_hub: str | None = Field(
+        None,
+        description="Unix socket of the event hub between worker processes without Redis; set by "
+        "`python -m api serve --workers N` for its workers, not by hand.",
+    )
     auto_migrate: bool = Field(
         False, description="Migrate the database on start-up instead of refusing to start."
     )
-    max_body_bytes: int = Field(64 * 1024, description="Largest accepted request body.")
-    max_subscriptions_per_connection: int = Field(20, description="Per GraphQL websocket.")
-    rate_limit_per_second: float = Field(50.0, description="Requests per token per second.")
-    rate_limit_burst: int = Field(100, description="Requests a token may burst.")
+    max_body_bytes: int = Field(
+        64 * 1024, ge=256, description="Largest accepted request body and websocket message."
+    )
+    max_subscriptions_per_connection: int = Field(20, ge=1, description="Per GraphQL websocket.")
+    rate_limit_enabled: bool = Field(
+        True, description="Apply the rate limit (off only when something in front does it)."
+    )
+    rate_limit_per_second: float = Field(
+        50.0, gt=0, description="Requests (and websocket messages) per token per second."
+    )
+    rate_limit_burst: int = Field(100, ge=1, description="Requests a token may burst.")
+    rate_limit_prefix: str = Field(
+        "tabletop",
+        max_length=64,
+        description="Prefix of the rate-limit keys in Redis (deployments sharing one Redis differ).",
+    )
+    trusted_proxies: str = Field(
+        "",
+        description="Comma-separated addresses or networks (CIDR) of the load balancers whose "
+        "X-Forwarded-For is believed; nobody's by default.",
+    )
+    max_websockets_per_client: int = Field(10, ge=1, description="Open websockets per client address.")
+    max_websockets: int = Field(1000, ge=1, description="Open websockets per instance.")
+    graphql_max_depth: int = Field(10, ge=2, description="Deepest selection in a GraphQL operation.")
+    graphql_max_aliases: int = Field(15, ge=0, description="Aliases in a GraphQL document.")
+    graphql_max_tokens: int = Field(2000, ge=100, description="Lexical tokens in a GraphQL document.")
+    graphql_max_cost: int = Field(
+        10_000, ge=10, description="Fields a GraphQL operation may resolve, list sizes multiplied in."
+    )
+    header_timeout_seconds: float = Field(
+        10.0, gt=0, description="Time a client has to send the request line and headers."
+    )
+    body_timeout_seconds: float = Field(10.0, gt=0, description="Time a client has to send the body.")
     bot_think_seconds: float = Field(0.0, description="Pause before each bot decision.")
+    max_bot_only_games: int | None = Field(
+        50,
+        ge=0,
+        description="In-progress games of bots only (no person), across instances; starting one "
+        "more answers 429 too_many_bot_only_games. Unset (null): unbounded.",
+    )
     log_level: str = Field("INFO", description="Log level of the JSON logs.")
+    lobby_expiry_seconds: float = Field(
+        86400.0,
+        ge=0,
+        description="A lobby not started this long after creation is aborted (reason "
+        "lobby_expired); 0: lobbies never expire.",
+    )
+    deadline_poll_seconds: float = Field(
+        0.5, gt=0, description="How often each instance looks for due deadlines."
+    )
+    webhook_allow_private_targets: bool = Field(
+        False,
+        description="Allow webhook URLs on loopback, private, link-local and other non-public "
+        "addresses (local development and tests only).",
+    )
+    webhook_timeout_seconds: float = Field(10.0, gt=0, description="Per webhook request.")
+    webhook_max_response_bytes: int = Field(
+        65536, gt=0, description="At most this much of a webhook response is read."
+    )
+    webhook_retry_base_seconds: float = Field(5.0, gt=0, description="First retry delay.")
+    webhook_retry_max_seconds: float = Field(3600.0, gt=0, description="Longest retry delay.")
+    webhook_give_up_seconds: float = Field(
+        86400.0, gt=0, description="Retry this long, then mark the endpoint failing."
+    )
+    webhook_poll_seconds: float = Field(0.5, gt=0, description="Idle sender polling interval.")

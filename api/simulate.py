@@ -45,6 +45,24 @@ class Abnormal:
 
 
 @dataclass(frozen=True, slots=True)
+class Largest:
+    """The longest choice list a seat was offered (and its decision kind), and the largest view
+    a deciding seat was sent, serialised as compact JSON (bytes of UTF-8)."""
+
+    choices: int = 0
+    choices_kind: str = ""
+    view_bytes: int = 0
+
+    def grown(self, choices: int, kind: str, view_bytes: int) -> Largest:
+        bigger = choices > self.choices
+        return Largest(
+            choices if bigger else self.choices,
+            kind if bigger else self.choices_kind,
+            max(view_bytes, self.view_bytes),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     index: int
     seed: str
@@ -52,6 +70,7 @@ class GameResult:
     scores: tuple[int, ...] | None = None
     winners: tuple[int, ...] = ()
     abnormal: Abnormal | None = None
+    largest: Largest = Largest()
 
 
 @dataclass(slots=True)
@@ -84,6 +103,14 @@ class Summary:
 
     def seat_level(self, seat: int) -> str:
         return self.bots[seat % len(self.bots)]
+
+    @property
+    def largest(self) -> Largest:
+        """The largest choice list and view over every game played (abnormal ones included)."""
+        out = Largest()
+        for result in self.results:
+            out = out.grown(result.largest.choices, result.largest.choices_kind, result.largest.view_bytes)
+        return out
 
     def win_credit(self) -> list[float]:
         """Wins per seat; a tie splits one win between the tied seats."""
@@ -247,9 +274,12 @@ def play_one(
     check: Callable[[Any], list[str]] | None = getattr(engine, "check_invariants", None)
     bot_rngs = [random.Random(f"tabletop-bots:{seed}:{seat}") for seat in range(players)]
     decisions = 0
+    largest = Largest()
 
     def abnormal(reason: str) -> GameResult:
-        return GameResult(index, seed, decisions, abnormal=Abnormal(index, seed, decisions, reason))
+        return GameResult(
+            index, seed, decisions, abnormal=Abnormal(index, seed, decisions, reason), largest=largest
+        )
 
     try:
         state, _ = engine.setup(players, options, rng_for_seed(seed))
@@ -261,6 +291,7 @@ def play_one(
             choices: dict[int, Choice] = {}
             for seat in decision.seats:
                 context = context_for(engine, state, decision, seat)
+                largest = largest.grown(len(context.choices), decision.kind, view_bytes(engine, state, seat))
                 if not context.choices:
                     return abnormal(f"seat {seat} is asked ({decision.kind}) but has no legal choice")
                 choices[seat] = choose(bots[seat % len(bots)], context, bot_rngs[seat])
@@ -282,7 +313,13 @@ def play_one(
         or not set(outcome.winners) <= set(range(players))
     ):
         return abnormal(f"malformed outcome: scores {outcome.scores}, winners {outcome.winners}")
-    return GameResult(index, seed, decisions, tuple(outcome.scores), tuple(outcome.winners))
+    return GameResult(index, seed, decisions, tuple(outcome.scores), tuple(outcome.winners), largest=largest)
+
+
+def view_bytes(engine: GameEngine[Any], state: Any, seat: int | None) -> int:
+    """Size of ``seat``'s view as the service sends it: compact JSON, UTF-8."""
+    text = json.dumps(engine.view(state, seat), separators=(",", ":"), ensure_ascii=False)
+    return len(text.encode())
 
 
 # -- report -------------------------------------------------------------------------------------------
@@ -323,6 +360,11 @@ def summary_json(summary: Summary) -> dict[str, JSON]:
             else dict(zip(("mean", "min", "max"), stats, strict=True))
             for seat in range(summary.players)
         ],
+        "largest": {
+            "choices": summary.largest.choices,
+            "choices_kind": summary.largest.choices_kind,
+            "view_bytes": summary.largest.view_bytes,
+        },
         "win_rate_per_seat": [c / n if n else None for c in credit],
         "win_rate_per_level": {
             level: {
@@ -355,6 +397,12 @@ def format_summary(summary: Summary) -> str:
             f"length     mean {length['mean']:.1f}, min {length['min']:.0f}, "
             f"max {length['max']:.0f} decisions (finished games)"
         )
+    largest = summary.largest
+    lines.append(
+        f"largest    {largest.choices} choices in one list"
+        f"{f' ({largest.choices_kind})' if largest.choices_kind else ''}, "
+        f"view {largest.view_bytes:,} bytes (deciding seat, compact JSON)"
+    )
     lines.append("seat  level    score mean    min    max   win rate")
     for seat, stats in enumerate(data["scores"]):
         rate = data["win_rate_per_seat"][seat]

@@ -230,6 +230,92 @@ def _f(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
+def limits_cost(
+    args: argparse.Namespace, game: str, serve_command: list[str], rounds: int, server_env: dict[str, str]
+) -> dict[str, Any]:
+    """Submit throughput of the real server with the rate limiter on (default settings) and off
+    (``TABLETOP_RATE_LIMIT_ENABLED=false``), two servers side by side, measured in alternating
+    rounds so that a change in the machine's load hits both alike."""
+    timing = ["--warmup", str(args.warmup), "--duration", str(args.duration), "--clients", str(args.clients)]
+    budget = args.warmup + args.duration + 120
+    totals: dict[str, list[dict[str, Any]]] = {"on": [], "off": []}
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
+        directory = Path(tmp)
+        (directory / "on").mkdir()
+        (directory / "off").mkdir()
+        with (
+            database(args.postgres, directory / "on") as url_on,
+            database(args.postgres, directory / "off") as url_off,
+        ):
+            on_env = {"TABLETOP_DATABASE_URL": url_on, "TABLETOP_AUTO_MIGRATE": "true", **server_env}
+            off_env = {
+                **server_env,
+                "TABLETOP_DATABASE_URL": url_off,
+                "TABLETOP_AUTO_MIGRATE": "true",
+                "TABLETOP_RATE_LIMIT_ENABLED": "false",
+            }
+            with (
+                serve(serve_command, on_env, directory / "on.log") as on_server,
+                serve(serve_command, off_env, directory / "off.log") as off_server,
+            ):
+                for round_number in range(rounds):
+                    order = [("on", on_server), ("off", off_server)]
+                    if round_number % 2:
+                        order.reverse()
+                    for name, server in order:
+                        print(f"… round {round_number + 1}/{rounds}: limits {name}", file=sys.stderr)
+                        totals[name].append(
+                            loadgen(
+                                [
+                                    "submit",
+                                    "--base",
+                                    server.base,
+                                    "--game",
+                                    game,
+                                    "--options",
+                                    args.options,
+                                    *timing,
+                                ],
+                                budget,
+                                server,
+                            )
+                        )
+    on_rate = sum(r["submits_per_s"] for r in totals["on"]) / rounds
+    off_rate = sum(r["submits_per_s"] for r in totals["off"]) / rounds
+    return {
+        "database": "postgresql" if args.postgres else "sqlite (WAL)",
+        "clients": args.clients,
+        "rounds": rounds,
+        "duration_s": args.duration,
+        "on": [r["submits_per_s"] for r in totals["on"]],
+        "off": [r["submits_per_s"] for r in totals["off"]],
+        "on_errors": [r["errors"] for r in totals["on"]],
+        "off_errors": [r["errors"] for r in totals["off"]],
+        "on_p99_ms": [r["p99_ms"] for r in totals["on"]],
+        "off_p99_ms": [r["p99_ms"] for r in totals["off"]],
+        "on_submits_per_s": round(on_rate, 1),
+        "off_submits_per_s": round(off_rate, 1),
+        "ratio": round(on_rate / off_rate, 4) if off_rate else 0.0,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def limits_report(result: dict[str, Any]) -> str:
+    cost = 1 - result["ratio"]
+    return "\n".join(
+        [
+            f"limits cost: {result['database']}, {result['clients']} clients, {result['rounds']} alternating "
+            f"rounds of {result['duration_s']:.0f} s each",
+            f"limits on : {result['on_submits_per_s']:,.1f} submits/s (rounds {result['on']}, p99 ms "
+            f"{result['on_p99_ms']}, errors {result['on_errors']})",
+            f"limits off: {result['off_submits_per_s']:,.1f} submits/s (rounds {result['off']}, p99 ms "
+            f"{result['off_p99_ms']}, errors {result['off_errors']})",
+            f"ratio on/off {result['ratio']:.3f}, cost {cost:.1%}   {verdict(cost < 0.05)} (target < 5%)",
+            f"machine load average after: {result['load_average']}",
+        ]
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -249,6 +335,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="extra environment for the real server, e.g. TABLETOP_SQLITE_SYNCHRONOUS=NORMAL (repeatable)",
     )
+    parser.add_argument(
+        "--limits-cost",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="instead: submit throughput with the rate limiter on vs off, ROUNDS alternating rounds",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the report")
     args = parser.parse_args(argv)
     if not (1 <= args.clients <= 1000 and 0 < args.duration <= 600 and 0 <= args.warmup <= 60):
@@ -260,6 +353,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(server_env) != len(args.server_env):
         parser.error("--server-env takes NAME=VALUE")
     game, serve_command = choose_game(args.game)
+    if args.limits_cost:
+        cost = limits_cost(args, game, serve_command, args.limits_cost, server_env)
+        print(json.dumps(cost, indent=2) if args.json else limits_report(cost))
+        return 0
     load_before = [round(x, 2) for x in os.getloadavg()]
     timing = ["--warmup", str(args.warmup), "--duration", str(args.duration), "--clients", str(args.clients)]
     budget = args.warmup + args.duration + 120

@@ -183,5 +183,34 @@ def event_for(event: Event, viewer: int | None) -> tuple[str, dict[str, JSON]]:
     return event.type, data
 
 
-def choices_in(choices: Sequence[Choice], choice: Choice) -> bool:
-    return any(candidate == choice for candidate in choices)
+def same_json(a: JSON, b: JSON) -> bool:
+    """Equal as JSON values: same type and value (``true``, ``1`` and ``1.0`` all differ).
+
+    Python's ``==`` calls ``True == 1 == 1.0``; a choice matched that way let a client's type twin
+    into the state. Lists and tuples are both JSON arrays; object key order does not matter.
+    """
+    if isinstance(a, dict):
+        return (
+            isinstance(b, dict)
+            and a.keys() == b.keys()
+            and all(same_json(value, b[key]) for key, value in a.items())
+        )
+    if isinstance(a, list | tuple):
+        return (
+            isinstance(b, list | tuple)
+            and len(a) == len(b)
+            and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+        )
+    return type(a) is type(b) and a == b
+
+
+def find_listed_choice(choices: Sequence[Choice], choice: Choice) -> Choice | None:
+    """The listed choice that is exactly ``choice`` as JSON, or None.
+
+    ``==`` (fast, in C) narrows the candidates first; it is looser than JSON equality, so the
+    strict comparison only runs on the few that pass it.
+    """
+    for candidate in choices:
+        if candidate == choice and same_json(candidate, choice):
+            return candidate
+    return None

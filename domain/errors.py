@@ -82,3 +82,78 @@ class Forbidden(DomainError):
 class UnknownBotLevel(DomainError):
     code = "unknown_bot_level"
     status = 422
+
+
+class InvalidSeed(DomainError):
+    code = "invalid_seed"
+    status = 422
+
+
+class InvalidName(DomainError):
+    code = "invalid_name"
+    status = 422
+
+
+class InviteRequired(DomainError):
+    """A private game is joined only with its invite code."""
+
+    code = "invite_required"
+    status = 403
+
+
+class SeatNotFound(DomainError):
+    code = "seat_not_found"
+    status = 404
+
+
+class IdempotencyKeyReused(DomainError):
+    """The IETF Idempotency-Key draft: a key reused with a different request body is refused."""
+
+    code = "idempotency_key_reused"
+    status = 422
+
+
+class InvalidIdempotencyKey(DomainError):
+    code = "invalid_idempotency_key"
+    status = 422
+
+
+class TooManyBotOnlyGames(DomainError):
+    """Games of bots only cost the service and nobody waits on them: their number is bounded."""
+
+    code = "too_many_bot_only_games"
+    status = 429
+
+
+class InvalidRequest(DomainError):
+    code = "invalid_request"
+    status = 422
+
+
+class SeatResigned(DomainError):
+    """The seat resigned or forfeited: a bot plays it for the rest of the game."""
+
+    code = "seat_resigned"
+    status = 409
+
+
+class WebhookNotFound(DomainError):
+    code = "webhook_not_found"
+    status = 404
+
+
+class WebhookTargetRefused(DomainError):
+    """The URL points where the server must not send requests (private networks, metadata...)."""
+
+    code = "webhook_target_refused"
+    status = 422
+
+
+class RematchExists(DomainError):
+    code = "rematch_exists"
+    status = 409
+
+
+class GameNotFinished(DomainError):
+    code = "game_not_finished"
+    status = 409

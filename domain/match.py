@@ -7,6 +7,7 @@ consecutive sequence numbers; the repository persists ``new_events`` with the ma
 
 from __future__ import annotations
 
+import copy
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,22 +15,40 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from domain.engine import JSON, Choice, Decision, Event, GameEngine, choices_in, event_for
+from domain.clocks import Timing
+from domain.engine import JSON, Choice, Decision, Event, GameEngine, event_for, find_listed_choice, same_json
 from domain.errors import (
     GameFull,
+    GameNotFinished,
     GameNotInLobby,
     GameNotInProgress,
     GameOver,
     IllegalChoice,
     NotEnoughPlayers,
     NotYourDecision,
+    RematchExists,
+    SeatNotFound,
+    SeatResigned,
     VersionConflict,
 )
-from domain.seeding import rng_for_seed
+from domain.seeding import SEED_MODE_SERVER, rng_for_seed
 
 RESERVED_EVENT_TYPES = frozenset(
-    {"seat_joined", "game_started", "choice_sealed", "game_over", "game_aborted"}
+    {
+        "seat_joined",
+        "seat_left",
+        "game_started",
+        "choice_sealed",
+        "choice_applied",
+        "game_over",
+        "game_aborted",
+        "seat_resigned",
+        "clock_expired",
+        "seat_returned",
+    }
 )
+STAND_IN_LEVEL = "random"
+QUIT_REASONS = ("resigned", "forfeited")
 """Event types the platform itself records; engines use their own names."""
 
 
@@ -42,10 +61,35 @@ class MatchStatus(StrEnum):
 
 @dataclass(slots=True)
 class Seat:
+    """A place at the table. A bot seat has no token (``token_hash`` is empty): nobody outside the
+    server can act for it or read what it sees."""
+
     index: int
     name: str
     token_hash: str
     bot: str | None = None
+    player_id: str | None = None
+    confirmed: bool = True
+    """False for a rematch seat its player has not yet taken (by joining with the old token)."""
+    stand_in: str | None = None
+    """Why a bot plays this human seat for now: "resigned", "forfeited" or "timeout"."""
+
+    @property
+    def plays_itself(self) -> bool:
+        """A bot seat, or a human seat a bot stands in for: the server plays it."""
+        return self.bot is not None or self.stand_in is not None
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level that plays this seat now; a stand-in plays uniformly at random, so it
+        favours no one still in the game."""
+        if self.bot is not None:
+            return self.bot
+        return STAND_IN_LEVEL if self.stand_in is not None else None
+
+    @property
+    def has_quit(self) -> bool:
+        return self.stand_in in QUIT_REASONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +98,24 @@ class RecordedEvent:
 
     seq: int
     event: Event
+    next_for: Mapping[int, Mapping[str, JSON]] = field(default_factory=dict, compare=False)
+    """What each seat must decide right after this event (its decision, legal choices and the
+    version to send), set only on the last event of a commit as it is published live, so that a
+    client can answer an event without asking for its choices. Never stored: history has none."""
 
     def for_viewer(self, viewer: int | None) -> dict[str, JSON]:
         kind, data = event_for(self.event, viewer)
         return {"seq": self.seq, "type": kind, "data": data}
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedChoices:
+    """The choices one decision applied, the version it made and the last event sequence number
+    by then (a decision may produce no event of its own)."""
+
+    version: int
+    seq: int
+    choices: dict[int, Choice]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +136,10 @@ class Match:
     seed_commitment: str
     host_token_hash: str
     created_at: datetime
+    seed_salt: str | None = None
+    seed_mode: str = SEED_MODE_SERVER
+    private: bool = False
+    invite_code_hash: str | None = None
     status: MatchStatus = MatchStatus.LOBBY
     seats: list[Seat] = field(default_factory=list)
     version: int = 0
@@ -85,8 +147,13 @@ class Match:
     sealed: dict[int, Choice] = field(default_factory=dict)
     last_seq: int = 0
     result: dict[str, JSON] | None = None
+    timing: Timing = field(default_factory=Timing)
+    rematch_of: str | None = None
+    rematch_id: str | None = None
     loaded_version: int = 0
     new_events: list[RecordedEvent] = field(default_factory=list)
+    new_choices: list[AppliedChoices] = field(default_factory=list)
+    """Choices applied since loading, stored with the events: what a replay re-applies."""
 
     @property
     def game_type(self) -> str:
@@ -105,6 +172,13 @@ class Match:
         """The seed is secret while the game can still be played."""
         return self.seed if self.is_over else None
 
+    def salt_revealed(self) -> str | None:
+        """Revealed with the seed, so anyone can check the commitment."""
+        return self.seed_salt if self.is_over else None
+
+    def _revealed(self) -> dict[str, JSON]:
+        return {"seed": self.seed, "seed_salt": self.seed_salt}
+
     # -- lifecycle -------------------------------------------------------------------------------
 
     def join(self, name: str, token_hash: str, bot: str | None = None) -> Seat:
@@ -114,15 +188,37 @@ class Match:
             )
         if len(self.seats) >= self.max_players:
             raise GameFull(f"game {self.id} already has its {self.max_players} seats")
-        seat = Seat(len(self.seats), name, token_hash, bot)
+        seat = Seat(len(self.seats), name, "" if bot is not None else token_hash, bot)
         self.seats.append(seat)
         self._record([Event("seat_joined", {"seat": seat.index, "name": name, "bot": bot})])
+        return seat
+
+    def leave(self, index: int, removed_by: str) -> Seat:
+        """Free a lobby seat (``removed_by`` is "host" or "self"); later seats move up one place,
+        so seats stay numbered 0..n-1 for the rules once the game starts."""
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(
+                f"game {self.id} is {self.status.value}; seats can only be left in the lobby"
+            )
+        if not 0 <= index < len(self.seats):
+            raise SeatNotFound(f"game {self.id} has no seat {index}")
+        seat = self.seats.pop(index)
+        for later in self.seats[index:]:
+            later.index -= 1
+        self._record(
+            [Event("seat_left", {"seat": index, "name": seat.name, "removed_by": removed_by})]
+        )
         return seat
 
     def start(self) -> list[RecordedEvent]:
         if self.status is not MatchStatus.LOBBY:
             raise GameNotInLobby(f"game {self.id} is {self.status.value}; only a lobby can start")
         meta = self.engine.meta
+        waiting = [s.index for s in self.seats if not s.confirmed]
+        if waiting:
+            raise NotEnoughPlayers(
+                f"rematch seat(s) {', '.join(map(str, waiting))} have not joined yet"
+            )
         if len(self.seats) < meta.min_players:
             raise NotEnoughPlayers(
                 f"{meta.name} needs at least {meta.min_players} seats, "
@@ -138,7 +234,86 @@ class Match:
             raise GameOver(f"game {self.id} is already {self.status.value}")
         self.status = MatchStatus.ABORTED
         self.sealed.clear()
-        return self._record([Event("game_aborted", {"seed": self.seed})])
+        return self._record([Event("game_aborted", self._revealed())])
+
+    def expire_lobby(self) -> list[RecordedEvent]:
+        """An abandoned lobby ends as aborted, with the reason recorded (nothing is deleted)."""
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(f"game {self.id} is {self.status.value}; only a lobby expires")
+        self.status = MatchStatus.ABORTED
+        return self._record([Event("game_aborted", {**self._revealed(), "reason": "lobby_expired"})])
+
+    # -- rematch ---------------------------------------------------------------------------------
+
+    def offer_seats_of(self, previous: Match) -> None:
+        """A rematch lobby keeps the previous seats in order: bots sit down at once, people
+        hold their seat until they take it with their previous seat token."""
+        for old in previous.seats:
+            seat = Seat(
+                old.index,
+                old.name,
+                old.token_hash,
+                old.bot,
+                old.player_id,
+                confirmed=old.bot is not None,
+            )
+            self.seats.append(seat)
+            data = {"seat": seat.index, "name": seat.name, "bot": seat.bot}
+            if seat.confirmed:
+                self._record([Event("seat_joined", data)])
+        self.rematch_of = previous.id
+
+    def confirm_seat(self, seat: int, token_hash: str) -> list[RecordedEvent]:
+        """The previous game's seat takes its rematch seat under a fresh token."""
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(f"game {self.id} is {self.status.value}; seats are taken in the lobby")
+        taken = self.seats[seat]
+        taken.token_hash = token_hash
+        taken.confirmed = True
+        return self._record(
+            [Event("seat_joined", {"seat": seat, "name": taken.name, "bot": None})]
+        )
+
+    def link_rematch(self, rematch_id: str) -> None:
+        if self.rematch_id is not None:
+            raise RematchExists(f"game {self.id} already has its rematch: {self.rematch_id}")
+        if self.status is not MatchStatus.FINISHED:
+            raise GameNotFinished(
+                f"game {self.id} is {self.status.value}; only a finished game has a rematch"
+            )
+        self.rematch_id = rematch_id
+        self.version += 1
+
+    # -- quitters and clocks ---------------------------------------------------------------------
+
+    def resign(self, seat: int) -> list[RecordedEvent]:
+        """The seat leaves the game for good; a bot plays it to the end (the "zombie")."""
+        self._guard_playable(None)
+        self._guard_not_quit(seat)
+        self.seats[seat].stand_in = "resigned"
+        return self._record([Event("seat_resigned", {"seat": seat})])
+
+    def expire_clock(self, seat: int, action: str) -> list[RecordedEvent]:
+        """The seat's clock ran out: a bot plays for it until it returns, or it forfeits."""
+        self._guard_playable(None)
+        self._guard_not_quit(seat)
+        self.seats[seat].stand_in = "timeout" if action == "bot" else "forfeited"
+        return self._record([Event("clock_expired", {"seat": seat, "action": action})])
+
+    def return_to_seat(self, seat: int) -> list[RecordedEvent]:
+        """A seat whose clock ran out takes its seat back from the bot."""
+        self._guard_not_quit(seat)
+        if self.seats[seat].stand_in != "timeout":
+            return []
+        self._guard_playable(None)
+        self.seats[seat].stand_in = None
+        return self._record([Event("seat_returned", {"seat": seat})])
+
+    def _guard_not_quit(self, seat: int) -> None:
+        if self.seats[seat].has_quit:
+            raise SeatResigned(
+                f"seat {seat} has {self.seats[seat].stand_in}; a bot plays it to the end"
+            )
 
     # -- decisions -------------------------------------------------------------------------------
 
@@ -146,6 +321,13 @@ class Match:
         if self.status is not MatchStatus.IN_PROGRESS:
             return None
         return self.engine.decision(self.state)
+
+    def awaited_seats(self) -> set[int]:
+        """Seats the game is waiting for now: in the decision and not sealed."""
+        decision = self.decision()
+        if decision is None:
+            return set()
+        return {seat for seat in decision.seats if seat not in self.sealed}
 
     def choices_for(self, seat: int | None) -> tuple[Decision | None, list[Choice]]:
         """The decision a seat faces now and its legal choices (None and [] if it has none)."""
@@ -161,8 +343,12 @@ class Match:
         if decision is None or seat not in decision.seats:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
         legal = self.engine.legal_choices(self.state, seat)
-        if not choices_in(legal, choice):
+        listed = find_listed_choice(legal, choice)
+        if listed is None:
             raise IllegalChoice(_explain_illegal(decision, legal, choice))
+        # The listed object, copied: the client's copy (or a later change to the list) never
+        # reaches the state, the sealed choices or the events.
+        choice = copy.deepcopy(listed)
         if decision.simultaneous:
             return self._seal(decision, seat, choice)
         return self._apply(decision, {seat: choice})
@@ -200,7 +386,13 @@ class Match:
         self, decision: Decision, choices: Mapping[int, Choice], prefix: list[Event] | None = None
     ) -> SubmitResult:
         events = [*(prefix or []), *self.engine.apply(self.state, choices)]
+        if not events:
+            # A choice that changes nothing on the table (a Carcassonne figure not placed) still
+            # passes the decision on: record it, so that every change reaches live followers and
+            # the next seat learns from an event that it is asked (with its ``next``).
+            events = [Event("choice_applied", {"seat": min(choices), "decision": decision.kind})]
         recorded = self._record(events, self._finish_if_over())
+        self.new_choices.append(AppliedChoices(self.version, self.last_seq, dict(choices)))
         return SubmitResult("applied", self.version, tuple(recorded))
 
     def _finish_if_over(self) -> list[Event]:
@@ -210,10 +402,24 @@ class Match:
         self.status = MatchStatus.FINISHED
         self.result = {
             "scores": list(outcome.scores),
-            "winners": list(outcome.winners),
+            "winners": self._winners_still_playing(outcome.scores, outcome.winners),
             "details": dict(outcome.details),
+            "resigned": [s.index for s in self.seats if s.stand_in == "resigned"],
+            "forfeited": [s.index for s in self.seats if s.stand_in == "forfeited"],
         }
-        return [Event("game_over", {**self.result, "seed": self.seed})]
+        return [Event("game_over", {**self.result, **self._revealed()})]
+
+    def _winners_still_playing(
+        self, scores: tuple[int, ...], winners: tuple[int, ...]
+    ) -> list[int]:
+        """A seat that resigned or forfeited cannot win: the engine's winners without them, or
+        else the best score among the seats that stayed (all of them if everybody quit)."""
+        stayed = [s.index for s in self.seats if not s.has_quit]
+        kept = [w for w in winners if w in stayed]
+        if kept or not stayed:
+            return kept if stayed else list(winners)
+        best = max(scores[s] for s in stayed)
+        return [s for s in stayed if scores[s] == best]
 
     def _record(self, events: list[Event], extra: list[Event] | None = None) -> list[RecordedEvent]:
         recorded = []
@@ -231,9 +437,16 @@ class Match:
             return None
         return self.engine.view(self.state, viewer)
 
+    def replace_seat_token(self, seat: int, token_hash: str) -> None:
+        """A new token for a seat (the old one stops working); no event: tokens are secret."""
+        self.seats[seat].token_hash = token_hash
+        self.version += 1
+
     def seat_of_token_hash(self, token_hash: str) -> int | None:
         found = None
         for seat in self.seats:
+            if seat.bot is not None:
+                continue  # a bot seat answers to no token, even one stored by an older version
             if hmac.compare_digest(seat.token_hash, token_hash):
                 found = seat.index
         return found
@@ -248,7 +461,7 @@ def _explain_illegal(decision: Decision, legal: list[Choice], choice: Choice) ->
             f"choice {choice!r} does not fit decision '{decision.kind}': "
             f"legal choices have the fields {{{'} or {'.join(shapes)}}}"
         )
-    differing = sorted({k for c in same_keys for k in c if c[k] != choice.get(k)})
+    differing = sorted({k for c in same_keys for k in c if not same_json(c[k], choice.get(k))})
     return (
         f"choice {choice!r} is not one of the {len(legal)} legal choices for decision "
         f"'{decision.kind}' (check {', '.join(differing)}); GET the choices and post one back verbatim"

@@ -5,12 +5,14 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Protocol, Self
 
 from domain.engine import JSON
-from domain.match import Match, RecordedEvent
+from domain.idempotency import Remembered
+from domain.match import AppliedChoices, Match, RecordedEvent
+from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,15 @@ class GameSummary:
     players: int
     version: int
     created_at: datetime
+    seed_mode: str = "server"
+
+
+@dataclass(frozen=True, slots=True)
+class BotGame:
+    """An in-progress game with a bot seat, and whether a person plays in it too."""
+
+    id: str
+    has_humans: bool
 
 
 class GameRepository(Protocol):
@@ -28,8 +39,9 @@ class GameRepository(Protocol):
         """Store a new match and its pending events."""
         ...
 
-    def get(self, game_id: str) -> Match:
-        """Load the current state (never a replay); raises GameNotFound."""
+    def get(self, game_id: str, for_update: bool = False) -> Match:
+        """Load the current state (never a replay); raises GameNotFound. ``for_update``: the
+        caller will save it, so other writers may wait for this transaction instead of racing."""
         ...
 
     def save(self, match: Match) -> None:
@@ -45,13 +57,121 @@ class GameRepository(Protocol):
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
         ...
 
+    def bot_games_in_progress(self, after: str, limit: int) -> builtins.list[BotGame]:
+        """In-progress games with a bot seat, by id after ``after`` (keyset pages)."""
+        ...
+
+    def count_bot_only_in_progress(self) -> int:
+        """In-progress games whose every seat is a bot."""
+        ...
+
     def count_by_status(self) -> dict[str, int]:
         ...
 
-    def idempotent_result(self, game_id: str, key: str) -> dict[str, JSON] | None:
+    def idempotent_result(self, game_id: str, key: str) -> Remembered | None:
         ...
 
-    def remember_result(self, game_id: str, key: str, result: dict[str, JSON]) -> None:
+    def applied_choices(self, game_id: str) -> builtins.list[AppliedChoices]:
+        """Every decision's applied choices, in order (what a replay re-applies)."""
+        ...
+
+    def claim_due(self, now: datetime, lobby_created_before: datetime | None) -> str | None:
+        """One game with a deadline due by ``now`` (or a lobby created before the cutoff),
+        locked for this transaction so no other instance takes it; None when nothing is due."""
+        ...
+
+    def remember_result(
+        self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
+    ) -> None:
+        ...
+
+    def created_for_key(self, key_hash: str) -> Remembered | None:
+        """What a create with this (hashed) idempotency key remembered, if one was made."""
+        ...
+
+    def remember_create(
+        self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str
+    ) -> None:
+        """Raises VersionConflict when a concurrent create took the key first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """An optional identity across games; its token is stored only as a hash."""
+
+    id: str
+    name: str
+    token_hash: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeat:
+    game_id: str
+    seat: int
+    joined_at: datetime
+
+
+class PlayerRepository(Protocol):
+    def add(self, player: Player) -> None:
+        ...
+
+    def by_token_hash(self, token_hash: str) -> Player | None:
+        ...
+
+    def link_seat(self, player_id: str, game_id: str, seat: int, joined_at: datetime) -> None:
+        """Record that the player holds this seat (in the same transaction as the join)."""
+        ...
+
+    def seats_of(self, player_id: str, limit: int, offset: int) -> builtins.list[PlayerSeat]:
+        """The player's seats, most recently joined first."""
+        ...
+
+
+class WebhookRepository(Protocol):
+    def add_endpoint(self, endpoint: Endpoint) -> None:
+        ...
+
+    def get_endpoint(self, endpoint_id: str) -> Endpoint | None:
+        ...
+
+    def endpoints_of(self, player_id: str | None, game_id: str | None) -> builtins.list[Endpoint]:
+        """A player's endpoints, or a game's (host) endpoints; deleted ones are left out."""
+        ...
+
+    def endpoints_for_game(
+        self, game_id: str, player_ids: builtins.list[str]
+    ) -> builtins.list[Endpoint]:
+        """The active endpoints interested in a game: its host's and its players'."""
+        ...
+
+    def set_status(self, endpoint_id: str, status: str, now: datetime | None) -> None:
+        """active / failing / deleted; back to active re-queues its failed deliveries at ``now``."""
+        ...
+
+    def enqueue(self, deliveries: builtins.list[NewDelivery], now: datetime) -> None:
+        ...
+
+    def deliveries_of(self, endpoint_id: str, limit: int) -> builtins.list[Delivery]:
+        """Newest first, each with its attempts."""
+        ...
+
+    def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedDelivery | None:
+        """Lease the next due delivery whose earlier deliveries (same endpoint and game) are all
+        done, so each endpoint gets a game's deliveries in order; None when nothing is due."""
+        ...
+
+    def record_attempt(
+        self,
+        delivery_id: int,
+        owner: str,
+        attempt: Attempt,
+        delivered: bool,
+        next_attempt_at: datetime | None,
+    ) -> bool:
+        """Record one try under our lease (False if the lease was lost). ``next_attempt_at`` None
+        after a failure: give up, the delivery fails and its endpoint is marked failing."""
         ...
 
 
@@ -59,6 +179,8 @@ class UnitOfWork(Protocol):
     """A transaction: rolled back on exit unless ``commit`` was called."""
 
     games: GameRepository
+    players: PlayerRepository
+    webhooks: WebhookRepository
 
     def __enter__(self) -> Self:
         ...

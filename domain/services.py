@@ -3,19 +3,46 @@
 from __future__ import annotations
 
 import hmac
-import random
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.bots import choose, context_for, validate_level
+from domain.bots import validate_level
+from domain.bots.turns import bot_choice, next_bot_seat
+from domain.clocks import ClockSettings, Timing
 from domain.engine import JSON, Choice, Decision
-from domain.errors import Forbidden, Unauthorized, VersionConflict
+from domain.errors import (
+    Forbidden,
+    IdempotencyKeyReused,
+    InvalidSeed,
+    InviteRequired,
+    SeatResigned,
+    TooManyBotOnlyGames,
+    Unauthorized,
+    VersionConflict,
+)
+from domain.idempotency import (
+    Remembered,
+    check_token_key,
+    fingerprint,
+    key_hash,
+    new_nonce,
+    token_for_key,
+)
 from domain.match import Match, MatchStatus, RecordedEvent, SubmitResult
-from domain.ports import Clock, EventPublisher, GameSummary, UnitOfWorkFactory
+from domain.names import clean_seat_name
+from domain.outbox import enqueue_outbox
+from domain.ports import BotGame, Clock, EventPublisher, GameSummary, UnitOfWork, UnitOfWorkFactory
 from domain.registry import EngineRegistry
-from domain.seeding import commitment, new_seed
+from domain.seeding import (
+    SEED_MODE_HOST,
+    SEED_MODE_SERVER,
+    SEED_MODES,
+    commitment,
+    new_salt,
+    new_seed,
+)
 from domain.tokens import hash_token, new_token
 
 MAX_RETRIES = 5
@@ -33,12 +60,13 @@ class Viewer:
 class Created:
     match: Match
     host_token: str
+    invite_code: str | None = None  # private games only; shown once, stored as a hash
 
 
 @dataclass(frozen=True, slots=True)
 class Joined:
     seat: int
-    token: str
+    token: str | None  # None for a bot seat: no token exists for it
     version: int
 
 
@@ -47,13 +75,19 @@ class PendingChoices:
     version: int
     decision: dict[str, JSON] | None
     choices: list[Choice]
+    game_type: str = ""
 
 
 SubmitListener = Callable[[str, list[str]], None]
 """Told of every committed submit: its status and the types of the events it produced."""
 
-BotHook = Callable[[str], None]
-"""Called with a game id after each committed change to a game with bot seats, so they can play."""
+TokenListener = Callable[[str], None]
+"""Told the hash of every bearer token recognised as a seat's or a host's (the API's rate limiter
+charges a request to its token only once the token is known to be real)."""
+
+BotHook = Callable[[str, bool], None]
+"""Called after each committed change to an in-progress game with bot seats, so they can play:
+with the game id, and whether a person plays in it (their game goes first)."""
 
 
 class GameService:
@@ -69,47 +103,288 @@ class GameService:
         self.publisher = publisher
         self.clock = clock
         self.after_change: list[BotHook] = []
+        self.max_bot_only_games: int | None = None
+        """In-progress games of bots only, across instances; None: unbounded."""
         self.submit_listeners: list[SubmitListener] = []
+        self.token_listeners: list[TokenListener] = []
 
     # -- catalog & lobby ---------------------------------------------------------------------------
 
     def create_game(
-        self, game_type: str, options: Mapping[str, JSON] | None, seed: str | None
+        self,
+        game_type: str,
+        options: Mapping[str, JSON] | None,
+        seed: str | None,
+        seed_mode: str | None = None,
+        private: bool = False,
+        idempotency_key: str | None = None,
+        clock: Mapping[str, JSON] | None = None,
     ) -> Created:
+        """A new lobby. Giving a seed selects the open ``host`` seed mode; otherwise the server
+        draws the seed. Either way a server salt keeps the published commitment unguessable."""
         engine = self.registry.get(game_type)
         resolved = engine.meta.resolve_options(options)
+        clock_settings = ClockSettings.parse(clock)
+        mode = seed_mode or (SEED_MODE_HOST if seed is not None else SEED_MODE_SERVER)
+        if mode not in SEED_MODES:
+            raise InvalidSeed(f"unknown seed_mode '{mode}'; known: {', '.join(SEED_MODES)}")
+        if mode == SEED_MODE_HOST and seed is None:
+            raise InvalidSeed("seed_mode 'host' needs a seed")
+        if mode == SEED_MODE_SERVER and seed is not None:
+            raise InvalidSeed("a seed chosen by the host needs seed_mode 'host' (shown to every joiner)")
+        key, request = None, ""
+        if idempotency_key is not None:
+            key = check_token_key(idempotency_key)
+            request = fingerprint(
+                {"type": game_type, "options": options, "seed": seed, "mode": mode, "private": private}
+            )
+            earlier = self._created_earlier(key, request)
+            if earlier is not None:
+                return earlier
         seed = seed if seed is not None else new_seed()
-        host_token = new_token()
+        salt = new_salt()
+        nonce = new_nonce()
+        host_token = token_for_key(key, nonce, "host") if key else new_token()
+        invite_code = None
+        if private:
+            invite_code = token_for_key(key, nonce, "invite") if key else new_token()
         match = Match(
             id=uuid.uuid4().hex,
             engine=engine,
             options=resolved,
             seed=seed,
-            seed_commitment=commitment(seed),
+            seed_commitment=commitment(seed, salt),
             host_token_hash=hash_token(host_token),
             created_at=self.clock.now(),
+            timing=Timing(clock_settings),
+            seed_salt=salt,
+            seed_mode=mode,
+            private=private,
+            invite_code_hash=hash_token(invite_code) if invite_code else None,
         )
-        with self.uow() as uow:
-            uow.games.add(match)
-            uow.commit()
-        return Created(match, host_token)
+        try:
+            with self.uow() as uow:
+                uow.games.add(match)
+                if key is not None:
+                    result = {"game_id": match.id, "nonce": nonce}
+                    uow.games.remember_create(key_hash(key), match.id, result, request)
+                uow.commit()
+        except VersionConflict:
+            assert key is not None  # only a concurrent create with the same key conflicts
+            earlier = self._created_earlier(key, request)
+            if earlier is None:
+                raise
+            return earlier
+        return Created(match, host_token, invite_code)
 
-    def join(self, game_id: str, name: str, bot: str | None = None) -> Joined:
+    def _created_earlier(self, key: str, request: str) -> Created | None:
+        """The game a create with this key made, with its tokens recomputed from the key."""
+        with self.uow() as uow:
+            earlier = uow.games.created_for_key(key_hash(key))
+            if earlier is None:
+                return None
+            _same_request(earlier, request)
+            match = uow.games.get(str(earlier.response["game_id"]))
+        nonce = str(earlier.response["nonce"])
+        invite = token_for_key(key, nonce, "invite") if match.private else None
+        return Created(match, token_for_key(key, nonce, "host"), invite)
+
+    def join(
+        self,
+        game_id: str,
+        name: str,
+        bot: str | None = None,
+        token: str | None = None,
+        invite_code: str | None = None,
+        idempotency_key: str | None = None,
+        player_id: str | None = None,
+    ) -> Joined:
+        """Take the next seat. A bot is seated by the host only and gets no token at all; a
+        person joins a private game only with its invite code. A retried key takes no second seat.
+        With ``player_id`` the seat is tied to that player (or, in a rematch, the player's held
+        seat is taken).
+        """
         if bot is not None:
             validate_level(bot)
-        token = new_token()
+        name = clean_seat_name(name)
+        key = check_token_key(idempotency_key) if idempotency_key is not None else None
+        request = fingerprint({"name": name, "bot": bot, "invite_code": invite_code})
+        for attempt in range(MAX_RETRIES):
+            try:
+                return self._join_once(
+                    game_id, name, bot, token, invite_code, key, request, player_id
+                )
+            except VersionConflict:
+                if attempt == MAX_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
 
-        def change(match: Match) -> int:
-            return match.join(name, hash_token(token), bot).index
+    def _join_once(
+        self,
+        game_id: str,
+        name: str,
+        bot: str | None,
+        token: str | None,
+        invite_code: str | None,
+        key: str | None,
+        request: str,
+        player_id: str | None = None,
+    ) -> Joined:
+        remembered_as = f"join:{key_hash(key)}" if key is not None else None
+        nonce = new_nonce()
+        seat_token = None
+        if bot is None:
+            seat_token = token_for_key(key, nonce, "seat") if key else new_token()
+        with self.uow() as uow:
+            match = uow.games.get(game_id, for_update=True)
+            if key is not None and remembered_as is not None:
+                earlier = uow.games.idempotent_result(game_id, remembered_as)
+                if earlier is not None:
+                    return _joined_earlier(match, earlier, key, request)
+            if bot is not None:
+                self._require_host(match, token)
+            elif match.private:
+                self._require_invite(match, invite_code)
+            held = [s for s in match.seats if not s.confirmed and s.player_id == player_id]
+            if player_id is not None and held:
+                # The player's seat in a rematch: taking it confirms it (already linked).
+                assert seat_token is not None
+                seat = held[0].index
+                match.confirm_seat(seat, hash_token(seat_token))
+            else:
+                joined = match.join(name, hash_token(seat_token) if seat_token else "", bot)
+                joined.player_id = player_id
+                seat = joined.index
+                if player_id is not None:
+                    uow.players.link_seat(player_id, match.id, seat, self.clock.now())
+            self.save(uow, match)
+            if remembered_as is not None:
+                result = {"seat": seat, "nonce": nonce, "version": match.version, "bot": bot is not None}
+                uow.games.remember_result(game_id, remembered_as, result, request)
+            uow.commit()
+        self._committed(match)
+        return Joined(seat, seat_token, match.version)
 
-        seat, version = self._change(game_id, change)
-        return Joined(seat, token, version)
+    def remove_seat(self, game_id: str, seat: int, token: str | None) -> Match:
+        """Free a lobby seat: the host may remove any seat, a seat only itself."""
+
+        def change(match: Match) -> Match:
+            if token is None:
+                raise Unauthorized("the host's or the seat's token is required")
+            viewer = self.viewer(match, token)
+            if viewer.seat == seat:
+                match.leave(seat, "self")
+            elif viewer.is_host:
+                match.leave(seat, "host")
+            else:
+                raise Forbidden("a seat may only remove itself; the host may remove any seat")
+            return match
+
+        match, _ = self._change(game_id, change)
+        return match  # type: ignore[no-any-return]
 
     def start(self, game_id: str, token: str | None) -> Match:
+        """Start the game (host). Games of bots only are bounded: anyone may create them, and
+        nobody waits on them, so they must not crowd out games where people play."""
+        limit = self.max_bot_only_games
+        if limit is not None:
+            with self.uow() as uow:
+                match = uow.games.get(game_id)
+                self._require_host(match, token)
+                bots_only = bool(match.seats) and all(seat.bot for seat in match.seats)
+                if bots_only and uow.games.count_bot_only_in_progress() >= limit:
+                    raise TooManyBotOnlyGames(
+                        f"{limit} games of bots only are already in progress; seat a person, "
+                        "or start this game later"
+                    )
         return self._host_change(game_id, token, lambda match: match.start())
 
     def abort(self, game_id: str, token: str | None) -> Match:
         return self._host_change(game_id, token, lambda match: match.abort())
+
+    # -- rematch -----------------------------------------------------------------------------------
+
+    def rematch(self, game_id: str, token: str | None) -> Created:
+        """The next game: same type, options, clock and seats. Bots sit down at once; each
+        person takes their seat by joining with the previous game's seat token (or player token).
+        The caller (the host or a seat of the finished game) gets the new host token."""
+        if token is None:
+            raise Unauthorized("the host token or a seat token of the finished game is required")
+        host_token = new_token()
+        for attempt in range(MAX_RETRIES):
+            try:
+                with self.uow() as uow:
+                    previous = uow.games.get(game_id, for_update=True)
+                    self.viewer(previous, token)  # refuses foreign tokens
+                    seed, salt = new_seed(), new_salt()
+                    match = Match(
+                        id=uuid.uuid4().hex,
+                        engine=previous.engine,
+                        options=dict(previous.options),
+                        seed=seed,
+                        seed_commitment=commitment(seed, salt),
+                        host_token_hash=hash_token(host_token),
+                        created_at=self.clock.now(),
+                        seed_salt=salt,
+                        seed_mode=SEED_MODE_SERVER,
+                        private=previous.private,
+                        invite_code_hash=previous.invite_code_hash,
+                        timing=Timing(previous.timing.settings),
+                    )
+                    previous.link_rematch(match.id)
+                    match.offer_seats_of(previous)
+                    uow.games.add(match)
+                    self.save(uow, previous)
+                    for seat in match.seats:
+                        if seat.player_id is not None:
+                            uow.players.link_seat(seat.player_id, match.id, seat.index, match.created_at)
+                    enqueue_outbox(uow, match, set(), self.clock.now())
+                    uow.commit()
+                self._committed(previous)
+                self._committed(match)
+                return Created(match, host_token)
+            except VersionConflict:
+                if attempt == MAX_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def take_rematch_seat(self, game_id: str, token: str) -> Joined | None:
+        """A previous seat token takes its held rematch seat; None if the token holds none."""
+        match = self.load(game_id)
+        seat = match.seat_of_token_hash(hash_token(token))
+        if seat is None or match.seats[seat].confirmed:
+            return None
+        fresh = new_token()
+
+        def change(match: Match) -> int:
+            index = match.seat_of_token_hash(hash_token(token))
+            if index is None or match.seats[index].confirmed:
+                raise Unauthorized("this seat has already been taken")
+            match.confirm_seat(index, hash_token(fresh))
+            return index
+
+        index, version = self._change(game_id, change)
+        return Joined(index, fresh, version)
+
+    # -- quitters ----------------------------------------------------------------------------------
+
+    def resign(self, game_id: str, token: str | None) -> Match:
+        """The token's seat resigns; a bot plays it to the end and the result says so."""
+        return self._seat_change(game_id, token, lambda match, seat: match.resign(seat))
+
+    def return_to_seat(self, game_id: str, token: str | None) -> Match:
+        """A seat whose clock ran out takes it back from the bot that stood in."""
+        return self._seat_change(game_id, token, lambda match, seat: match.return_to_seat(seat))
+
+    def _seat_change(
+        self, game_id: str, token: str | None, change: Callable[[Match, int], Any]
+    ) -> Match:
+        def guarded(match: Match) -> Match:
+            change(match, self.require_seat(match, token))
+            return match
+
+        match, _ = self._change(game_id, guarded)
+        return match  # type: ignore[no-any-return]
 
     # -- play --------------------------------------------------------------------------------------
 
@@ -122,6 +397,7 @@ class GameService:
             match.version,
             describe_decision(decision, match, viewer.seat) if decision else None,
             choices,
+            match.game_type,
         )
 
     def submit(
@@ -132,10 +408,12 @@ class GameService:
         version: int | None = None,
         idempotency_key: str | None = None,
     ) -> dict[str, JSON]:
-        """Seal or apply a seat's choice; a retried key returns the first result unchanged."""
+        """Seal or apply a seat's choice; a retried key returns the first result unchanged, the
+        same key with another choice or version is refused."""
+        request = fingerprint({"choice": choice, "version": version})
         for attempt in range(MAX_RETRIES):
             try:
-                return self._submit_once(game_id, token, choice, version, idempotency_key)
+                return self._submit_once(game_id, token, choice, version, idempotency_key, request)
             except VersionConflict:
                 # Another writer got there first. A client that named a version asked to be told;
                 # otherwise the guards are simply run again on the fresh state.
@@ -143,7 +421,8 @@ class GameService:
                     if idempotency_key is not None:
                         earlier = self._remembered(game_id, token, idempotency_key)
                         if earlier is not None:
-                            return earlier
+                            _same_request(earlier, request)
+                            return earlier.response
                     raise
         raise AssertionError("unreachable")
 
@@ -154,30 +433,36 @@ class GameService:
         choice: Choice,
         version: int | None,
         idempotency_key: str | None,
+        request: str,
     ) -> dict[str, JSON]:
         with self.uow() as uow:
-            match = uow.games.get(game_id)
+            match = uow.games.get(game_id, for_update=True)
             seat = self.require_seat(match, token)
             key = f"{seat}:{idempotency_key}" if idempotency_key is not None else None
             if key is not None:
                 earlier = uow.games.idempotent_result(game_id, key)
                 if earlier is not None:
-                    return earlier
+                    _same_request(earlier, request)
+                    return earlier.response
+            if match.seats[seat].has_quit:
+                raise SeatResigned(f"seat {seat} has {match.seats[seat].stand_in}")
             result = match.submit(seat, choice, version)
+            match.return_to_seat(seat)  # acting again takes the seat back from a stand-in bot
             response: dict[str, JSON] = {
                 "status": result.status,
-                "version": result.version,
+                "version": match.version,
                 "events": [event.for_viewer(seat) for event in result.events],
+                "next": next_decision(match, seat),
             }
-            uow.games.save(match)
+            self.save(uow, match, seat)
             if key is not None:
-                uow.games.remember_result(game_id, key, response)
+                uow.games.remember_result(game_id, key, response, request)
             uow.commit()
         self._submitted(result)
         self._committed(match)
         return response
 
-    def _remembered(self, game_id: str, token: str | None, key: str) -> dict[str, JSON] | None:
+    def _remembered(self, game_id: str, token: str | None, key: str) -> Remembered | None:
         with self.uow() as uow:
             match = uow.games.get(game_id)
             seat = self.require_seat(match, token)
@@ -191,21 +476,11 @@ class GameService:
         """
         with self.uow() as uow:
             match = uow.games.get(game_id)
-            decision = match.decision()
-            if decision is None:
+            seat = next_bot_seat(match)
+            if seat is None:
                 return False
-            waiting = [
-                s for s in decision.seats if match.seats[s].bot is not None and s not in match.sealed
-            ]
-            if not waiting:
-                return False
-            seat = waiting[0]
-            level = match.seats[seat].bot
-            assert level is not None
-            rng = random.Random(f"{match.seed_commitment}:{match.version}:{seat}")
-            choice = choose(level, context_for(match.engine, match.state, decision, seat), rng)
-            result = match.submit(seat, choice, match.version)
-            uow.games.save(match)
+            result = match.submit(seat, bot_choice(match, seat), match.version)
+            self.save(uow, match, seat)
             uow.commit()
         self._submitted(result)
         self._committed(match)
@@ -234,6 +509,10 @@ class GameService:
             events = uow.games.events(game_id, after, limit)
         return viewer, [event.for_viewer(viewer.seat) for event in events]
 
+    def games_with_bots_in_progress(self, after: str, limit: int) -> list[BotGame]:
+        with self.uow() as uow:
+            return uow.games.bot_games_in_progress(after, limit)
+
     def count_by_status(self) -> dict[str, int]:
         with self.uow() as uow:
             return uow.games.count_by_status()
@@ -251,10 +530,20 @@ class GameService:
         token_hash = hash_token(token)
         seat = match.seat_of_token_hash(token_hash)
         if seat is not None:
+            self._recognised(token_hash)
             return Viewer(seat=seat)
         if hmac.compare_digest(match.host_token_hash, token_hash):
+            self._recognised(token_hash)
             return Viewer(is_host=True)
         raise Unauthorized("the bearer token does not belong to this game")
+
+    def viewer_or_spectator(self, match: Match, token: str | None) -> Viewer:
+        """As ``viewer``, but a token that no longer belongs to the game (a seat that just left)
+        reads as a spectator."""
+        try:
+            return self.viewer(match, token)
+        except Unauthorized:
+            return Viewer()
 
     def require_seat(self, match: Match, token: str | None) -> int:
         if token is None:
@@ -266,13 +555,42 @@ class GameService:
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _change(self, game_id: str, change: Callable[[Match], Any]) -> tuple[Any, int]:
+    def track(self, match: Match, acted: int | None = None) -> set[int]:
+        """Bring the turn clocks up to date with the match's decision, before it is saved;
+        returns the seats whose turn has just begun."""
+        now = self.clock.now()
+        if match.is_over:
+            match.timing.stop_all(now)
+            return set()
+        humans = {s for s in match.awaited_seats() if not match.seats[s].plays_itself}
+        return match.timing.track(humans, now, acted)
+
+    def save(self, uow: UnitOfWork, match: Match, acted: int | None = None) -> None:
+        """Track the clocks, store the match and its outbox, all in the caller's transaction."""
+        turns_started = self.track(match, acted)
+        uow.games.save(match)
+        enqueue_outbox(uow, match, turns_started, self.clock.now())
+
+    def _recognised(self, token_hash: str) -> None:
+        for listener in self.token_listeners:
+            listener(token_hash)
+
+    def _change(
+        self,
+        game_id: str,
+        change: Callable[[Match], Any],
+        also: Callable[[UnitOfWork, Match, Any], None] | None = None,
+    ) -> tuple[Any, int]:
+        """Load, change, save and commit one match, retrying on a concurrent change;
+        ``also`` writes whatever else belongs in the same transaction."""
         for attempt in range(MAX_RETRIES):
             try:
                 with self.uow() as uow:
-                    match = uow.games.get(game_id)
+                    match = uow.games.get(game_id, for_update=True)
                     value = change(match)
-                    uow.games.save(match)
+                    self.save(uow, match)
+                    if also is not None:
+                        also(uow, match, value)
                     uow.commit()
                 self._committed(match)
                 return value, match.version
@@ -281,12 +599,21 @@ class GameService:
                     raise
         raise AssertionError("unreachable")
 
+    def _require_host(self, match: Match, token: str | None) -> None:
+        if token is None:
+            raise Unauthorized("the host token is required (Authorization: Bearer <token>)")
+        if not self.viewer(match, token).is_host:
+            raise Forbidden("only the host token may do this")
+
+    @staticmethod
+    def _require_invite(match: Match, invite_code: str | None) -> None:
+        expected = match.invite_code_hash or ""
+        if invite_code is None or not hmac.compare_digest(hash_token(invite_code), expected):
+            raise InviteRequired(f"game {match.id} is private: join it with its invite code")
+
     def _host_change(self, game_id: str, token: str | None, change: Callable[[Match], Any]) -> Match:
         def guarded(match: Match) -> Match:
-            if token is None:
-                raise Unauthorized("the host token is required (Authorization: Bearer <token>)")
-            if not self.viewer(match, token).is_host:
-                raise Forbidden("only the host token may do this")
+            self._require_host(match, token)
             change(match)
             return match
 
@@ -298,13 +625,69 @@ class GameService:
         for listener in self.submit_listeners:
             listener(result.status, types)
 
+    def next_after(self, game_id: str, seat: int) -> tuple[int, dict[str, JSON] | None]:
+        """The game's last ``seq`` and what ``seat`` must decide now (None if nothing): for a live
+        stream that caught up from storage, whose stored events carry no ``next``."""
+        with self.uow() as uow:
+            match = uow.games.get(game_id)
+        return match.last_seq, next_decision(match, seat)
+
+    def committed(self, match: Match) -> None:
+        """After a commit: publish the new events and let the server's seats play."""
+        self._committed(match)
+
     def _committed(self, match: Match) -> None:
         if match.new_events:
-            self.publisher.publish(match.id, list(match.new_events))
+            events = list(match.new_events)
+            waiting = {
+                seat.index: offer
+                for seat in match.seats
+                if seat.bot is None and (offer := next_decision(match, seat.index)) is not None
+            }
+            if waiting:
+                last = events[-1]
+                events[-1] = RecordedEvent(last.seq, last.event, waiting)
+            self.publisher.publish(match.id, events)
             match.new_events.clear()
-        if match.status is MatchStatus.IN_PROGRESS and any(seat.bot for seat in match.seats):
+        if match.status is MatchStatus.IN_PROGRESS and any(s.plays_itself for s in match.seats):
+            has_humans = any(not seat.plays_itself for seat in match.seats)
             for hook in self.after_change:
-                hook(match.id)
+                hook(match.id, has_humans)
+
+
+def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:
+    """What ``seat`` must decide now, as ``GET …/choices`` would answer it; None when it has nothing
+    to decide (not asked, already sealed, or the game is over)."""
+    if match.status is not MatchStatus.IN_PROGRESS:
+        return None
+    decision, choices = match.choices_for(seat)
+    if decision is None or not choices or seat in match.sealed:
+        return None
+    return {
+        "version": match.version,
+        "decision": describe_decision(decision, match, seat),
+        "choices": choices,
+    }
+
+
+def _same_request(earlier: Remembered, request: str) -> None:
+    if earlier.fingerprint is not None and earlier.fingerprint != request:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was used for a different request; use a new key per request"
+        )
+
+
+def _joined_earlier(match: Match, earlier: Remembered, key: str, request: str) -> Joined:
+    """The first answer to a retried join: the same token, and the seat where it sits now (a seat
+    before it may have left since)."""
+    _same_request(earlier, request)
+    response = earlier.response
+    seat = int(response["seat"])
+    if response.get("bot"):
+        return Joined(seat, None, int(response["version"]))
+    seat_token = token_for_key(key, str(response["nonce"]), "seat")
+    now = match.seat_of_token_hash(hash_token(seat_token))
+    return Joined(seat if now is None else now, seat_token, int(response["version"]))
 
 
 def describe_decision(decision: Decision, match: Match, seat: int | None) -> dict[str, JSON]:

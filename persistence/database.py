@@ -53,6 +53,9 @@ def create_db_engine(
             max_overflow=max_overflow,
             pool_recycle=1_800,
             pool_timeout=10,
+            # A pooled connection the server closed (restart, failover, idle timeout) is found
+            # by a cheap ping at checkout and replaced, instead of failing the request.
+            pool_pre_ping=True,
             connect_args={"connect_timeout": 5, "application_name": "tabletop"},
         )
     raise ValueError(f"unsupported database backend '{backend}'; use sqlite or postgresql")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from domain.clocks import Timing
 from domain.engine import Event
 from domain.match import Match, MatchStatus, RecordedEvent, Seat
 from domain.ports import GameSummary
@@ -25,14 +26,24 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "options": dict(match.options),
         "seed": match.seed,
         "seed_commitment": match.seed_commitment,
+        "seed_salt": match.seed_salt,
+        "seed_mode": match.seed_mode,
+        "private": match.private,
+        "invite_code_hash": match.invite_code_hash,
         "host_token_hash": match.host_token_hash,
         "status": match.status.value,
         "seats": [_seat_values(seat) for seat in match.seats],
+        "bot_seats": sum(1 for seat in match.seats if seat.bot is not None),
+        "human_seats": sum(1 for seat in match.seats if seat.bot is None),
         "version": match.version,
         "state": match.engine.dump(match.state) if match.state is not None else None,
         "sealed": {str(seat): choice for seat, choice in match.sealed.items()},
         "last_seq": match.last_seq,
         "result": match.result,
+        "timing": match.timing.dump(),
+        "next_deadline": _utc_or_none(match.timing.next_deadline()),
+        "rematch_of": match.rematch_of,
+        "rematch_id": match.rematch_id,
         "created_at": as_utc(match.created_at),
         "updated_at": as_utc(updated_at),
     }
@@ -41,7 +52,19 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
 def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
     """The columns a change may touch (identity, seed and creation time never change)."""
     values = game_values(match, updated_at)
-    for fixed in ("id", "game_type", "options", "seed", "seed_commitment", "host_token_hash"):
+    fixed_columns = (
+        "id",
+        "game_type",
+        "options",
+        "seed",
+        "seed_commitment",
+        "seed_salt",
+        "seed_mode",
+        "private",
+        "invite_code_hash",
+        "host_token_hash",
+    )
+    for fixed in fixed_columns:
         del values[fixed]
     del values["created_at"]
     return values
@@ -59,6 +82,10 @@ def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry) -> Match:
         seed_commitment=row["seed_commitment"],
         host_token_hash=row["host_token_hash"],
         created_at=as_utc(row["created_at"]),
+        seed_salt=row["seed_salt"],
+        seed_mode=row["seed_mode"],
+        private=row["private"],
+        invite_code_hash=row["invite_code_hash"],
         status=MatchStatus(row["status"]),
         seats=[_seat_from(values) for values in row["seats"]],
         version=row["version"],
@@ -66,6 +93,9 @@ def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry) -> Match:
         sealed={int(seat): choice for seat, choice in row["sealed"].items()},
         last_seq=row["last_seq"],
         result=row["result"],
+        timing=Timing.load(row["timing"]),
+        rematch_of=row["rematch_of"],
+        rematch_id=row["rematch_id"],
         loaded_version=row["version"],
         new_events=[],
     )
@@ -79,6 +109,7 @@ def summary_from_row(row: Mapping[Any, Any]) -> GameSummary:
         players=len(row["seats"]),
         version=row["version"],
         created_at=as_utc(row["created_at"]),
+        seed_mode=row["seed_mode"],
     )
 
 
@@ -105,9 +136,30 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
+def _utc_or_none(moment: datetime | None) -> datetime | None:
+    return as_utc(moment) if moment is not None else None
+
+
 def _seat_values(seat: Seat) -> dict[str, Any]:
-    return {"index": seat.index, "name": seat.name, "token_hash": seat.token_hash, "bot": seat.bot}
+    """A bot seat is stored without a token hash: no token exists for it."""
+    return {
+        "index": seat.index,
+        "name": seat.name,
+        "token_hash": seat.token_hash,
+        "bot": seat.bot,
+        "player_id": seat.player_id,
+        "confirmed": seat.confirmed,
+        "stand_in": seat.stand_in,
+    }
 
 
 def _seat_from(values: Mapping[str, Any]) -> Seat:
-    return Seat(values["index"], values["name"], values["token_hash"], values.get("bot"))
+    return Seat(
+        values["index"],
+        values["name"],
+        values["token_hash"],
+        values.get("bot"),
+        player_id=values.get("player_id"),
+        confirmed=values.get("confirmed", True),
+        stand_in=values.get("stand_in"),
+    )

@@ -122,8 +122,14 @@ class InProcessBroker(_LocalSubscribers):
 class RedisBroker(_LocalSubscribers):
     """Fan-out across service instances through Redis pub/sub, one channel per game.
 
-    Each instance runs one listener task on one pub/sub connection, subscribed only to the games
-    that have local subscribers, and dispatches to them locally.
+    Each instance holds a single pattern subscription to every game's channel, made once when the
+    listener connects (and again after a reconnection), and dispatches locally to the games that
+    have subscribers here; other games' messages are dropped before decoding. A subscription per
+    game made on demand looked cheaper, but under load its SUBSCRIBE confirmations queued behind
+    message traffic on the shared connection and dozens of games starting at once timed out
+    (issue 16); with one standing subscription a new subscriber waits for nothing but readiness.
+    Every instance then receives every game's events: the price is one message per event per
+    instance, which is small next to the request that produced it.
     """
 
     def __init__(
@@ -147,21 +153,18 @@ class RedisBroker(_LocalSubscribers):
             url, socket_timeout=publish_timeout, socket_connect_timeout=publish_timeout
         )
         self._client: aioredis.Redis | None = None
-        self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
-        self._connected = asyncio.Event()
-        self._confirmations: dict[str, list[asyncio.Future[None]]] = {}
+        self._listening = asyncio.Event()
 
     def channel(self, game_id: str) -> str:
         return f"{self._prefix}{game_id}"
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._connected = asyncio.Event()
+        self._listening = asyncio.Event()
         self._client = aioredis.Redis.from_url(
             self._url, health_check_interval=30, client_name=self.client_name
         )
-        self._pubsub = self._client.pubsub()
         self._listener = asyncio.create_task(self._listen(), name="tabletop-redis-listener")
 
     async def stop(self) -> None:
@@ -171,9 +174,6 @@ class RedisBroker(_LocalSubscribers):
                 await self._listener
             self._listener = None
         self._end_all(None)
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-            self._pubsub = None
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -205,88 +205,92 @@ class RedisBroker(_LocalSubscribers):
     async def subscribe(
         self, game_id: str, after: int | None = None
     ) -> AsyncIterator[Subscription]:
-        subscription, first = self._add(game_id, after)
+        """A live subscription, once the instance's pattern subscription is confirmed.
+
+        Raises ``SubscriptionLost`` when Redis is unreachable for ``subscribe_timeout``: the
+        caller catches up from the database and tries again.
+        """
+        subscription, _ = self._add(game_id, after)
         try:
-            await self._listen_to(self.channel(game_id), first)
+            if not self._listening.is_set():
+                try:
+                    await asyncio.wait_for(self._listening.wait(), self._subscribe_timeout)
+                except TimeoutError:
+                    raise SubscriptionLost(
+                        "live events are unavailable (Redis unreachable); catching up from storage",
+                        after,
+                    ) from None
             yield subscription
         finally:
-            if self._remove(subscription) and self._pubsub is not None:
-                try:
-                    await self._pubsub.unsubscribe(self.channel(game_id))
-                except (redis.RedisError, OSError) as error:
-                    log.warning("could not unsubscribe from game %s: %s", game_id, error)
-
-    async def _listen_to(self, channel: str, first: bool) -> None:
-        """Return once Redis confirmed the channel, so no event published after it is missed."""
-        if not first and channel not in self._confirmations:
-            return
-        confirmed = self._running_loop().create_future()
-        self._confirmations.setdefault(channel, []).append(confirmed)
-        try:
-            if first:
-                await self._pubsub.subscribe(channel)
-                self._connected.set()
-            await asyncio.wait_for(confirmed, self._subscribe_timeout)
-        finally:
-            waiting = self._confirmations.get(channel, [])
-            if confirmed in waiting:
-                waiting.remove(confirmed)
-            if not waiting:
-                self._confirmations.pop(channel, None)
+            self._remove(subscription)
 
     async def _listen(self) -> None:
+        """Hold the pattern subscription; after a lost connection, end the live subscriptions (their
+        streams catch up from the database) and subscribe again with a growing pause."""
+        assert self._client is not None
         backoff = 0.1
         while True:
-            await self._connected.wait()
+            pubsub: Any = self._client.pubsub()
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
+                await pubsub.psubscribe(f"{self._prefix}*")
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._dispatch(message)
+                        backoff = 0.1
             except (redis.RedisError, OSError) as error:
-                log.warning(
-                    "lost the Redis pub/sub connection (%s); ending live subscriptions", error
-                )
-                self._end_all(
-                    SubscriptionLost("lost the connection to Redis; events may be missed", None)
-                )
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-                continue
-            backoff = 0.1
-            if message is not None:
-                self._dispatch(message)
+                was_listening = self._listening.is_set()
+                self._listening.clear()
+                if was_listening:
+                    log.warning(
+                        "lost the Redis pub/sub connection (%s); live subscriptions catch up", error
+                    )
+                    self._end_all(
+                        SubscriptionLost("lost the connection to Redis; events may be missed", None)
+                    )
+            finally:
+                with suppress(redis.RedisError, OSError, RuntimeError):
+                    await pubsub.aclose()
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         kind = message["type"]
-        channel = _text(message["channel"])
-        if kind == "subscribe":
-            for confirmed in self._confirmations.pop(channel, []):
-                if not confirmed.done():
-                    confirmed.set_result(None)
-        elif kind == "message" and channel.startswith(self._prefix):
-            try:
-                event = decode(message["data"])
-            except (ValueError, KeyError, TypeError) as error:
-                log.warning("ignored a malformed event on %s: %s", channel, error)
-                return
-            self._deliver(channel.removeprefix(self._prefix), (event,))
+        if kind == "psubscribe":
+            self._listening.set()
+            return
+        if kind != "pmessage":
+            return
+        game_id = _text(message["channel"]).removeprefix(self._prefix)
+        if game_id not in self._by_game:
+            return  # nobody here follows that game: skip the decoding
+        try:
+            event = decode(message["data"])
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning("ignored a malformed event of game %s: %s", game_id, error)
+            return
+        self._deliver(game_id, (event,))
 
 
 def encode(recorded: RecordedEvent) -> str:
-    """The wire format: ``{"seq", "type", "data", "private"}`` with seats as string keys."""
+    """The wire format: ``{"seq", "type", "data", "private", "next"}`` with seats as string keys."""
     event = recorded.event
-    return json.dumps(
-        {
-            "seq": recorded.seq,
-            "type": event.type,
-            "data": dict(event.data),
-            "private": {str(seat): dict(data) for seat, data in event.private.items()},
-        }
-    )
+    fields: dict[str, Any] = {
+        "seq": recorded.seq,
+        "type": event.type,
+        "data": dict(event.data),
+        "private": {str(seat): dict(data) for seat, data in event.private.items()},
+    }
+    if recorded.next_for:
+        fields["next"] = {str(seat): dict(offer) for seat, offer in recorded.next_for.items()}
+    return json.dumps(fields)
 
 
 def decode(payload: bytes | str) -> RecordedEvent:
     fields = json.loads(payload)
     private = {int(seat): data for seat, data in fields["private"].items()}
-    return RecordedEvent(int(fields["seq"]), Event(fields["type"], fields["data"], private))
+    next_for = {int(seat): offer for seat, offer in fields.get("next", {}).items()}
+    return RecordedEvent(int(fields["seq"]), Event(fields["type"], fields["data"], private), next_for)
 
 
 def _text(value: bytes | str) -> str:

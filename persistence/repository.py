@@ -12,13 +12,15 @@ import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import bindparam, exists, func, insert, select, update
+from sqlalchemy import and_, bindparam, exists, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from domain.engine import JSON
 from domain.errors import GameNotFound, VersionConflict
-from domain.match import Match, RecordedEvent
-from domain.ports import GameSummary
+from domain.idempotency import Remembered
+from domain.match import AppliedChoices, Match, RecordedEvent
+from domain.ports import BotGame, GameSummary
 from domain.registry import EngineRegistry
 from persistence.mapping import (
     changed_game_values,
@@ -28,7 +30,14 @@ from persistence.mapping import (
     match_from_row,
     summary_from_row,
 )
-from persistence.tables import game_events, games, idempotency
+from persistence.tables import (
+    GAME_ID_LENGTH,
+    create_requests,
+    game_choices,
+    game_events,
+    games,
+    idempotency,
+)
 
 _SUMMARY_COLUMNS = (
     games.c.id,
@@ -37,12 +46,14 @@ _SUMMARY_COLUMNS = (
     games.c.seats,
     games.c.version,
     games.c.created_at,
+    games.c.seed_mode,
 )
 
 
 # Built once: SQLAlchemy memoises the cache key of a statement object, so reusing these spares the
 # construction and key generation that a fresh statement costs on every request.
 _GET_GAME = select(games).where(games.c.id == bindparam("game_id"))
+_GET_GAME_FOR_UPDATE = _GET_GAME.with_for_update()
 _SAVE_GAME = update(games).where(
     games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")
 )
@@ -55,10 +66,13 @@ _EVENTS_AFTER = (
     .limit(bindparam("limit"))
 )
 _GAME_EXISTS = select(exists().where(games.c.id == bindparam("game_id")))
-_GET_RESULT = select(idempotency.c.response).where(
+_GET_RESULT = select(idempotency.c.response, idempotency.c.fingerprint).where(
     idempotency.c.game_id == bindparam("game_id"), idempotency.c.key == bindparam("key")
 )
 _REMEMBER_RESULT = insert(idempotency)
+_GET_CREATE = select(create_requests.c.response, create_requests.c.fingerprint).where(
+    create_requests.c.key_hash == bindparam("key_hash")
+)
 
 
 class SqlGameRepository:
@@ -70,14 +84,21 @@ class SqlGameRepository:
         self.session = session
         self.registry = registry
         self._before_write = before_write or _nothing
+        self._row_locks = session.get_bind().dialect.name == "postgresql"
 
     def add(self, match: Match) -> None:
         self._before_write()
         self.session.execute(insert(games).values(game_values(match, _now())))
         self._append_events(match)
 
-    def get(self, game_id: str) -> Match:
-        row = self.session.execute(_GET_GAME, {"game_id": game_id}).mappings().first()
+    def get(self, game_id: str, for_update: bool = False) -> Match:
+        """``for_update``: the caller means to write, so on PostgreSQL concurrent writers of this
+        game queue on the row lock here instead of losing the version race at ``save`` (SQLite
+        already has one writer at a time; a lock there would only hold readers up)."""
+        if not _storable_id(game_id):
+            raise GameNotFound("no game with that id")
+        statement = _GET_GAME_FOR_UPDATE if for_update and self._row_locks else _GET_GAME
+        row = self.session.execute(statement, {"game_id": game_id}).mappings().first()
         if row is None:
             raise GameNotFound(f"no game with id '{game_id}'")
         return match_from_row(row, self.registry)
@@ -103,8 +124,8 @@ class SqlGameRepository:
     def list(
         self, status: str | None, game_type: str | None, limit: int, offset: int
     ) -> builtins.list[GameSummary]:
-        """Newest first; ``id`` breaks ties so pages stay stable."""
-        query = select(*_SUMMARY_COLUMNS)
+        """Newest first, private games never; ``id`` breaks ties so pages stay stable."""
+        query = select(*_SUMMARY_COLUMNS).where(games.c.private.is_(False))
         if status is not None:
             query = query.where(games.c.status == status)
         if game_type is not None:
@@ -114,6 +135,8 @@ class SqlGameRepository:
         return [summary_from_row(row) for row in rows]
 
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
+        if not _storable_id(game_id):
+            raise GameNotFound("no game with that id")
         """Events with ``seq > after`` in order; the existence check only runs on an empty page."""
         rows = self.session.execute(
             _EVENTS_AFTER, {"game_id": game_id, "after": after, "limit": limit}
@@ -123,6 +146,24 @@ class SqlGameRepository:
             raise GameNotFound(f"no game with id '{game_id}'")
         return found
 
+    def bot_games_in_progress(self, after: str, limit: int) -> builtins.list[BotGame]:
+        """Keyset pages by id: complete however many games there are, cheap at any depth."""
+        rows = self.session.execute(
+            select(games.c.id, games.c.human_seats)
+            .where(games.c.status == "in_progress", games.c.bot_seats > 0, games.c.id > after)
+            .order_by(games.c.id)
+            .limit(limit)
+        ).all()
+        return [BotGame(row.id, row.human_seats > 0) for row in rows]
+
+    def count_bot_only_in_progress(self) -> int:
+        count = self.session.execute(
+            select(func.count()).where(
+                games.c.status == "in_progress", games.c.bot_seats > 0, games.c.human_seats == 0
+            )
+        ).scalar_one()
+        return int(count)
+
     def count_by_status(self) -> dict[str, int]:
         """Games per status (only statuses that occur), served by the status index."""
         rows = self.session.execute(
@@ -130,25 +171,106 @@ class SqlGameRepository:
         ).all()
         return {status: count for status, count in rows}
 
-    def idempotent_result(self, game_id: str, key: str) -> dict[str, JSON] | None:
-        response: dict[str, JSON] | None = self.session.execute(
-            _GET_RESULT, {"game_id": game_id, "key": key}
-        ).scalar_one_or_none()
-        return response
+    def idempotent_result(self, game_id: str, key: str) -> Remembered | None:
+        row = self.session.execute(_GET_RESULT, {"game_id": game_id, "key": key}).first()
+        return None if row is None else Remembered(row.response, row.fingerprint)
 
-    def remember_result(self, game_id: str, key: str, result: dict[str, JSON]) -> None:
+    def remember_result(
+        self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
+    ) -> None:
         self._before_write()
         self.session.execute(
-            _REMEMBER_RESULT, {"game_id": game_id, "key": key, "response": result, "created_at": _now()}
+            _REMEMBER_RESULT,
+            {
+                "game_id": game_id,
+                "key": key,
+                "response": result,
+                "fingerprint": fingerprint,
+                "created_at": _now(),
+            },
         )
 
+    def claim_due(self, now: datetime, lobby_created_before: datetime | None) -> str | None:
+        """``FOR UPDATE SKIP LOCKED`` on PostgreSQL: instances share the due games without
+        waiting for each other. SQLite has one writer at a time: the write lock is taken first."""
+        due = games.c.next_deadline <= now
+        if lobby_created_before is not None:
+            due = or_(
+                due,
+                and_(games.c.status == "lobby", games.c.created_at < lobby_created_before),
+            )
+        self._before_write()
+        query = (
+            select(games.c.id)
+            .where(due)
+            .order_by(games.c.next_deadline)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+        )
+        game_id: str | None = self.session.execute(query).scalar_one_or_none()
+        return game_id
+
+    def created_for_key(self, key_hash: str) -> Remembered | None:
+        row = self.session.execute(_GET_CREATE, {"key_hash": key_hash}).first()
+        return None if row is None else Remembered(row.response, row.fingerprint)
+
+    def remember_create(
+        self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str
+    ) -> None:
+        """The key's primary key decides between two concurrent creates with one key."""
+        self._before_write()
+        values = {
+            "key_hash": key_hash,
+            "game_id": game_id,
+            "fingerprint": fingerprint,
+            "response": result,
+            "created_at": _now(),
+        }
+        try:
+            with self.session.begin_nested():
+                self.session.execute(insert(create_requests).values(values))
+        except IntegrityError:
+            raise VersionConflict("a concurrent create with the same idempotency key won") from None
+
     def _append_events(self, match: Match) -> None:
-        """One executemany for however many events a change produced."""
+        """One executemany for however many events a change produced (and its choices)."""
         if match.new_events:
             self.session.execute(_APPEND_EVENTS, [event_values(match.id, e) for e in match.new_events])
+        if match.new_choices:
+            self.session.execute(
+                insert(game_choices),
+                [
+                    {
+                        "game_id": match.id,
+                        "version": applied.version,
+                        "seq": applied.seq,
+                        "choices": {str(seat): c for seat, c in applied.choices.items()},
+                    }
+                    for applied in match.new_choices
+                ],
+            )
+            match.new_choices.clear()
+
+    def applied_choices(self, game_id: str) -> builtins.list[AppliedChoices]:
+        rows = self.session.execute(
+            select(game_choices.c.version, game_choices.c.seq, game_choices.c.choices)
+            .where(game_choices.c.game_id == game_id)
+            .order_by(game_choices.c.version)
+        ).all()
+        return [
+            AppliedChoices(version, seq, {int(seat): c for seat, c in choices.items()})
+            for version, seq, choices in rows
+        ]
 
     def _exists(self, game_id: str) -> bool:
         return bool(self.session.execute(_GAME_EXISTS, {"game_id": game_id}).scalar())
+
+
+def _storable_id(game_id: str) -> bool:
+    """Ids we issue are short ASCII; anything else (too long, NUL, lone surrogates) cannot be a
+    stored game, and PostgreSQL would reject it as a query parameter: answer "not found" for it
+    on both databases without asking."""
+    return 0 < len(game_id) <= GAME_ID_LENGTH and game_id.isascii() and game_id.isprintable()
 
 
 def _nothing() -> None:

@@ -10,7 +10,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, Integer, MetaData, String
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
 from sqlmodel import Field, SQLModel
 
 metadata: MetaData = SQLModel.metadata
@@ -38,14 +50,26 @@ class GameRow(SQLModel, table=True):
     options: dict[str, Any] = _json()
     seed: str = Field(sa_column=Column(String(128), nullable=False))
     seed_commitment: str = Field(sa_column=Column(String(128), nullable=False))
+    seed_salt: str | None = Field(sa_column=Column(String(64), nullable=True))
+    seed_mode: str = Field(sa_column=Column(String(16), nullable=False))
+    private: bool = Field(sa_column=Column(Boolean, nullable=False))
+    invite_code_hash: str | None = Field(sa_column=Column(String(128), nullable=True))
     host_token_hash: str = Field(sa_column=Column(String(128), nullable=False))
     status: str = Field(sa_column=Column(String(32), nullable=False, index=True))
     seats: list[dict[str, Any]] = _json()
+    bot_seats: int = Field(sa_column=Column(Integer, nullable=False))
+    human_seats: int = Field(sa_column=Column(Integer, nullable=False))
     version: int = Field(sa_column=Column(Integer, nullable=False))
     state: dict[str, Any] | None = _json(nullable=True)
     sealed: dict[str, Any] = _json()
     last_seq: int = Field(sa_column=Column(Integer, nullable=False))
     result: dict[str, Any] | None = _json(nullable=True)
+    timing: dict[str, Any] | None = _json(nullable=True)
+    next_deadline: datetime | None = Field(
+        sa_column=Column(DateTime(timezone=True), nullable=True, index=True)
+    )
+    rematch_of: str | None = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=True))
+    rematch_id: str | None = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=True))
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
 
@@ -68,6 +92,21 @@ class GameEventRow(SQLModel, table=True):
     private: dict[str, Any] = _json()
 
 
+class GameChoicesRow(SQLModel, table=True):
+    """The choices each decision applied, in order: with the seed, they replay the game."""
+
+    __tablename__ = "game_choices"
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    seq: int = Field(sa_column=Column(Integer, nullable=False))
+    choices: dict[str, Any] = _json()
+
+
 class IdempotencyRow(SQLModel, table=True):
     """The first response to a retried submit, keyed by ``"<seat>:<client key>"``."""
 
@@ -82,9 +121,139 @@ class IdempotencyRow(SQLModel, table=True):
     )
     key: str = Field(sa_column=Column(String(255), primary_key=True))
     response: dict[str, Any] = _json()
+    fingerprint: str | None = Field(sa_column=Column(String(64), nullable=True))
     created_at: datetime = _timestamp()
+
+
+class CreateRequestRow(SQLModel, table=True):
+    """A create made with an idempotency key: the key's SHA-256 (the key itself, which tokens are
+    derived from, is never stored), the body's fingerprint and the nonce of the game's tokens."""
+
+    __tablename__ = "create_requests"
+
+    key_hash: str = Field(sa_column=Column(String(64), primary_key=True))
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH),
+            ForeignKey("games.id", ondelete="CASCADE"),
+            nullable=False,
+        )
+    )
+    fingerprint: str = Field(sa_column=Column(String(64), nullable=False))
+    response: dict[str, Any] = _json()
+    created_at: datetime = _timestamp()
+
+
+class PlayerRow(SQLModel, table=True):
+    """An optional identity across games; only the hash of its token is stored."""
+
+    __tablename__ = "players"
+
+    id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), primary_key=True))
+    name: str = Field(sa_column=Column(String(64), nullable=False))
+    token_hash: str = Field(sa_column=Column(String(128), nullable=False, unique=True))
+    created_at: datetime = _timestamp()
+
+
+class PlayerSeatRow(SQLModel, table=True):
+    """Which seat of which game a player holds: the index behind "my games"."""
+
+    __tablename__ = "player_seats"
+    __table_args__ = (Index("ix_player_seats_player_joined", "player_id", "joined_at"),)
+
+    player_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    joined_at: datetime = _timestamp()
+
+
+class WebhookEndpointRow(SQLModel, table=True):
+    """A player's (all its games) or a host's (one game) webhook endpoint.
+
+    The secret is kept as given out: the sender needs it to sign every delivery."""
+
+    __tablename__ = "webhook_endpoints"
+
+    id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), primary_key=True))
+    player_id: str | None = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), index=True
+        )
+    )
+    game_id: str | None = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), index=True
+        )
+    )
+    url: str = Field(sa_column=Column(String(2048), nullable=False))
+    secret: str = Field(sa_column=Column(String(128), nullable=False))
+    filters: list[str] = _json()
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    created_at: datetime = _timestamp()
+
+
+class WebhookDeliveryRow(SQLModel, table=True):
+    """The outbox: one message to one endpoint, written with the game change that caused it.
+
+    ``id`` orders a game's deliveries per endpoint; ``lease_*`` keeps two senders off one row."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (
+        Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),
+        Index("ix_webhook_deliveries_order", "endpoint_id", "game_id", "status", "id"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    message_id: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    endpoint_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH),
+            ForeignKey("webhook_endpoints.id", ondelete="CASCADE"),
+            nullable=False,
+        )
+    )
+    game_id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=False))
+    kind: str = Field(sa_column=Column(String(64), nullable=False))
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    attempts: int = Field(sa_column=Column(Integer, nullable=False))
+    next_attempt_at: datetime | None = Field(sa_column=Column(DateTime(timezone=True)))
+    lease_until: datetime | None = Field(sa_column=Column(DateTime(timezone=True)))
+    lease_owner: str | None = Field(sa_column=Column(String(64)))
+    created_at: datetime = _timestamp()
+    delivered_at: datetime | None = Field(sa_column=Column(DateTime(timezone=True)))
+
+
+class WebhookAttemptRow(SQLModel, table=True):
+    __tablename__ = "webhook_attempts"
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    delivery_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("webhook_deliveries.id", ondelete="CASCADE"), nullable=False, index=True
+        )
+    )
+    attempted_at: datetime = _timestamp()
+    status_code: int | None = Field(sa_column=Column(Integer))
+    error: str | None = Field(sa_column=Column(String(255)))
+    duration_ms: float = Field(sa_column=Column(Float, nullable=False))
 
 
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]
 idempotency = IdempotencyRow.__table__  # type: ignore[attr-defined]
+create_requests = CreateRequestRow.__table__  # type: ignore[attr-defined]
+players = PlayerRow.__table__  # type: ignore[attr-defined]
+player_seats = PlayerSeatRow.__table__  # type: ignore[attr-defined]
+webhook_endpoints = WebhookEndpointRow.__table__  # type: ignore[attr-defined]
+webhook_deliveries = WebhookDeliveryRow.__table__  # type: ignore[attr-defined]
+webhook_attempts = WebhookAttemptRow.__table__  # type: ignore[attr-defined]
+game_choices = GameChoicesRow.__table__  # type: ignore[attr-defined]

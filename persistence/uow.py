@@ -7,28 +7,33 @@ SQLite with ``synchronous=FULL``, that the change is on disk): only then may eve
 
 from __future__ import annotations
 
-import threading
+import os
 from types import TracebackType
 from typing import Self
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from domain.ports import GameRepository
+from domain.ports import GameRepository, PlayerRepository, WebhookRepository
 from domain.registry import EngineRegistry
+from persistence.players import SqlPlayerRepository
 from persistence.repository import SqlGameRepository
+from persistence.webhooks import SqlWebhookRepository
+from persistence.write_lock import SqliteWriteLock
 
 
 class SqlUnitOfWork:
     """``domain.ports.UnitOfWork`` on one SQLAlchemy session."""
 
     games: GameRepository  # the port's type: a narrower one would not satisfy the Protocol
+    players: PlayerRepository
+    webhooks: WebhookRepository
 
     def __init__(
         self,
         sessions: sessionmaker[Session],
         registry: EngineRegistry,
-        write_lock: threading.Lock | None = None,
+        write_lock: SqliteWriteLock | None = None,
     ) -> None:
         self._sessions = sessions
         self._registry = registry
@@ -41,11 +46,14 @@ class SqlUnitOfWork:
             raise RuntimeError("a unit of work is single-use; ask the factory for a new one")
         self._session = self._sessions()
         self.games = SqlGameRepository(self._session, self._registry, self._before_write)
+        self.players = SqlPlayerRepository(self._session, self._before_write)
+        self.webhooks = SqlWebhookRepository(self._session, self._before_write)
         return self
 
     def _before_write(self) -> None:
-        """SQLite has one writer at a time: queue writers here instead of in SQLite's busy
-        handler, which sleeps in growing steps and turns contention into long tail latency."""
+        """SQLite has one writer at a time: queue writers here (across threads and worker
+        processes) instead of in SQLite's busy handler, which sleeps in growing steps and turns
+        contention into long tail latency."""
         if self._write_lock is not None and not self._holds_write_lock:
             # Check out the connection first: waiting for the pool while holding the lock would
             # deadlock against writers that hold a connection and wait for the lock.
@@ -95,7 +103,12 @@ class SqlUnitOfWorkFactory:
         self.registry = registry
         # expire_on_commit=False: nothing is read back through the ORM after commit anyway.
         self._sessions = sessionmaker(bind=db_engine, expire_on_commit=False, autoflush=False)
-        self._write_lock = threading.Lock() if db_engine.dialect.name == "sqlite" else None
+        database = db_engine.url.database
+        self._write_lock = (
+            SqliteWriteLock(os.path.abspath(database))
+            if db_engine.dialect.name == "sqlite" and database
+            else None
+        )
 
     def __call__(self) -> SqlUnitOfWork:
         return SqlUnitOfWork(self._sessions, self.registry, self._write_lock)

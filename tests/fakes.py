@@ -4,28 +4,107 @@ from __future__ import annotations
 
 import builtins
 import copy
+import dataclasses
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Self
 
 from domain.engine import JSON
 from domain.errors import GameNotFound, VersionConflict
-from domain.match import Match, RecordedEvent
-from domain.ports import GameSummary
+from domain.idempotency import Remembered
+from domain.match import AppliedChoices, Match, RecordedEvent
+from domain.ports import BotGame, GameSummary, Player, PlayerSeat
+from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
+
+
+class FakePlayerRepository:
+    def __init__(self) -> None:
+        self.players: dict[str, Player] = {}
+        self.seats: list[tuple[str, PlayerSeat]] = []
+
+    def add(self, player: Player) -> None:
+        self.players[player.id] = player
+
+    def by_token_hash(self, token_hash: str) -> Player | None:
+        return next((p for p in self.players.values() if p.token_hash == token_hash), None)
+
+    def link_seat(self, player_id: str, game_id: str, seat: int, joined_at: datetime) -> None:
+        self.seats.append((player_id, PlayerSeat(game_id, seat, joined_at)))
+
+    def seats_of(self, player_id: str, limit: int, offset: int) -> builtins.list[PlayerSeat]:
+        found = [link for owner, link in reversed(self.seats) if owner == player_id]
+        return found[offset : offset + limit]
+
+
+class FakeWebhookRepository:
+    """Endpoints and the outbox in memory (sending is tested on real databases)."""
+
+    def __init__(self) -> None:
+        self.endpoints: dict[str, Endpoint] = {}
+        self.outbox: list[NewDelivery] = []
+
+    def add_endpoint(self, endpoint: Endpoint) -> None:
+        self.endpoints[endpoint.id] = endpoint
+
+    def get_endpoint(self, endpoint_id: str) -> Endpoint | None:
+        return self.endpoints.get(endpoint_id)
+
+    def endpoints_of(self, player_id: str | None, game_id: str | None) -> builtins.list[Endpoint]:
+        return [
+            e
+            for e in self.endpoints.values()
+            if e.status != "deleted"
+            and (e.player_id == player_id if player_id is not None else e.game_id == game_id)
+        ]
+
+    def endpoints_for_game(
+        self, game_id: str, player_ids: builtins.list[str]
+    ) -> builtins.list[Endpoint]:
+        return [
+            e
+            for e in self.endpoints.values()
+            if e.status == "active" and (e.game_id == game_id or e.player_id in player_ids)
+        ]
+
+    def set_status(self, endpoint_id: str, status: str, now: datetime | None) -> None:
+        self.endpoints[endpoint_id] = dataclasses.replace(self.endpoints[endpoint_id], status=status)
+
+    def enqueue(self, deliveries: builtins.list[NewDelivery], now: datetime) -> None:
+        self.outbox.extend(deliveries)
+
+    def deliveries_of(self, endpoint_id: str, limit: int) -> builtins.list[Delivery]:
+        raise NotImplementedError("listed from the SQL repository only")
+
+    def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedDelivery | None:
+        raise NotImplementedError("sending is tested on real databases")
+
+    def record_attempt(
+        self,
+        delivery_id: int,
+        owner: str,
+        attempt: Attempt,
+        delivered: bool,
+        next_attempt_at: datetime | None,
+    ) -> bool:
+        raise NotImplementedError("sending is tested on real databases")
 
 
 class FakeRepository:
     def __init__(self) -> None:
+        self.players = FakePlayerRepository()
+        self.webhooks = FakeWebhookRepository()
         self.rows: dict[str, tuple[Match, str]] = {}
+        self.choices: dict[str, list[AppliedChoices]] = {}
         self.stored_events: dict[str, list[RecordedEvent]] = {}
-        self.results: dict[tuple[str, str], dict[str, JSON]] = {}
+        self.results: dict[tuple[str, str], Remembered] = {}
+        self.creates: dict[str, Remembered] = {}
 
     def add(self, match: Match) -> None:
         self._store(match)
 
-    def get(self, game_id: str) -> Match:
+    def get(self, game_id: str, for_update: bool = False) -> Match:
         try:
             match, state = self.rows[game_id]
         except KeyError:
@@ -33,9 +112,11 @@ class FakeRepository:
         loaded = copy.copy(match)
         loaded.seats = copy.deepcopy(match.seats)
         loaded.sealed = copy.deepcopy(match.sealed)
+        loaded.timing = copy.deepcopy(match.timing)
         loaded.state = match.engine.load(json.loads(state)) if state else None
         loaded.loaded_version = match.version
         loaded.new_events = []
+        loaded.new_choices = []
         return loaded
 
     def save(self, match: Match) -> None:
@@ -49,19 +130,26 @@ class FakeRepository:
         stored = copy.copy(match)
         stored.seats = copy.deepcopy(match.seats)
         stored.sealed = copy.deepcopy(match.sealed)
+        stored.timing = copy.deepcopy(match.timing)
         stored.state = None
         stored.new_events = []
+        stored.new_choices = []
         self.rows[match.id] = (stored, state)
         self.stored_events.setdefault(match.id, []).extend(match.new_events)
+        self.choices.setdefault(match.id, []).extend(match.new_choices)
+        match.new_choices.clear()
 
     def list(
         self, status: str | None, game_type: str | None, limit: int, offset: int
     ) -> builtins.list[GameSummary]:
         matches = [m for m, _ in self.rows.values()]
         found = [
-            GameSummary(m.id, m.game_type, m.status.value, len(m.seats), m.version, m.created_at)
+            GameSummary(
+                m.id, m.game_type, m.status.value, len(m.seats), m.version, m.created_at, m.seed_mode
+            )
             for m in matches
-            if (status is None or m.status.value == status)
+            if not m.private
+            and (status is None or m.status.value == status)
             and (game_type is None or m.game_type == game_type)
         ]
         return found[offset : offset + limit]
@@ -71,17 +159,60 @@ class FakeRepository:
             raise GameNotFound(f"no game {game_id}")
         return [e for e in self.stored_events.get(game_id, []) if e.seq > after][:limit]
 
+    def bot_games_in_progress(self, after: str, limit: int) -> builtins.list[BotGame]:
+        found = [
+            BotGame(m.id, any(s.bot is None for s in m.seats))
+            for m, _ in sorted(self.rows.values(), key=lambda row: row[0].id)
+            if m.status.value == "in_progress" and m.id > after and any(s.bot for s in m.seats)
+        ]
+        return found[:limit]
+
+    def count_bot_only_in_progress(self) -> int:
+        return sum(
+            1
+            for m, _ in self.rows.values()
+            if m.status.value == "in_progress" and m.seats and all(s.bot for s in m.seats)
+        )
+
     def count_by_status(self) -> dict[str, int]:
         counts: dict[str, int] = {}
         for match, _ in self.rows.values():
             counts[match.status.value] = counts.get(match.status.value, 0) + 1
         return counts
 
-    def idempotent_result(self, game_id: str, key: str) -> dict[str, JSON] | None:
+    def idempotent_result(self, game_id: str, key: str) -> Remembered | None:
         return self.results.get((game_id, key))
 
-    def remember_result(self, game_id: str, key: str, result: dict[str, JSON]) -> None:
-        self.results[(game_id, key)] = result
+    def remember_result(
+        self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
+    ) -> None:
+        self.results[(game_id, key)] = Remembered(result, fingerprint)
+
+    def created_for_key(self, key_hash: str) -> Remembered | None:
+        return self.creates.get(key_hash)
+
+    def remember_create(
+        self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str
+    ) -> None:
+        if key_hash in self.creates:
+            raise VersionConflict("another create took this key first")
+        self.creates[key_hash] = Remembered(result, fingerprint)
+
+    def applied_choices(self, game_id: str) -> builtins.list[AppliedChoices]:
+        return list(self.choices.get(game_id, []))
+
+    def claim_due(self, now: datetime, lobby_created_before: datetime | None) -> str | None:
+        for match, _ in self.rows.values():
+            deadline = match.timing.next_deadline()
+            if deadline is not None and deadline <= now:
+                return match.id
+            if (
+                lobby_created_before is not None
+                and match.status.value == "lobby"
+                and match.created_at < lobby_created_before
+            ):
+                return match.id
+        return None
 
 
 class FakeUnitOfWork:
@@ -93,6 +224,8 @@ class FakeUnitOfWork:
 
     def __enter__(self) -> Self:
         self.games = copy.deepcopy(self.store)
+        self.players = self.games.players
+        self.webhooks = self.games.webhooks
         return self
 
     def __exit__(
@@ -119,3 +252,16 @@ class FakePublisher:
 class FixedClock:
     def now(self) -> datetime:
         return datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+
+class ManualClock:
+    """A clock that moves only when a test says so."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.moment = start or datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def advance(self, seconds: float) -> None:
+        self.moment += timedelta(seconds=seconds)

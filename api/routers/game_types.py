@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
-from api.deps import ServiceDep
-from api.schemas import GameTypePublic, Problem
+from api.deps import LanguageDep, ServiceDep
+from api.schemas import GameTypeDetail, GameTypePublic, Problem
 from domain.errors import GameNotFound, UnknownGameType
 
 router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
@@ -16,15 +16,22 @@ ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": Problem} for status
 
 
 @router.get("", operation_id="listGameTypes", responses={429: {"model": Problem}})
-def list_game_types(service: ServiceDep) -> list[GameTypePublic]:
+def list_game_types(
+    service: ServiceDep, lang: LanguageDep, response: Response
+) -> list[GameTypePublic]:
     """List the game types with their player counts and options."""
-    return [GameTypePublic.of(engine) for engine in service.registry]
+    response.headers["Content-Language"] = lang
+    return [GameTypePublic.of(engine, lang) for engine in service.registry]
 
 
 @router.get("/{slug}", operation_id="getGameType", responses=ERRORS)
-def get_game_type(slug: str, service: ServiceDep) -> GameTypePublic:
-    """Describe one game type."""
+def get_game_type(
+    slug: str, service: ServiceDep, lang: LanguageDep, response: Response
+) -> GameTypeDetail:
+    """Describe one game type with all its static data (cards, tiles, board), in one language."""
     try:
-        return GameTypePublic.of(service.registry.get(slug))
+        engine = service.registry.get(slug)
     except UnknownGameType as exc:
         raise GameNotFound(exc.message) from None
+    response.headers["Content-Language"] = lang
+    return GameTypeDetail.detail(engine, lang)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Path, Query, Response
 
-from api.deps import ServiceDep, TokenDep
+from api.deps import LanguageDep, PlayersDep, ReplaysDep, ServiceDep, TokenDep
 from api.schemas import (
     ChoicesPublic,
     ChoiceSubmit,
-    DecisionPublic,
     EventPublic,
     EventsPage,
     GameCreate,
@@ -18,10 +17,14 @@ from api.schemas import (
     GamePublic,
     GameSummaryPublic,
     Problem,
+    ReplayPublic,
     SeatCreate,
     SeatCreated,
     SubmitResultPublic,
+    join_seat,
+    translated_decision,
 )
+from api.validation import IDEMPOTENCY_KEY, INT32_MAX
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -31,10 +34,34 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 
+TokenKeyHeader = Annotated[
+    str | None,
+    Header(
+        max_length=128,
+        pattern=IDEMPOTENCY_KEY.pattern,
+        description="Repeat the request safely: a random UUID (16 to 128 characters), since the "
+        "retry answers with the same token. Reused with another body: 422.",
+    ),
+]
+
+
 @router.post("", status_code=201, operation_id="createGame", responses=ERRORS)
-def create_game(body: GameCreate, service: ServiceDep) -> GameCreated:
+def create_game(
+    body: GameCreate, service: ServiceDep, idempotency_key: TokenKeyHeader = None
+) -> GameCreated:
     """Create a game of a type with options; returns the host token and the seed commitment."""
-    return GameCreated.of(service.create_game(body.type, body.options, body.seed))
+    clock = body.clock.settings() if body.clock is not None else None
+    return GameCreated.of(
+        service.create_game(
+            body.type,
+            body.options,
+            body.seed,
+            body.seed_mode,
+            body.private,
+            idempotency_key,
+            clock,
+        )
+    )
 
 
 @router.get("", operation_id="listGames", responses=ERRORS)
@@ -45,47 +72,113 @@ def list_games(
     ] = None,
     type: Annotated[str | None, Query(max_length=64)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
 ) -> list[GameSummaryPublic]:
     """List games, newest first, optionally by status and type."""
     return [GameSummaryPublic.of(s) for s in service.list_games(status, type, limit, offset)]
 
 
 @router.get("/{game_id}", operation_id="getGame", responses=ERRORS)
-def get_game(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+def get_game(
+    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
+) -> GamePublic:
     """Read a game as the token's seat sees it (no token: as a spectator)."""
     match = service.load(game_id)
-    return GamePublic.of(match, service.viewer(match, token))
+    response.headers["Content-Language"] = lang
+    return GamePublic.of(match, service.viewer(match, token), lang)
 
 
 @router.post("/{game_id}/seats", status_code=201, operation_id="joinGame", responses=ERRORS)
-def join_game(game_id: str, body: SeatCreate, service: ServiceDep) -> SeatCreated:
-    """Take the next free seat, as a named human or as a bot; returns the seat token."""
-    joined = service.join(game_id, body.name or f"{body.bot} bot", body.bot)
+def join_game(
+    game_id: str,
+    body: SeatCreate,
+    service: ServiceDep,
+    players: PlayersDep,
+    token: TokenDep,
+    idempotency_key: TokenKeyHeader = None,
+) -> SeatCreated:
+    """Take the next free seat as a named human (returns the seat token), or seat a bot (host token).
+
+    With a player token (``Authorization: Bearer``) the seat is tied to that player; with the
+    seat token of the previous game, a rematch seat held for it is taken."""
+    joined = join_seat(service, players, game_id, body, token, idempotency_key)
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)
 
 
+@router.delete("/{game_id}/seats/{seat}", operation_id="removeSeat", responses=ERRORS)
+def remove_seat(
+    game_id: str, seat: Annotated[int, Path(ge=0, le=64)], service: ServiceDep, token: TokenDep
+) -> GamePublic:
+    """Free a lobby seat: the host removes any seat, a seat (its own token) leaves. Later seats
+    move up one place."""
+    match = service.remove_seat(game_id, seat, token)
+    return GamePublic.of(match, service.viewer_or_spectator(match, token))
+
+
 @router.post("/{game_id}/start", operation_id="startGame", responses=ERRORS)
-def start_game(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+def start_game(
+    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
+) -> GamePublic:
     """Start the game (host token)."""
     match = service.start(game_id, token)
-    return GamePublic.of(match, service.viewer(match, token))
+    response.headers["Content-Language"] = lang
+    return GamePublic.of(match, service.viewer(match, token), lang)
 
 
 @router.post("/{game_id}/abort", operation_id="abortGame", responses=ERRORS)
-def abort_game(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+def abort_game(
+    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
+) -> GamePublic:
     """Abort the game (host token); its seed is revealed."""
     match = service.abort(game_id, token)
+    response.headers["Content-Language"] = lang
+    return GamePublic.of(match, service.viewer(match, token), lang)
+
+
+@router.post("/{game_id}/rematch", status_code=201, operation_id="rematchGame", responses=ERRORS)
+def rematch_game(game_id: str, service: ServiceDep, token: TokenDep) -> GameCreated:
+    """Create the next game of a finished one: same type, options, clock and seats.
+
+    Host or seat token. Bots sit down at once; each person takes their seat by joining it with
+    their previous seat token (or player token). Both games link to each other."""
+    return GameCreated.of(service.rematch(game_id, token))
+
+
+@router.post("/{game_id}/resign", operation_id="resignSeat", responses=ERRORS)
+def resign_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+    """Resign the token's seat: a bot plays it to the end, and the result says who resigned."""
+    match = service.resign(game_id, token)
     return GamePublic.of(match, service.viewer(match, token))
 
 
+@router.post("/{game_id}/return", operation_id="returnToSeat", responses=ERRORS)
+def return_to_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+    """Take the seat back from the bot that played it since its clock ran out."""
+    match = service.return_to_seat(game_id, token)
+    return GamePublic.of(match, service.viewer(match, token))
+
+
+@router.get("/{game_id}/replay", operation_id="replayGame", responses=ERRORS)
+def replay_game(
+    game_id: str,
+    replays: ReplaysDep,
+    at: Annotated[int, Query(ge=0, description="Show the game after this event.")],
+    seat: Annotated[int | None, Query(ge=0, description="As this seat; absent: spectator.")] = None,
+) -> ReplayPublic:
+    """An ended game as it stood after event ``at``, as any seat or a spectator saw it then."""
+    return ReplayPublic.of(replays.at(game_id, at, seat))
+
+
 @router.get("/{game_id}/choices", operation_id="getChoices", responses=ERRORS)
-def get_choices(game_id: str, service: ServiceDep, token: TokenDep) -> ChoicesPublic:
+def get_choices(
+    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
+) -> ChoicesPublic:
     """What the token's seat must decide now, with every legal choice."""
     pending = service.pending(game_id, token)
+    response.headers["Content-Language"] = lang
     return ChoicesPublic(
         version=pending.version,
-        decision=DecisionPublic(**pending.decision) if pending.decision else None,
+        decision=translated_decision(pending.decision, pending.game_type, lang),
         choices=pending.choices,
     )
 
@@ -97,7 +190,12 @@ def submit_choice(
     service: ServiceDep,
     token: TokenDep,
     idempotency_key: Annotated[
-        str | None, Header(max_length=128, description="Repeat a submit safely.")
+        str | None,
+        Header(
+            max_length=128,
+            pattern=IDEMPOTENCY_KEY.pattern,
+            description="Repeat a submit safely. Reused with another body: 422.",
+        ),
     ] = None,
 ) -> SubmitResultPublic:
     """Submit one of the listed choices: sealed (others still choosing) or applied."""
@@ -110,7 +208,7 @@ def list_events(
     game_id: str,
     service: ServiceDep,
     token: TokenDep,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> EventsPage:
     """The game's events after sequence number ``after``, as the token's seat may see them."""

@@ -69,7 +69,11 @@ def choose(level: str, context: BotContext, rng: random.Random) -> Choice:
 SAMPLES = 3
 """Sampled states per decision, unless the game's hooks say otherwise (``hooks.samples``)."""
 MAX_CANDIDATES = 48
-"""Choices tried per decision, unless the game's hooks say otherwise (``hooks.max_candidates``)."""
+"""Choices tried per decision, unless the game's hooks say otherwise (``hooks.max_candidates``).
+
+A game's hooks may also offer ``worth_trying(decision, choices)``: the choices the search
+considers, e.g. without a choice that only steps back (which a one-step search could repeat).
+"""
 
 
 def _search(context: BotContext, rng: random.Random) -> Choice:
@@ -79,7 +83,10 @@ def _search(context: BotContext, rng: random.Random) -> Choice:
         return context.choices[0]
     engine, seat, hooks = context.engine, context.seat, context.hooks
     cap = int(getattr(hooks, "max_candidates", MAX_CANDIDATES))
-    candidates = context.choices
+    worth_trying: Callable[[Decision, list[Choice]], list[Choice]] | None = getattr(
+        hooks, "worth_trying", None
+    )
+    candidates = context.choices if worth_trying is None else worth_trying(context.decision, context.choices)
     if len(candidates) > cap:
         candidates = rng.sample(candidates, cap)
     best: tuple[float, int] | None = None

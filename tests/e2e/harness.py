@@ -70,7 +70,7 @@ def running_server(env: Mapping[str, str], port: int | None = None) -> Iterator[
             process.wait(timeout=10)
 
 
-def wait_healthy(base: str, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+def wait_healthy(base: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -1,25 +1,46 @@
 """Serve the real app in its own process, with the test-only game registered beside the real ones.
 
-Usage: python -m tests.e2e.serve_for_tests PORT. Settings come from TABLETOP_* as in production.
+Usage: ``python -m tests.e2e.serve_for_tests PORT [WORKERS]`` (several worker processes as with
+``python -m api serve --workers N``). Settings come from TABLETOP_* as in production.
 """
 
 from __future__ import annotations
 
 import sys
 
-import uvicorn
+from fastapi import FastAPI
 
 from api.app import create_app
+from api.server import serve
 from api.settings import Settings
+from api.workers import serve_worker, serve_workers
 from domain.registry import default_registry
+from persistence.schema import migrate
 from tests.duel_game import DuelEngine
 
 
-def main() -> None:
+def app() -> FastAPI:
     registry = default_registry()
     registry.register(DuelEngine())
-    app = create_app(Settings(), registry=registry)
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", access_log=False)
+    return create_app(Settings(), registry=registry)
+
+
+def main() -> None:
+    settings = Settings()
+    if sys.argv[1] == "serve":  # a worker started by serve_workers: serve --fd N --worker-index I [--pin]
+        args = sys.argv[2:]
+        serve_worker(app(), settings, int(args[1]), int(args[3]), "--pin" in args)
+        return
+    port = int(sys.argv[1])
+    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    if workers > 1:
+        if settings.auto_migrate:
+            migrate(settings.database_url)
+        serve_workers(
+            "127.0.0.1", port, workers, True, settings.redis_url is not None, "tests.e2e.serve_for_tests"
+        )
+        return
+    serve(app(), settings, "127.0.0.1", port)
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ class ServerProcess:
             self.wait_healthy()
         return self
 
-    def wait_healthy(self, timeout: float = 30.0) -> None:
+    def wait_healthy(self, timeout: float = 90.0) -> None:
         assert self.process is not None
         try:
             wait_healthy(self.base, self.process, timeout)

@@ -128,7 +128,7 @@ def assert_finished_with_scores_and_winners(game: PlayedGame, players: int, watc
     assert len(scores) == players and all(isinstance(s, int) and s >= 0 for s in scores)
     assert winners and set(winners) == {s for s in range(players) if scores[s] == max(scores)}
     assert final["state"]["pile_count"] == 0
-    assert sum(final["state"]["scores"]) == sum(scores)
+    assert sum(p["score"] for p in final["state"]["players"]) == sum(scores)
     for events in watch.events.values():
         over = events[-1]
         assert over["type"] == "game_over" and over["data"]["scores"] == scores

@@ -13,6 +13,7 @@ def test_harness_plays_a_whole_game_and_records_every_viewer(server: str) -> Non
     with httpx.Client(base_url=server, timeout=10) as http:
         game = play_over_rest(http, "duel", 3, {"rounds": 3}, seed="harness")
     assert game.final["status"] == "finished"
-    assert hashlib.sha256(game.final["seed"].encode()).hexdigest() == game.seed_commitment
+    salted = f"{game.final['seed_salt']}:{game.final['seed']}"
+    assert hashlib.sha256(salted.encode()).hexdigest() == game.seed_commitment
     assert set(game.seen) == {"0", "1", "2", SPECTATOR}
     assert game.decisions == 6

@@ -30,6 +30,7 @@ async def subscribe_all(base: str, game_id: str, tokens: list[str | None]) -> li
     return list(await asyncio.gather(*(events_until_over(base, game_id, t, timeout=60) for t in tokens)))
 
 
+@pytest.mark.timeout(600)  # whole games over HTTP and websockets (Keythedral's law windows add submits)
 @pytest.mark.parametrize(("slug", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
 def test_no_viewer_learns_what_it_may_not_see(
     server: str, slug: str, players: int, options: dict[str, Any]
@@ -104,3 +105,18 @@ def test_no_viewer_learns_what_it_may_not_see(
                     assert theirs["data"].get(key) != value or key in public["data"], (
                         f"{slug}: seat {other} saw seat {seat}'s private {key!r} in event {own['seq']}"
                     )
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [(5, 21, {}), (4, 3, {"law_cards_face_up": True, "length": "full"})],
+)
+def test_keythedral_twins_differing_only_in_hidden_law_cards_look_identical(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    """Keythedral's law cards: nothing public (decisions and who is asked, events, views) may
+    depend on who holds which card. The differential of ``tests/unit/keythedral/
+    test_law_secrecy.py``, on more player counts and options."""
+    from tests.unit.keythedral.test_law_secrecy import play_twins
+
+    assert play_twins(players, seed, options) > 300

@@ -212,6 +212,7 @@ def test_concurrent_submits_with_the_same_version_on_two_instances_let_exactly_o
                 "status": "sealed",
                 "version": version + 1,
                 "events": responses[winner].json()["events"],
+                "next": None,  # the winner sealed: nothing more to decide until the reveal
             }
             winning_seat = tokens.index(racers[winner])
 

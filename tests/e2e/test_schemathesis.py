@@ -4,6 +4,7 @@ and sends them to the real server. No input may cause a 5xx, and every response 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,9 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
+from graphql import parse_value
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -71,3 +74,52 @@ def test_every_generated_request_gets_a_documented_response_and_never_a_5xx(
         case.path_parameters["game_id"] = game_id
         case.headers["authorization"] = f"Bearer {token}"
         case.call_and_validate(base_url=contract_server.base, checks=CHECKS, timeout=10)
+
+
+JSON_LITERALS = [
+    "{card: 1}",
+    "{card: 2, extra: [1, 2.5, null, true]}",
+    "{}",
+    '"text"',
+    "[[[[[[[[1]]]]]]]]",
+    '{a: {b: {c: "\\u0000"}}}',
+    "-1",
+    "1e308",
+]
+schemathesis.graphql.scalar(
+    "JSON",
+    st.one_of(
+        st.sampled_from(JSON_LITERALS).map(parse_value),
+        st.integers(min_value=-(2**40), max_value=2**40).map(lambda n: parse_value(str(n))),
+        st.text(max_size=20).map(lambda t: parse_value(json.dumps(t))),
+    ),
+)
+schemathesis.graphql.scalar(
+    "DateTime", st.sampled_from(['"2026-01-01T00:00:00+00:00"', '"x"']).map(parse_value)
+)
+graphql_schema = schemathesis.graphql.from_path(str(ROOT / "openapi" / "schema.graphql"))
+
+
+@graphql_schema.parametrize()
+@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+def test_every_generated_graphql_operation_is_answered_without_a_5xx_or_an_internal_error(
+    case: schemathesis.Case[Any], contract_server: ServerProcess, game_in_play: tuple[str, str]
+) -> None:
+    """GraphQL, as a stranger and as a seat of a real game: every answer is below 500 and no
+    error is an unexpected one (``internal_error``)."""
+    game_id, token = game_in_play
+    for headers in ({}, {"authorization": f"Bearer {token}"}):
+        body = case.body if isinstance(case.body, dict) else {"query": case.body}
+        query = body.get("query", "")
+        if isinstance(query, str):
+            # Send generated operations at the real game too, not only at random ids.
+            body = {**body, "query": query.replace('gameId: "', f'gameId: "{game_id}').replace(
+                'id: "', f'id: "{game_id}'
+            )}
+        answer = httpx.post(f"{contract_server.base}/graphql", json=body, headers=headers, timeout=10)
+        assert answer.status_code < 500, answer.text[:500]
+        errors = answer.json().get("errors") or [] if answer.headers.get("content-type", "").startswith(
+            "application/json"
+        ) else []
+        codes = [error.get("extensions", {}).get("code") for error in errors]
+        assert "internal_error" not in codes, (body, answer.text[:500])

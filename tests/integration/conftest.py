@@ -20,6 +20,7 @@ from sqlalchemy.engine import URL
 from domain.registry import EngineRegistry
 from persistence.database import create_db_engine
 from persistence.schema import migrate
+from persistence.tables import metadata
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.duel_game import DuelEngine
 from tests.services import postgres_database, reachable_redis
@@ -63,7 +64,7 @@ def fresh_sqlite_engine(template: Path, directory: Path) -> Engine:
 def postgres_engine(postgres_url: URL) -> Iterator[Engine]:
     db_engine = create_db_engine(postgres_url)
     with db_engine.begin() as connection:
-        connection.execute(text("TRUNCATE games, game_events, idempotency"))
+        connection.execute(text(f"TRUNCATE {', '.join(metadata.tables)} CASCADE"))
     yield db_engine
     db_engine.dispose()
 

@@ -1,7 +1,8 @@
 """Real concurrent submits through ``GameService``: optimistic locking under contention.
 
-A gate holds each thread's first ``save`` until both threads have loaded the game, so both
-really work from the same version; the database then decides who wins.
+A gate holds each thread's first load until both threads are there, so both really start from
+the same version; the database then decides who wins (on PostgreSQL the loser of the row lock
+loads the winner's version; on SQLite it loses the version check at ``save``).
 """
 
 from __future__ import annotations
@@ -34,13 +35,14 @@ class GatedRepository:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    def save(self, match: Match) -> None:
+    def get(self, game_id: str, for_update: bool = False) -> Match:
         self._gate.wait()
-        self._inner.save(match)
+        match: Match = self._inner.get(game_id, for_update)
+        return match
 
 
 class SaveGate:
-    """Lets the first ``parties`` saves through together; later saves (retries) pass freely."""
+    """Lets the first ``parties`` loads through together; later loads (retries) pass freely."""
 
     def __init__(self, parties: int) -> None:
         self._barrier = threading.Barrier(parties, timeout=10)
@@ -63,6 +65,8 @@ class GatedUnitOfWork:
     def __enter__(self) -> Self:
         self._inner.__enter__()
         self.games = GatedRepository(self._inner.games, self._gate)
+        self.players = self._inner.players
+        self.webhooks = self._inner.webhooks
         return self
 
     def __exit__(

@@ -62,3 +62,33 @@ def test_the_refusal_never_shows_the_database_password() -> None:
     db_engine = create_db_engine("postgresql://app:s3cret@db.invalid/tabletop")
     assert describe(db_engine) == "postgresql+psycopg://app:***@db.invalid/tabletop"
     db_engine.dispose()
+
+
+def test_seat_counts_are_backfilled_for_games_stored_before_them(tmp_path: object) -> None:
+    from alembic import command
+
+    from persistence.schema import alembic_config
+
+    db_engine = create_db_engine(f"sqlite:///{tmp_path}/old.db")
+    try:
+        with db_engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0004_idempotent_create_and_join")
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, game_type, options, seed, seed_commitment, seed_mode, "
+                    "private, host_token_hash, status, seats, version, sealed, last_seq, "
+                    "created_at, updated_at) VALUES ('old', 'duel', '{}', 's', 'c', 'host', 0, "
+                    "'h', 'in_progress', :seats, 3, '{}', 3, '2026-01-01', '2026-01-01')"
+                ),
+                {"seats": '[{"index": 0, "name": "a", "token_hash": "t", "bot": null},'
+                 ' {"index": 1, "name": "b", "token_hash": "u", "bot": "random"},'
+                 ' {"index": 2, "name": "c", "token_hash": "v", "bot": "greedy"}]'},
+            )
+        migrate(db_engine)
+        with db_engine.connect() as connection:
+            counts = connection.execute(text("SELECT bot_seats, human_seats FROM games")).one()
+        assert tuple(counts) == (2, 1)
+    finally:
+        db_engine.dispose()

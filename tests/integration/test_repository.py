@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import Engine, event, func, select
 
 from domain.errors import GameNotFound, VersionConflict
+from domain.idempotency import Remembered
 from domain.match import Match, MatchStatus
 from domain.ports import GameRepository, UnitOfWorkFactory
 from domain.registry import EngineRegistry
@@ -188,11 +189,11 @@ def test_an_idempotent_result_is_remembered_per_game_and_key(
     with uow_factory() as uow:
         uow.games.add(first)
         uow.games.add(other)
-        uow.games.remember_result(first.id, "1:abc", response)
+        uow.games.remember_result(first.id, "1:abc", response, "f" * 64)
         uow.commit()
 
     with uow_factory() as uow:
-        assert uow.games.idempotent_result(first.id, "1:abc") == response
+        assert uow.games.idempotent_result(first.id, "1:abc") == Remembered(response, "f" * 64)
         assert uow.games.idempotent_result(first.id, "0:abc") is None
         assert uow.games.idempotent_result(other.id, "1:abc") is None
 
@@ -274,8 +275,9 @@ def test_a_submit_costs_the_same_few_statements_however_long_the_history(
     with count_statements(db_engine) as get_statements, uow_factory() as uow:
         uow.games.get(long.game_id)
 
-    # load, idempotency lookup, guarded UPDATE, events INSERT, idempotency INSERT
-    assert len(short_statements) == len(long_statements) == 5, long_statements
+    # load, idempotency lookup, guarded UPDATE, events INSERT, webhook endpoints of the game
+    # (the outbox, one indexed lookup), idempotency INSERT
+    assert len(short_statements) == len(long_statements) == 6, long_statements
     assert len(get_statements) == 1
     assert "game_events" not in get_statements[0]
 
@@ -345,3 +347,50 @@ def test_many_concurrent_writers_on_sqlite_neither_deadlock_nor_fail(tmp_path) -
             assert len(uow.games.list(None, None, 100, 0)) == len(set(ids)) == 60
     finally:
         db_engine.dispose()
+
+
+def test_a_create_key_is_taken_once_and_remembered_with_its_fingerprint(
+    uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
+    first, second = lobby_match(registry), lobby_match(registry)
+    with uow_factory() as uow:
+        uow.games.add(first)
+        uow.games.remember_create("k" * 64, first.id, {"game_id": first.id, "nonce": "n"}, "p" * 64)
+        uow.commit()
+    with pytest.raises(VersionConflict), uow_factory() as uow:
+        uow.games.add(second)
+        uow.games.remember_create("k" * 64, second.id, {"game_id": second.id, "nonce": "m"}, "q" * 64)
+    with uow_factory() as uow:
+        assert uow.games.created_for_key("k" * 64) == Remembered(
+            {"game_id": first.id, "nonce": "n"}, "p" * 64
+        )
+        assert uow.games.created_for_key("x" * 64) is None
+        with pytest.raises(GameNotFound):
+            uow.games.get(second.id)
+
+
+def test_in_progress_games_with_bots_are_listed_by_keyset_pages_and_bots_only_counted(
+    uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
+    kinds = {"bots": ["random", "greedy"], "mixed": [None, "random"], "people": [None, None]}
+    expected: dict[str, bool] = {}
+    with uow_factory() as uow:
+        for n in range(7):
+            for kind, bots in kinds.items():
+                match = lobby_match(registry, game_id=f"{kind}-{n}")
+                for seat, bot in enumerate(bots):
+                    match.join(f"s{seat}", f"hash-{kind}-{n}-{seat}", bot)
+                if n < 6:
+                    match.start()
+                uow.games.add(match)
+                if n < 6 and kind != "people":
+                    expected[match.id] = kind == "mixed"
+        uow.commit()
+    with uow_factory() as uow:
+        found, after = [], ""
+        while page := uow.games.bot_games_in_progress(after, 5):
+            found.extend(page)
+            after = page[-1].id
+        assert {g.id: g.has_humans for g in found} == expected
+        assert [g.id for g in found] == sorted(expected)
+        assert uow.games.count_bot_only_in_progress() == 6

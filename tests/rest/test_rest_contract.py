@@ -61,7 +61,8 @@ def test_catalog_lists_types_with_player_counts_and_options(client: TestClient) 
 
 def test_whole_game_over_rest(client: TestClient) -> None:
     game, tokens = seated_game(client, seed="s3cret", options={"rounds": 1})
-    assert game["seed_commitment"] == hashlib.sha256(b"s3cret").hexdigest()
+    assert game["seed_commitment"] != hashlib.sha256(b"s3cret").hexdigest()  # salted
+    assert game["seed_mode"] == "host"
     pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[0])).json()
     assert pending["decision"]["kind"] == "play_card" and pending["decision"]["simultaneous"]
     assert pending["choices"] == [{"card": 1}, {"card": 2}, {"card": 3}]
@@ -86,6 +87,8 @@ def test_whole_game_over_rest(client: TestClient) -> None:
     assert done.status_code == 200, done.text
     final = stored(client, game["id"])
     assert final["status"] == "finished" and final["seed"] == "s3cret"
+    salted = f"{final['seed_salt']}:s3cret".encode()
+    assert hashlib.sha256(salted).hexdigest() == game["seed_commitment"] == final["seed_commitment"]
     assert final["result"]["winners"] and len(final["result"]["scores"]) == 2
     history = client.get(f"/v1/games/{game['id']}/events", params={"after": 0}).json()
     seqs = [e["seq"] for e in history["events"]]
@@ -240,8 +243,10 @@ def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestCl
 
     game = new_game(client, options={"rounds": 3})
     human = client.post(f"/v1/games/{game['id']}/seats", json={"name": "ann"}).json()["token"]
-    bot = client.post(f"/v1/games/{game['id']}/seats", json={"bot": "random"})
-    assert bot.status_code == 201
+    bot = client.post(
+        f"/v1/games/{game['id']}/seats", json={"bot": "random"}, headers=auth(game["host_token"])
+    )
+    assert bot.status_code == 201 and bot.json()["token"] is None
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -257,7 +262,13 @@ def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestCl
             time.sleep(0.02)
     final = stored(client, game["id"])
     assert final["status"] == "finished"
-    assert final["seats"][1] == {"seat": 1, "name": "random bot", "bot": "random"}
+    assert final["seats"][1] == {
+        "seat": 1,
+        "name": "random bot",
+        "bot": "random",
+        "stand_in": None,
+        "confirmed": True,
+    }
 
 
 def test_all_bot_game_runs_to_the_end_on_its_own(client: TestClient) -> None:
@@ -265,7 +276,9 @@ def test_all_bot_game_runs_to_the_end_on_its_own(client: TestClient) -> None:
 
     game = new_game(client, options={"rounds": 3})
     for level in ("random", "greedy", "random"):
-        client.post(f"/v1/games/{game['id']}/seats", json={"bot": level})
+        client.post(
+            f"/v1/games/{game['id']}/seats", json={"bot": level}, headers=auth(game["host_token"])
+        )
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
     deadline = time.monotonic() + 10
     while stored(client, game["id"])["status"] != "finished" and time.monotonic() < deadline:
@@ -275,5 +288,7 @@ def test_all_bot_game_runs_to_the_end_on_its_own(client: TestClient) -> None:
 
 def test_unknown_bot_level_is_422(client: TestClient) -> None:
     game = new_game(client)
-    response = client.post(f"/v1/games/{game['id']}/seats", json={"bot": "genius"})
+    response = client.post(
+        f"/v1/games/{game['id']}/seats", json={"bot": "genius"}, headers=auth(game["host_token"])
+    )
     assert_problem(response, 422, "unknown_bot_level")

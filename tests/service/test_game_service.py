@@ -52,7 +52,7 @@ def started_game(service: GameService, players: int = 2) -> tuple[str, str, list
 def test_created_game_publishes_the_seed_commitment_but_not_the_seed(service: GameService) -> None:
     created = service.create_game("duel", None, "my-seed")
     match = service.load(created.match.id)
-    assert match.seed_commitment == commitment("my-seed")
+    assert match.seed_commitment == commitment("my-seed", match.seed_salt)
     assert match.seed_revealed() is None
     assert match.options == {"rounds": 2, "bank_allowed": True}
 
@@ -167,6 +167,6 @@ def test_finished_game_reveals_scores_winner_and_verifiable_seed(service: GameSe
     match = service.load(game_id)
     assert match.status.value == "finished"
     assert match.seed_revealed() == "seed-1"
-    assert commitment(over["data"]["seed"]) == match.seed_commitment
+    assert commitment(over["data"]["seed"], over["data"]["seed_salt"]) == match.seed_commitment
     bonus = match.state.bonus
     assert over["data"]["scores"] == [4 + bonus[0], bonus[1]]

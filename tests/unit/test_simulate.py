@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
-from api.simulate import main, parse_options
+from api.simulate import main, parse_options, view_bytes
 from domain.engine import Outcome
 from domain.registry import EngineRegistry
 from tests.duel_game import DuelEngine, DuelState
@@ -86,6 +87,28 @@ def test_json_summary_counts_decisions_and_splits_tied_wins(capsys: pytest.Captu
     assert data["win_rate_per_level"]["random"]["wins"] == pytest.approx(30.0)
     assert data["options"] == {"rounds": 3, "bank_allowed": True}
     assert all(score["min"] >= 10 for score in data["scores"])
+
+
+def test_summary_reports_the_largest_choice_list_and_view(capsys: pytest.CaptureFixture[str]) -> None:
+    """A duel seat first holds cards 1, 2 and 3: three choices of kind play_card at most."""
+    code, out, _ = run(capsys, DuelEngine(), "--players", "2", "--games", "5", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["largest"]["choices"] == 3 and data["largest"]["choices_kind"] == "play_card"
+    state, _ = DuelEngine().setup(2, {"rounds": 3, "bank_allowed": True}, random.Random(1))
+    assert data["largest"]["view_bytes"] >= view_bytes(DuelEngine(), state, 0) > 0
+    code, out, _ = run(capsys, DuelEngine(), "--players", "2", "--games", "5")
+    size = data["largest"]["view_bytes"]
+    assert f"largest    3 choices in one list (play_card), view {size:,} bytes" in out
+
+
+def test_view_bytes_are_compact_utf8_json() -> None:
+    class Accented(DuelEngine):
+        def view(self, state: DuelState, viewer: int | None) -> dict[str, Any]:
+            return {"name": "Château", "n": [1, 2]}
+
+    state, _ = DuelEngine().setup(2, {"rounds": 3, "bank_allowed": True}, random.Random(1))
+    assert view_bytes(Accented(), state, None) == len('{"name":"Château","n":[1,2]}'.encode())
 
 
 def test_the_same_seed_replays_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:

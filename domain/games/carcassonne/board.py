@@ -34,11 +34,15 @@ def find(parent: list[int], x: int) -> int:
 
 
 def _union(st: CarcState, a: int, b: int) -> None:
-    """Merge the features rooted at ``a`` and ``b`` (both roots)."""
+    """Merge the features rooted at ``a`` and ``b`` (both roots).
+
+    The older root (the lower segment id) stays the root, so a feature's root is always its
+    first-placed segment: that is the feature id views and events publish, stable while the
+    feature grows (path halving in ``find`` keeps the trees shallow without union by size)."""
     if a == b:
         return
     size = st.size
-    if size[a] < size[b]:
+    if b < a:
         a, b = b, a
     st.parent[b] = a
     size[a] += size[b]

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 
 from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome, PlayerLimit
-from domain.games.carcassonne.board import place_tile
+from domain.games.carcassonne.board import find, is_complete, place_tile
 from domain.games.carcassonne.bot import CarcassonneSearch
 from domain.games.carcassonne.choices import (
     abbey_choices,
@@ -209,51 +209,63 @@ class CarcassonneEngine:
         return events
 
     def view(self, state: CarcState, viewer: int | None) -> dict[str, JSON]:
+        """The whole board is public (the pile order is not): the same for every viewer.
+
+        Every segment of every placed tile names its feature (``features``: the feature id of
+        each segment, in the tile type's segment order); ``features`` lists them with their kind
+        and whether they are complete; figures say which feature they stand on."""
         st = state
-        decision = self.decision(st)
+        parent = st.parent
         board = []
-        for pos, ot in zip(st.t_pos, st.t_ot, strict=True):
+        for idx, (pos, ot) in enumerate(zip(st.t_pos, st.t_ot, strict=True)):
             x, y = xy_of(pos)
-            board.append(
-                {"x": x, "y": y, "tile": TILE_TYPES[ot >> 2].id, "rotation": (ot & 3) * 90}
-            )
+            base = st.tbase[idx]
+            board.append({
+                "x": x, "y": y, "tile": TILE_TYPES[ot >> 2].id, "rotation": (ot & 3) * 90,
+                "features": [find(parent, base + k) for k in range(len(TILE_TYPES[ot >> 2].kinds))],
+            })
+        features = [
+            {"id": g, "kind": KIND_NAMES[st.kind[g]], "complete": is_complete(st, g)}
+            for g in range(len(parent)) if parent[g] == g
+        ]
         figures = []
         for fid in sorted(st.figures):
             owner, kind, idx, local, corner = st.figures[fid]
             x, y = xy_of(st.t_pos[idx])
-            item: dict[str, JSON] = {"owner": owner, "figure": FIGURE_NAMES[kind], "x": x, "y": y,
-                                     "segment": local,
-                                     "feature": KIND_NAMES[TILE_TYPES[st.t_ot[idx] >> 2]
-                                                           .kinds[local]]}
-            if corner >= 0:
-                item["corner"] = ("NW", "NE", "SE", "SW")[corner]
-            item["pending_move"] = fid in st.wagon_queue
+            item: dict[str, JSON] = {
+                "id": fid, "seat": owner, "figure": FIGURE_NAMES[kind], "x": x, "y": y,
+                "segment": local,
+                "feature": KIND_NAMES[TILE_TYPES[st.t_ot[idx] >> 2].kinds[local]],
+                "feature_id": find(parent, st.tbase[idx] + local),
+                "corner": ("NW", "NE", "SE", "SW")[corner] if corner >= 0 else None,
+                "pending_move": fid in st.wagon_queue,
+            }
             figures.append(item)
         placed: JSON = None
         if st.placed >= 0:
             placed = tile_segments(st.t_ot[st.placed])
-        view: dict[str, JSON] = {
+        return {
             "phase": st.phase,
             "active": st.active,
             "turn": st.turn,
-            "players": st.players,
             "options": dict(st.options),
             "pile_count": len(st.pile),
             "tile": TILE_TYPES[st.tile].id if st.tile >= 0 else None,
             "board": board,
+            "features": features,
             "placed_tile_segments": placed,
             "figures": figures,
-            "scores": list(st.scores),
-            "breakdown": [dict(b) for b in st.breakdown],
-            "supply": [dict(zip(SUPPLY_NAMES, s, strict=True)) for s in st.supply],
             "discarded": [TILE_TYPES[t].id for t in st.discarded],
-            "decision": None if decision is None else {
-                "seats": list(decision.seats), "kind": decision.kind, "prompt": decision.prompt,
-                "data": dict(decision.data)},
-            "choices": (self.legal_choices(st, viewer)
-                        if viewer is not None and decision is not None else []),
+            "players": [
+                {
+                    "seat": seat,
+                    "score": st.scores[seat],
+                    "breakdown": dict(st.breakdown[seat]),
+                    "supply": dict(zip(SUPPLY_NAMES, st.supply[seat], strict=True)),
+                }
+                for seat in range(st.players)
+            ],
         }
-        return view
 
     def check_invariants(self, state: CarcState) -> list[str]:
         """Violated invariants of ``state`` in words (empty when all hold); for simulations."""

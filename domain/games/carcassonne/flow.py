@@ -107,7 +107,8 @@ def put_figure(st: CarcState, figure: str, segment: int, corner: str | None,
     st.supply[seat][kind] -= 1
     st.figs[find(st.parent, st.tbase[idx] + segment)].append(fid)
     x, y = xy_of(st.t_pos[idx])
-    data: dict[str, object] = {"seat": seat, "figure": figure, "x": x, "y": y}
+    data: dict[str, object] = {"id": fid, "seat": seat, "figure": figure, "x": x, "y": y,
+                               "feature_id": find(st.parent, st.tbase[idx] + segment)}
     if kind == BARN:
         data["corner"] = corner
     else:
@@ -177,7 +178,7 @@ def next_wagon(st: CarcState, events: list[Event]) -> None:
         queue.pop(0)
         owner = st.figures[fid][0]
         return_figure(st, fid)
-        events.append(Event("wagon_returned", {"seat": owner}))
+        events.append(Event("wagon_returned", {"id": fid, "seat": owner}))
     end_turn(st, events)
 
 
@@ -187,16 +188,18 @@ def move_wagon(st: CarcState, pos: int, segment: int, events: list[Event]) -> No
     st.figs[find(st.parent, st.tbase[fig[2]] + fig[3])].remove(fid)
     j = st.board[pos]
     fig[2], fig[3] = j, segment
-    st.figs[find(st.parent, st.tbase[j] + segment)].append(fid)
+    root = find(st.parent, st.tbase[j] + segment)
+    st.figs[root].append(fid)
     x, y = xy_of(pos)
-    events.append(Event("wagon_moved", {"seat": fig[0], "x": x, "y": y, "segment": segment}))
+    events.append(Event("wagon_moved", {"id": fid, "seat": fig[0], "x": x, "y": y,
+                                        "segment": segment, "feature_id": root}))
 
 
 def return_wagon(st: CarcState, events: list[Event]) -> None:
     fid = st.wagon_queue.pop(0)
     owner = st.figures[fid][0]
     return_figure(st, fid)
-    events.append(Event("wagon_returned", {"seat": owner}))
+    events.append(Event("wagon_returned", {"id": fid, "seat": owner}))
 
 
 def end_turn(st: CarcState, events: list[Event]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.engine import Event
 from domain.games.carcassonne.board import find, is_complete, neighbours_filled, tile_count
-from domain.games.carcassonne.state import BARN, FOLLOWER, MAYOR, WAGON, CarcState
+from domain.games.carcassonne.state import BARN, FIGURE_NAMES, FOLLOWER, MAYOR, WAGON, CarcState
 from domain.games.carcassonne.tiles import CITY, CLOISTER, FIELD, KIND_NAMES, ROAD
 
 CATEGORY_OF = {ROAD: "roads", CITY: "cities", CLOISTER: "cloisters"}
@@ -65,25 +65,34 @@ def score_completed(st: CarcState, root: int, events: list[Event]) -> list[int]:
     kind = st.kind[root]
     award(st, winners, points, CATEGORY_OF[kind])
     fids = sorted(st.figs[root])
+    wagons = [fid for fid in fids if st.figures[fid][1] == WAGON]
     events.append(
         Event(
             "feature_scored",
             {
                 "feature": KIND_NAMES[kind],
+                "feature_id": root,
                 "points": points,
                 "winners": winners,
                 "tiles": tile_count(st, root) if kind != CLOISTER else 9,
-                "figures": [st.figures[f][0] for f in fids],
+                "figures": figures_of(st, fids),
+                "returned": [fid for fid in fids if fid not in wagons],
+                "final": False,
             },
         )
     )
-    wagons = []
     for fid in fids:
-        if st.figures[fid][1] == WAGON:
-            wagons.append(fid)
-        else:
+        if fid not in wagons:
             return_figure(st, fid)
     return wagons
+
+
+def figures_of(st: CarcState, fids: list[int]) -> list[dict[str, object]]:
+    """The figures ``fids`` as events name them: id, owner and figure type."""
+    return [
+        {"id": fid, "seat": st.figures[fid][0], "figure": FIGURE_NAMES[st.figures[fid][1]]}
+        for fid in fids
+    ]
 
 
 def completed_cities(st: CarcState, field_root: int) -> set[int]:
@@ -98,6 +107,10 @@ def completed_cities(st: CarcState, field_root: int) -> set[int]:
         if opens[r] == 0:
             result.add(r)
     return result
+
+
+def farmers_on(st: CarcState, root: int) -> list[int]:
+    return sorted(f for f in st.figs[root] if st.figures[f][1] == FOLLOWER)
 
 
 def farmer_majority(st: CarcState, root: int) -> list[int]:
@@ -124,7 +137,8 @@ def score_field_now(
     events.append(
         Event(
             "field_scored",
-            {"reason": reason, "points": points, "cities": cities, "winners": winners},
+            {"reason": reason, "fields": [root], "points": points, "cities": cities,
+             "winners": winners, "figures": figures_of(st, farmers), "returned": farmers},
         )
     )
     for fid in farmers:
@@ -146,11 +160,13 @@ def final_scoring(st: CarcState, events: list[Event]) -> None:
         winners = majority(st, root)
         points = feature_value(st, root, is_complete(st, root)) if winners else 0
         award(st, winners, points, CATEGORY_OF[kind[root]])
+        fids = sorted(figs[root])
         events.append(
             Event(
                 "feature_scored",
-                {"feature": KIND_NAMES[kind[root]], "points": points, "winners": winners,
-                 "final": True},
+                {"feature": KIND_NAMES[kind[root]], "feature_id": root, "points": points,
+                 "winners": winners, "tiles": tile_count(st, root) if kind[root] != CLOISTER else 1,
+                 "figures": figures_of(st, fids), "returned": [], "final": True},
             )
         )
     fields = [r for r in roots if kind[r] == FIELD]
@@ -165,11 +181,14 @@ def final_scoring(st: CarcState, events: list[Event]) -> None:
     for root in fields:
         if not has_barn(st, root):
             continue
-        owners = sorted({st.figures[f][0] for f in figs[root] if st.figures[f][1] == BARN})
+        barns = sorted(f for f in figs[root] if st.figures[f][1] == BARN)
+        owners = sorted({st.figures[f][0] for f in barns})
         cities = len(completed_cities(st, root))
         award(st, owners, 4 * cities, "barns")
         events.append(
-            Event("barn_scored", {"points": 4 * cities, "cities": cities, "winners": owners})
+            Event("barn_scored", {"fields": [root], "points": 4 * cities, "cities": cities,
+                                  "winners": owners, "figures": figures_of(st, barns),
+                                  "returned": []})
         )
 
 
@@ -181,21 +200,30 @@ def _score_farms(st: CarcState, fields: list[int], events: list[Event]) -> None:
             cities = len(completed_cities(st, root))
             award(st, winners, 3 * cities, "fields")
             events.append(
-                Event("field_scored", {"reason": "final", "points": 3 * cities,
-                                       "cities": cities, "winners": winners})
+                Event("field_scored", {"reason": "final", "fields": [root],
+                                       "points": 3 * cities, "cities": cities, "winners": winners,
+                                       "figures": figures_of(st, farmers_on(st, root)),
+                                       "returned": []})
             )
     elif version == "v2":
         won: list[set[int]] = [set() for _ in range(st.players)]
+        won_fields: list[list[int]] = [[] for _ in range(st.players)]
         for root in fields:
             touching = completed_cities(st, root)
             for seat in farmer_majority(st, root):
                 won[seat] |= touching
+                won_fields[seat].append(root)
         for seat in range(st.players):
             if won[seat]:
                 award(st, [seat], 3 * len(won[seat]), "fields")
+                farmers = [f for r in won_fields[seat] for f in farmers_on(st, r)
+                           if st.figures[f][0] == seat]
                 events.append(
-                    Event("field_scored", {"reason": "final", "points": 3 * len(won[seat]),
-                                           "cities": len(won[seat]), "winners": [seat]})
+                    Event("field_scored", {"reason": "final", "fields": won_fields[seat],
+                                           "points": 3 * len(won[seat]),
+                                           "cities": len(won[seat]), "winners": [seat],
+                                           "figures": figures_of(st, sorted(farmers)),
+                                           "returned": []})
                 )
     else:
         fields_of_city: dict[int, list[int]] = {}
@@ -212,7 +240,9 @@ def _score_farms(st: CarcState, fields: list[int], events: list[Event]) -> None:
             best = max(count)
             winners = [s for s in range(st.players) if count[s] == best]
             award(st, winners, 4, "fields")
+            farmers = sorted(f for r in fields_of_city[city] for f in farmers_on(st, r))
             events.append(
-                Event("field_scored", {"reason": "final", "points": 4, "cities": 1,
-                                       "winners": winners})
+                Event("field_scored", {"reason": "final", "fields": fields_of_city[city],
+                                       "points": 4, "cities": 1, "winners": winners,
+                                       "figures": figures_of(st, farmers), "returned": []})
             )

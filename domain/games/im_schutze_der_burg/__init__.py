@@ -16,22 +16,32 @@ Rules decisions where the reference is silent or open (reconstructed numbers liv
   1 piece of each kind actually received. Bank payouts stop when the bank is empty.
 - Bricklayer: taking from the watchtower is optional. Taler reward: 1 per piece spent,
   silver included.
-- Building choices name the building type (identical tiles are interchangeable) and the
-  physical pieces spent; silver assignments spending the same pieces are one choice. The
-  "cheapest" flag marks the payment with fewest silver, then most sand, wood, clay.
-- Helpers: at most 1 per building per action, 2 per action; from the personal supply or one's
-  own cart/rider helper. Identical spaces of one building are offered once (first free one).
-- Stonemason: at most 1 piece from each other player's Worker card, never the last, 1 thaler to
-  the card's owner; never from his own card.
+- Building is two decisions, as on the original site (click a building, then adjust a
+  preselected payment): the building type (identical tiles are interchangeable), saying what it
+  earns, then the physical pieces spent; silver assignments spending the same pieces are one
+  payment. The cheapest payment (fewest silver, then most sand, wood, clay) is listed first and
+  named in the decision's data; it is not marked inside the choice. Too many payments (a hoard)
+  are narrowed kind by kind first; "back" returns to the buildings (see building.py).
+- Helpers: at most 1 of a seat's helpers per building per round (player aid S7; with 2 players
+  this spans both of the round's cards, and the Guest House counts as a building), 2 per action;
+  from the personal supply or one's own cart/rider helper. Identical spaces of one building are
+  offered once (first free one).
+- Stonemason: at most 1 piece from each other player who played a Worker ("à tous les joueurs
+  qui ont joué un ouvrier … une ressource": with 2 players, one piece from either of the
+  opponent's two Worker cards, not one from each), never a card's last piece, 1 thaler to the
+  card's owner; never from his own card.
 - Worker III: the owner picks its two extra pieces at equipping (before the Stonemasons);
   only distinct outcomes given the stock are offered.
 - Master Builder: all played cards (this round's included) return to hand; 5 VP per building
   erected this round by other seats. It cannot be chosen with all 8 cards in hand.
 - Same cards resolve from the start player clockwise; a seat's two Workers (2 players) in
   card-number order.
-- End scoring: Market/Palace conversions are automatic and maximal; silver converts first at
-  value 5 and counts 5 for the tie-break value. Tie-breaks: thalers left, then resource value;
-  still tied = shared win.
+- End scoring: Market/Palace conversions are optional in the rules; since a VP always outranks
+  the tie-breaks, the engine makes them automatically and maximally, which is never worse for
+  the owner. Only whole conversions happen: one Market helper converts pairs of thalers and an
+  odd thaler stays for the tie-break ("les thalers … changés par des assistants ne comptent
+  pas pour départager": unconverted ones do). Silver converts first at value 5 and counts 5 for
+  the tie-break value. Tie-breaks: thalers left, then resource value; still tied = shared win.
 - Winter: the six reconstructed cards of data/winter.json; winter tiles equal summer values;
   Guest House guests are not "in the castle" (ignored by Keep and Tavern); its guest counts
   as that action's one helper on the Guest House. Damsel bids are a second sealed decision

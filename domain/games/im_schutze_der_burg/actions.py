@@ -10,7 +10,6 @@ from .data import (
     ALL_CARDS_MASK,
     BRICKLAYER,
     BRICKLAYER_PER_PIECE,
-    BUILDING_INDEX,
     BUILDING_TYPES,
     CARD_INDEX,
     CARDS,
@@ -31,14 +30,15 @@ from .data import (
 from .state import DAMSEL, FIREWOOD, NOBODY, State
 
 Choice = dict[str, Any]
-GUEST = -1  # marker in act_tiles for the winter Guest House
+GUEST = -1  # marker in round_tiles for the winter Guest House
 
 
 def reset_action(s: State) -> None:
     s.act_built = 0
     s.act_placed = 0
-    s.act_tiles = []
     s.act_bought = []
+    s.act_building = -1
+    s.act_fixed = []
 
 
 def _pay_out(s: State, seat: int, amount: int) -> int:
@@ -110,10 +110,11 @@ def take_from_tower(s: State, ev: list[Event], seat: int, choice: Choice) -> Non
     ev.append(Event("watchtower_taken", {"seat": seat, "resource": KINDS[k], "count": got}))
 
 
-def build(s: State, ev: list[Event], seat: int, card: int, choice: Choice) -> None:
-    btype = BUILDING_TYPES[BUILDING_INDEX[choice["building"]]]
+def build(s: State, ev: list[Event], seat: int, card: int, building: int, choice: Choice) -> None:
+    """Erect one tile of type ``building`` with the pieces of a ``pay`` choice."""
+    btype = BUILDING_TYPES[building]
     tile = next(t for t in btype.tiles if s.built[t] == NOBODY)
-    pay = (choice["sand"], choice["wood"], choice["clay"], choice["stone"], choice["silver"])
+    pay = tuple(int(choice[kind]) for kind in KINDS)
     held = s.res[seat]
     for k in range(4):
         held[k] -= pay[k]
@@ -148,15 +149,17 @@ def place_helper(s: State, ev: list[Event], seat: int, choice: Choice) -> None:
         s.posts[k] = NOBODY
         s.posts_new[k] = False
     space = choice["space"]
+    if not s.round_tiles:  # a game stored before the per-round limit was tracked
+        s.round_tiles = [[] for _ in range(s.n)]
     if space == "guest_house":
         fee = WINTER_BY_ID["guest_house"].params["fee"]
         s.guests[seat] += 1
-        s.act_tiles.append(GUEST)
+        s.round_tiles[seat].append(GUEST)
     else:
         index = SPACE_INDEX[space]
         fee = SPACES[index].fee
         s.spaces[index] = seat
-        s.act_tiles.append(TILE_OF_SPACE[index])
+        s.round_tiles[seat].append(TILE_OF_SPACE[index])
     s.thalers[seat] -= fee
     s.bank += fee
     s.act_placed += 1

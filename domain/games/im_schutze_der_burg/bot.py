@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import random
 
+from domain.engine import Choice, Decision
+
+from . import flow
+from .building import BACK, PAYMENTS_LISTED_MAX, payment_choices
 from .choices import pick_choices, picked_cards
 from .data import MAX_BUILDS, PLAYER_COUNTS, RESOURCE_VALUE, STONEMASON, YIELD
 from .scoring import final_scores
@@ -34,7 +38,17 @@ _POST_YIELD = tuple((YIELD[k] - 1) * RESOURCE_VALUE[k] for k in range(5))
 
 
 class BurgSearchHooks:
-    """``determinize`` and ``evaluate`` for ``domain.bots.policies`` (the greedy level)."""
+    """``determinize``, ``evaluate`` and ``worth_trying`` for ``domain.bots.policies`` (greedy)."""
+
+    # Every payment of a building is tried, so the cheapest one (listed first) always is.
+    max_candidates = PAYMENTS_LISTED_MAX + 2
+
+    def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
+        """Every choice but ``back``: undoing a building choice only helps a person who erred,
+        and a one-step search could go back and forth for ever."""
+        if decision.kind != "build_payment":
+            return choices
+        return [c for c in choices if c != BACK]
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy with the winter deck reshuffled and other seats' sealed cards redrawn.
@@ -56,10 +70,24 @@ class BurgSearchHooks:
         return s
 
     def evaluate(self, state: State, seat: int) -> float:
-        """Projected points of ``seat`` minus those of its best opponent."""
-        worth = _projected(state)
+        """Projected points of ``seat`` minus those of its best opponent.
+
+        A building chosen but not yet paid for is valued as if paid the cheapest way.
+        """
+        worth = _projected(_settled(state))
         best_other = max(w for other, w in enumerate(worth) if other != seat)
         return worth[seat] - best_other
+
+
+def _settled(state: State) -> State:
+    """``state`` itself, or when a payment is pending, a copy with the cheapest payment made."""
+    if state.pending != "build_payment":
+        return state
+    s = load_state(dump_state(state))
+    seat = s.pending_seats[0]
+    flow.pay_for_building(s, [], seat, payment_choices(s, seat)[0])
+    flow.advance(s, [])
+    return s
 
 
 def _projected(s: State) -> list[float]:

@@ -9,21 +9,17 @@ from .data import (
     ALL_CARDS_MASK,
     BUILD_KINDS,
     BUILDABLE_TILES,
-    BUILDABLE_TYPES,
-    BUILDING_TYPES,
     CARD_INDEX,
     CARDS,
     KINDS,
     MASTER_BUILDER,
     MAX_HELPERS,
-    RESOURCE_VALUE,
     SPACES,
     STONEMASON_PRICE,
     TILE_OF_SPACE,
     TILE_TYPE,
     WINTER_BY_ID,
 )
-from .payments import cheapest, payment_key, payments_for
 from .state import NOBODY, State
 
 Choice = dict[str, Any]
@@ -88,7 +84,6 @@ def tower_choices(s: State) -> list[Choice]:
     return out
 
 
-_type_cache: dict[tuple[int, tuple[int, int, int, int, int, int]], list[Choice]] = {}
 _CACHE_LIMIT = 50_000
 _TILE_BITS = tuple((t, 1 << TILE_TYPE[t]) for t in BUILDABLE_TILES)
 
@@ -111,69 +106,12 @@ def available_types(s: State) -> int:
     return mask
 
 
-def _type_choices(ti: int, key: tuple[int, int, int, int, int, int]) -> list[Choice]:
-    found = _type_cache.get((ti, key))
-    if found is not None:
-        return found
-    if len(_type_cache) >= _CACHE_LIMIT:
-        _type_cache.clear()
-    options = payments_for(key)
-    bid = BUILDING_TYPES[ti].id
-    out: list[Choice] = [
-        {
-            "action": "build",
-            "building": bid,
-            "sand": p0,
-            "wood": p1,
-            "clay": p2,
-            "stone": p3,
-            "silver": p4,
-        }
-        for p0, p1, p2, p3, p4 in options
-    ]
-    if out:
-        out[cheapest(options)]["cheapest"] = True
-    _type_cache[(ti, key)] = out
-    return out
-
-
-_build_cache: dict[tuple[int, int, int, int, int, int], list[Choice]] = {}
-
-
-def build_choices(s: State, seat: int) -> list[Choice]:
-    """Every building type still unbuilt with every exact payment; empty if none."""
-    held = s.res[seat]
-    h0, h1, h2, h3, h4 = held
-    v0, v1, v2, v3, v4 = _PIECE_VALUE
-    if h0 * v0 + h1 * v1 + h2 * v2 + h3 * v3 + h4 * v4 < _MIN_VALUE:
-        return []
-    types = available_types(s)
-    key = (types, h0, h1, h2, h3, h4)
-    found = _build_cache.get(key)
-    if found is not None:
-        return found
-    out: list[Choice] = []
-    for ti, value in _BUILDABLE_VALUES:
-        if types >> ti & 1:
-            pkey = payment_key(value, held)
-            if pkey is not None:
-                out += _type_choices(ti, pkey)
-    if out:
-        out.append(DONE)
-    if len(_build_cache) >= _CACHE_LIMIT:
-        _build_cache.clear()
-    _build_cache[key] = out
-    return out
-
-
-_BUILDABLE_VALUES = tuple((ti, BUILDING_TYPES[ti].value) for ti in BUILDABLE_TYPES)
-_MIN_VALUE = min(value for _ti, value in _BUILDABLE_VALUES)
-# What each piece can be worth in a payment (silver: as the dearest kind).
-_PIECE_VALUE = (*RESOURCE_VALUE[:4], max(RESOURCE_VALUE[:4]))
-
-
 def helper_choices(s: State, seat: int) -> list[Choice]:
-    """Castle (and guest) placements after building; empty if none is possible."""
+    """Castle (and guest) placements after building; empty if none is possible.
+
+    At most one helper of a seat per building per round (player aid S7): with 2 players this
+    spans both cards of the round.
+    """
     if s.act_placed >= MAX_HELPERS:
         return []
     sources = ["supply"] if s.helpers[seat] > 0 else []
@@ -181,7 +119,7 @@ def helper_choices(s: State, seat: int) -> list[Choice]:
     if not sources:
         return []
     money = s.thalers[seat]
-    used = s.act_tiles
+    used = s.round_tiles[seat] if s.round_tiles else ()
     built = s.built
     occupied = s.spaces
     out: list[Choice] = []
@@ -206,13 +144,17 @@ def helper_choices(s: State, seat: int) -> list[Choice]:
 
 
 def buy_choices(s: State, seat: int) -> list[Choice]:
-    """Stonemason purchases: one piece per other player's Worker card, never its last."""
+    """Stonemason purchases: one piece per other player who played a Worker, never a card's last.
+
+    With 2 players an opponent may have two Worker cards: one piece from either, not from both.
+    """
     if s.thalers[seat] < STONEMASON_PRICE:
         return []
     out: list[Choice] = []
-    for i, entry in enumerate(s.workers):
+    sellers = {s.workers[b][0] for b in s.act_bought}
+    for entry in s.workers:
         owner = entry[0]
-        if owner == seat or i in s.act_bought:
+        if owner == seat or owner in sellers:
             continue
         pieces = entry[2:]
         if sum(pieces) < 2:

@@ -9,14 +9,16 @@ from typing import Any
 from domain.engine import JSON, Decision, Event, GameMeta, OptionSpec, Outcome, reveal_event
 from domain.errors import InvalidOptions
 
-from . import actions, flow
+from . import actions, building, flow
 from .bot import BurgSearchHooks
 from .choices import worker_options
 from .data import (
     ALL_CARDS_MASK,
+    BUILDING_INDEX,
     BUILDING_TYPES,
     CARDS,
     FORGE_START,
+    KIND_INDEX,
     PLAYER_COUNTS,
     RESOURCE_TOTAL,
     SPACES,
@@ -42,7 +44,8 @@ _PROMPTS = {
     "trader": "Trader: place a helper on a cart or the rider, or pass",
     "watchtower": "Bricklayer: take all pieces of one kind from the watchtower",
     "stonemason_buy": "Stonemason: buy a piece from a Worker card, or finish",
-    "build": "Build a building with an exact payment, or finish building",
+    "build": "Choose a building to erect (then its payment), or finish building",
+    "build_payment": "Pay the building exactly (cheapest payment first), or go back",
     "place_helpers": "Place a helper in the castle, or finish",
 }
 
@@ -140,6 +143,10 @@ class SchutzeDerBurgEngine:
             data["card"] = CARDS[card].id
             data["built"] = state.act_built
             data["placed"] = state.act_placed
+            if kind == "build_payment":
+                seat = state.pending_seats[0]
+                first = self.legal_choices(state, seat)[0]
+                data.update(building.payment_data(state, seat, card, first))
         memo = Decision(
             seats=tuple(state.pending_seats),
             kind=kind,
@@ -185,7 +192,19 @@ class SchutzeDerBurgEngine:
             if action == "done":
                 flow.finish_build(s, ev)
             else:
-                actions.build(s, ev, seat, s.queue[s.qi][1], choice)
+                building.choose_building(s, BUILDING_INDEX[choice["building"]])
+                ev.append(Event("building_chosen", {"seat": seat, "building": choice["building"]}))
+        elif kind == "build_payment":
+            chosen = BUILDING_TYPES[s.act_building].id
+            if action == "pay":
+                flow.pay_for_building(s, ev, seat, choice)
+            elif action == "fix":
+                building.fix_count(s, KIND_INDEX[choice["resource"]], int(choice["count"]))
+                narrowed = {"resource": choice["resource"], "count": choice["count"]}
+                ev.append(Event("payment_narrowed", {"seat": seat, "building": chosen, **narrowed}))
+            else:
+                building.clear_building(s)
+                ev.append(Event("building_unchosen", {"seat": seat, "building": chosen}))
         elif kind == "place_helpers":
             if action == "done":
                 flow.next_item(s, ev)

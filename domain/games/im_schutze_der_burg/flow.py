@@ -12,9 +12,9 @@ from typing import Any
 from domain.engine import Event, reveal_event
 
 from . import actions
+from .building import building_choices, clear_building, payment_choices
 from .choices import (
     bid_choices,
-    build_choices,
     buy_choices,
     firewood_choices,
     helper_choices,
@@ -105,6 +105,7 @@ def _round_start(s: State, ev: list[Event]) -> None:
     s.workers = []
     s.queue = []
     s.round_builds = []
+    s.round_tiles = [[] for _ in range(s.n)]
     ev.append(Event("round_started", {"round": s.round, "start_player": s.start, "income": coin}))
     s.phase = PICK
 
@@ -141,7 +142,7 @@ def after_picks(s: State, ev: list[Event], chosen: dict[int, Choice]) -> None:
     if s.winter and s.winter_deck and s.round in winter_rounds(s.rounds):
         card = WINTER_BY_ID[s.winter_deck.pop(0)]
         s.winter_seen.append(card.id)
-        ev.append(Event("winter_card", {"card": card.id, "name": card.name, "text": card.text}))
+        ev.append(Event("winter_card", {"card": card.id}))
         actions.winter_effect(s, ev, card.id)
 
 
@@ -270,12 +271,20 @@ def _resolve_step(s: State, ev: list[Event]) -> bool:
 
 
 def _build_step(s: State, ev: list[Event], seat: int) -> bool:
+    if s.act_building >= 0:
+        return ask(s, "build_payment", seat, payment_choices(s, seat))
     if s.act_built < MAX_BUILDS:
-        options = build_choices(s, seat)
+        options = building_choices(s, seat, s.queue[s.qi][1])
         if options:
             return ask(s, "build", seat, options)
     finish_build(s, ev)
     return False
+
+
+def pay_for_building(s: State, ev: list[Event], seat: int, choice: Choice) -> None:
+    """Erect the chosen building with the pieces of a ``pay`` choice; the step is over."""
+    actions.build(s, ev, seat, s.queue[s.qi][1], s.act_building, choice)
+    clear_building(s)
 
 
 def finish_build(s: State, ev: list[Event]) -> None:

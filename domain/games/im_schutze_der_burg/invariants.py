@@ -6,6 +6,7 @@ Each broken rule becomes one human-readable line; an empty list means the state 
 
 from __future__ import annotations
 
+from .building import completions
 from .choices import pick_choices
 from .data import (
     ALL_CARDS_MASK,
@@ -108,6 +109,10 @@ def _board(s: State, problems: list[str]) -> None:
             problems.append(f"space {sp.id} held by unknown seat {owner}")
         if s.built[TILE_OF_SPACE[sp.index]] == NOBODY:
             problems.append(f"helper on space {sp.id} of an unbuilt building")
+    if (s.act_building >= 0) != (s.pending == "build_payment"):
+        problems.append(f"building {s.act_building} chosen but the decision is '{s.pending}'")
+    elif s.pending == "build_payment" and not completions(s, s.pending_seats[0]):
+        problems.append("a building is chosen that cannot be paid")
 
 
 def _cards(s: State, problems: list[str]) -> None:

@@ -61,9 +61,10 @@ def final_scores(s: State) -> list[dict[str, Any]]:
                 continue
             points = 0
             if btype.scoring == "market":
+                # Only whole conversions: with one helper an odd thaler stays for the tie-break.
                 per = btype.params["both_helpers_per" if len(owned) >= 2 else "one_helper_per"]
                 points = thalers // per
-                thalers = 0
+                thalers -= points * per
             elif btype.scoring == "palace":
                 limit = btype.params["pieces_per_helper"] * len(owned)
                 for k in _PALACE_ORDER:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 # Phases of the round machine.
@@ -58,8 +58,11 @@ class State:
     cursor: int = 0  # index used by equip / firewood loops
     act_built: int = 0
     act_placed: int = 0
-    act_tiles: list[int] = field(default_factory=list)  # tiles (or -1 guest) used this action
     act_bought: list[int] = field(default_factory=list)  # worker entries bought from
+    act_building: int = -1  # building type chosen, its payment still to choose (-1: none)
+    act_fixed: list[int] = field(default_factory=list)  # pieces per kind fixed (-1 free), or []
+    # Per seat: tiles (or -1 for the Guest House) that got one of its helpers this round.
+    round_tiles: list[list[int]] = field(default_factory=list)
     round_builds: list[int] = field(default_factory=list)  # builder seat per building
     pending: str = ""
     pending_seats: list[int] = field(default_factory=list)
@@ -70,6 +73,9 @@ class State:
 
 
 _FIELDS = tuple(f for f in State.__slots__ if f not in ("cache", "memo"))
+_DEFAULTED = frozenset(
+    f.name for f in fields(State) if f.default is not MISSING or f.default_factory is not MISSING
+)
 
 
 def dump_state(state: State) -> dict[str, Any]:
@@ -83,8 +89,11 @@ def dump_state(state: State) -> dict[str, Any]:
 
 
 def load_state(data: Mapping[str, Any]) -> State:
+    """Rebuild a state; a field added after a game was stored starts at its default."""
     kwargs: dict[str, Any] = {}
     for name in _FIELDS:
+        if name not in data and name in _DEFAULTED:
+            continue
         value = data[name]
         if isinstance(value, list):
             value = [list(v) if isinstance(v, list) else v for v in value]

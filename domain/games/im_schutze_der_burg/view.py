@@ -12,7 +12,6 @@ from .data import (
     SPACES,
     TILE_OF_SPACE,
     TILE_TYPE,
-    WINTER_BY_ID,
 )
 from .state import BOARD, NOBODY, State
 
@@ -26,6 +25,8 @@ def _owner(value: int) -> int | None:
 
 
 def view_state(s: State, viewer: int | None) -> dict[str, Any]:
+    """Names and texts are not repeated here: they are in the static game data, by id, in the
+    client's language (``GET /v1/game-types/im-schutze-der-burg``)."""
     players = []
     for seat in range(s.n):
         players.append(
@@ -77,7 +78,6 @@ def view_state(s: State, viewer: int | None) -> dict[str, Any]:
         ],
         "worker_cards": [{"seat": e[0], "card": CARDS[e[1]].id, "pieces": _kinds(e[2:])} for e in s.workers],
         "round_buildings": list(s.round_builds),
-        "decision": {"kind": s.pending, "seats": list(s.pending_seats)} if s.pending else None,
     }
     if s.revealed:
         out["picks"] = {str(seat): [CARDS[c].id for c in s.picks[seat]] for seat in range(s.n)}
@@ -85,9 +85,7 @@ def view_state(s: State, viewer: int | None) -> dict[str, Any]:
         out["my_picks"] = [CARDS[c].id for c in s.picks[viewer]]
     if s.winter:
         out["winter"] = {
-            "revealed": [
-                {"card": c, "name": WINTER_BY_ID[c].name, "text": WINTER_BY_ID[c].text} for c in s.winter_seen
-            ],
+            "revealed": [{"card": c} for c in s.winter_seen],
             "cards_left": len(s.winter_deck),
             "guest_house_open": s.guest_house,
             "this_round": list(s.round_flags),

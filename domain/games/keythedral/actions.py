@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.engine import Choice, Event
 from domain.games.keythedral import board, laws, market
-from domain.games.keythedral.core import ask, frame_type, push
+from domain.games.keythedral.core import ask, ask_held, frame_type, push
 from domain.games.keythedral.data import (
     BLACK,
     BROWN,
@@ -20,6 +20,7 @@ from domain.games.keythedral.data import (
     LAW_PRICE,
     PURPLE,
     RED,
+    RESOURCES,
     TILE_INDEX,
     TILES,
     TRADER_PRICE,
@@ -113,8 +114,8 @@ def keytown_choices(st: State, seat: int) -> list[Choice]:
     if store[0] or store[1] or store[2] or store[3] or store[4]:
         if total >= TRADER_PRICE:
             out.append(TRADER)
-        if 15 in hand and total >= 1:
-            out.append(GOOD_DEAL)
+        if 15 in hand and any(st.cubes[seat][c] for c in RESOURCES):
+            out.append(GOOD_DEAL)  # the Trader takes "un cube ressource" (L15), never a craft cube
     if total >= LAW_PRICE:
         out.extend(LAW_MASTER[i] for i, card in enumerate(st.spaces) if card)
     return out
@@ -143,6 +144,11 @@ def _next_turn(st: State) -> None:
             return
 
 
+MENU_CARDS = laws.ANY_TIME | {5, 15, 16}
+"""Cards that change a phase-3 menu: those playable from it, and Substitution, Good Deal and
+Craftsman's Discount, which open purchases and visits otherwise out of reach."""
+
+
 def _turn_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if fr["s"] == 1:
         fr["s"] = 0
@@ -150,12 +156,17 @@ def _turn_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
             st.taken = False
             st.streak = 0
             _next_turn(st)
+            if st.out.count(False):
+                # before the next turn, the others may play what may be played at any time
+                laws.open_window(st, "turn", st.cur, skip=st.cur)
+                return None
     active = st.out.count(False)
     if active == 0 or st.streak >= active:
         st.stack.pop()
         events.append(Event("actions_ended", {}))
         return None
-    return ask(st.cur, "action", turn_choices(st, st.cur))
+    seat = st.cur
+    return ask_held(seat, "action", turn_choices(st, seat), laws.may_hold(st, seat, MENU_CARDS))
 
 
 def _turn_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
@@ -187,18 +198,20 @@ def _play_own(st: State, seat: int, card: int, events: list[Event], **data: obje
     """A card played as part of one's own action: the action happens unless it is vetoed."""
     st.hands[seat].remove(card)
     st.discard.append(card)
-    events.append(Event("law_played", {"seat": seat, "card": f"L{card:02d}", **data}))
+    events.append(laws.played_event(seat, card, data))
     laws.open_veto(st, seat, card)
 
 
 # -- A1: buying a building tile ----------------------------------------------------------------
+SUBSTITUTION = frozenset({5})
+KEYTOWN_CARDS = frozenset({15, 16})
+
 def _buy_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     seat = fr["seat"]
     tile = fr["tile"]
     if fr["s"] == 0:
-        fr["s"] = 1
-        order = [(seat + i) % st.players for i in range(1, st.players + 1)]
-        laws.open_window(st, "purchase", order, buyer=seat, tile=tile)
+        fr["s"] = 1  # clockwise from the buyer's left, the buyer last
+        laws.open_window(st, "purchase", (seat + 1) % st.players, buyer=seat, tile=tile)
         return None
     if fr["s"] == 1:
         if fr["stopped"]:
@@ -212,7 +225,8 @@ def _buy_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
             st.stack.pop()
             events.append(Event("purchase_stopped", {"seat": seat, "tile": TILES[tile].id}))
             return None
-        return ask(seat, "pay_tile", choices, tile=TILES[tile].id)
+        return ask_held(seat, "pay_tile", choices, laws.may_hold(st, seat, SUBSTITUTION),
+                        tile=TILES[tile].id)
     st.stack.pop()
     if not fr["vetoed"]:
         st.taken = True
@@ -297,12 +311,13 @@ frame_type("fence", _fence_step, _fence_answer)
 
 
 def _deal_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
-    """Good Deal (L15): one cube to the Trader, two resource cubes back."""
+    """Good Deal (L15): one resource cube to the Trader, two resource cubes back."""
     st.stack.pop()
     if not fr["vetoed"]:
         st.taken = True
         push(st, {"t": "take", "seat": fr["seat"], "n": 2})
-        push(st, {"t": "pay", "seat": fr["seat"], "n": 1, "to": -1, "paid": [0] * 8})
+        push(st, {"t": "pay", "seat": fr["seat"], "n": 1, "to": -1, "paid": [0] * 8,
+                  "resources": True})
     return None
 
 
@@ -325,7 +340,9 @@ frame_type("disc", _discount_step)
 
 
 def _keytown_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
-    return ask(fr["seat"], "keytown", keytown_choices(st, fr["seat"]))
+    seat = fr["seat"]
+    return ask_held(seat, "keytown", keytown_choices(st, seat),
+                    laws.may_hold(st, seat, KEYTOWN_CARDS))
 
 
 def _keytown_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]

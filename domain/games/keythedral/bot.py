@@ -133,7 +133,9 @@ def _rebuild_pending(s: State, original: Pending | None) -> None:
         return
     top = s.stack[-1]
     pending = STEPS[top["t"]](s, top, [])
-    if pending is not None and len(pending.choices) >= 2:
+    if pending is not None and (
+        len(pending.choices) >= 2 or pending.seats is not None or pending.held
+    ):
         s.pending = pending
         return
     advance(s, [])

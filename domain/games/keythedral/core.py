@@ -9,22 +9,27 @@ same decision.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from domain.engine import Choice, Event
 from domain.games.keythedral.state import Frame, Pending, State
 
 Step = Callable[[State, Frame, list[Event]], Pending | None]
 Answer = Callable[[State, Frame, int, Choice, list[Event]], None]
+JointAnswer = Callable[[State, Frame, Mapping[int, Choice], list[Event]], None]
 
 STEPS: dict[str, Step] = {}
 ANSWERS: dict[str, Answer] = {}
+JOINT_ANSWERS: dict[str, JointAnswer] = {}
 
 
-def frame_type(name: str, step: Step, answer: Answer | None = None) -> None:
+def frame_type(name: str, step: Step, answer: Answer | None = None,
+               joint: JointAnswer | None = None) -> None:
     STEPS[name] = step
     if answer is not None:
         ANSWERS[name] = answer
+    if joint is not None:
+        JOINT_ANSWERS[name] = joint
 
 
 def advance(st: State, events: list[Event]) -> None:
@@ -39,7 +44,7 @@ def advance(st: State, events: list[Event]) -> None:
             continue
         choices = pending.choices
         assert choices, f"{pending.kind}: a decision without choices"
-        if len(choices) == 1:
+        if len(choices) == 1 and pending.seats is None and not pending.held:
             ANSWERS[top["t"]](st, top, pending.seat, choices[0], events)
             continue
         st.pending = pending
@@ -56,9 +61,15 @@ def rebuild_pending(st: State) -> None:
         st.pending = STEPS[top["t"]](st, top, [])
 
 
-def answer(st: State, seat: int, choice: Choice, events: list[Event]) -> None:
+def answer(st: State, choices: Mapping[int, Choice], events: list[Event]) -> None:
+    """Apply the pending decision: one seat's choice, or every asked seat's in a law window."""
     top = st.stack[-1]
-    ANSWERS[top["t"]](st, top, seat, choice, events)
+    pending = st.pending
+    assert pending is not None
+    if pending.seats is not None:
+        JOINT_ANSWERS[top["t"]](st, top, choices, events)
+    else:
+        ANSWERS[top["t"]](st, top, pending.seat, choices[pending.seat], events)
     advance(st, events)
 
 
@@ -68,3 +79,14 @@ def push(st: State, frame: Frame) -> None:
 
 def ask(seat: int, kind: str, choices: list[Choice], **data: object) -> Pending:
     return Pending(seat, kind, choices, data)
+
+
+def ask_held(seat: int, kind: str, choices: list[Choice], held: bool, **data: object) -> Pending:
+    """Like ``ask``, but a single choice is still asked when ``held`` (see ``Pending.held``)."""
+    return Pending(seat, kind, choices, data, held=held)
+
+
+def ask_all(kind: str, seats: dict[int, list[Choice]], **data: object) -> Pending:
+    """A simultaneous decision of every seat in ``seats`` (in order), each from its own list."""
+    first = next(iter(seats))
+    return Pending(first, kind, seats[first], data, seats=seats)

@@ -45,11 +45,15 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class LawCard:
+    """A law card: ``timing`` names when it may be played, ``windows`` where the engine offers it
+    (checked against the engine's own tables by ``tests/unit/keythedral/test_data.py``)."""
+
     number: int
     id: str
     title: str
     timing: str
     text: str
+    windows: tuple[str, ...] = ()
 
 
 RULES: dict[str, Any] = _load("rules.json")
@@ -84,9 +88,11 @@ def _tiles() -> tuple[Tile, ...]:
 TILES: tuple[Tile, ...] = _tiles()
 TILE_INDEX: dict[str, int] = {t.id: i for i, t in enumerate(TILES)}
 
+LAW_RAW: tuple[dict[str, Any], ...] = tuple(_load("law_cards.json")["cards"])
+"""The law cards as written in the data file (texts in several languages: see ``catalog``)."""
 LAWS: tuple[LawCard, ...] = tuple(
-    LawCard(i + 1, raw["id"], raw["title"], raw["timing"], raw["text"])
-    for i, raw in enumerate(_load("law_cards.json")["cards"])
+    LawCard(i + 1, raw["id"], raw["title"], raw["timing"], raw["text"], tuple(raw["windows"]))
+    for i, raw in enumerate(LAW_RAW)
 )
 
 

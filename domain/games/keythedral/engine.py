@@ -44,6 +44,12 @@ META = GameMeta(
             "in order).",
         ),
         OptionSpec(
+            "first_player", "enum", "random",
+            "Who starts the tile laying and round 1: 'random' (drawn from the game's seeded "
+            "randomness) or a seat number '0' to '4' (the rules let the youngest player choose).",
+            ("random", "0", "1", "2", "3", "4"),
+        ),
+        OptionSpec(
             "law_cards_face_up", "bool", False,
             "Open question Q3: the new-law cards lie face up instead of face down.",
             verified=False,
@@ -72,20 +78,24 @@ class KeythedralEngine:
         if pending is None:
             return None
         if pending.decision is None:
-            pending.decision = _decision(pending.seat, pending.kind, pending.data)
+            if pending.seats is not None:
+                pending.decision = Decision(
+                    tuple(pending.seats), pending.kind, prompt(pending.kind, None),
+                    simultaneous=True, data=pending.data,
+                )
+            else:
+                pending.decision = _decision(pending.seat, pending.kind, pending.data)
         return pending.decision
 
     def legal_choices(self, state: State, seat: int) -> list[Choice]:
         pending = state.pending
-        if pending is None or pending.seat != seat:
+        if pending is None:
             return []
-        return list(pending.choices)
+        return list(pending.choices_of(seat))
 
     def apply(self, state: State, choices: Mapping[int, Choice]) -> list[Event]:
-        pending = state.pending
-        assert pending is not None
         events: list[Event] = []
-        answer(state, pending.seat, choices[pending.seat], events)
+        answer(state, choices, events)
         return events
 
     def view(self, state: State, viewer: int | None) -> dict[str, JSON]:

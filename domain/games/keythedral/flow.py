@@ -106,9 +106,8 @@ def _phase_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
             st.phase = p
             events.append(Event("phase_started", {"phase": p, "start": st.start}))
             fr["s"] = 1
-            if laws.open_window(st, "start", st.turn_order(), p=p):
-                return None
-            s = 1
+            laws.open_window(st, "start", st.start, p=p)
+            return None
         if s == 1:
             fr["s"] = 2
             if p == 1:
@@ -160,8 +159,8 @@ def _marker_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
                    marker=k)
     if s == 1:
         fr["s"] = 2
-        if laws.open_window(st, "marker", st.turn_order(placer), k=k):
-            return None
+        laws.open_window(st, "marker", placer, k=k)
+        return None
     fr["s"] = 3
     number = st.markers[-1]
     queue = []
@@ -341,7 +340,11 @@ def _auction_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
                 choices.append(_bid(high))
         else:
             choices.extend(_bid(n) for n in range(high + 1, total + 1))
-        return ask(seat, "bid", choices, high=high, by=fr["by"])
+        return ask(seat, "bid", choices, high=high, by=None if fr["by"] < 0 else fr["by"])
+    if not fr.get("window"):
+        fr["window"] = True  # the bids are in: a law window before they are settled
+        laws.open_window(st, "auction", st.start)
+        return None
     st.stack.pop()
     b = fr["b"]
     chooser = b

@@ -30,8 +30,13 @@ def check_invariants(st: State) -> list[str]:
     _cubes(st, problems)
     _board(st, problems)
     _tiles_and_laws(st, problems)
-    if st.pending is not None and len(st.pending.choices) < 2:
-        problems.append(f"decision {st.pending.kind} asked with {len(st.pending.choices)} choice(s)")
+    pending = st.pending
+    if pending is not None:
+        lists = list(pending.seats.values()) if pending.seats is not None else [pending.choices]
+        if any(not choices for choices in lists):
+            problems.append(f"decision {pending.kind} asks a seat with no choice")
+        elif len(pending.choices) < 2 and pending.seats is None and not pending.held:
+            problems.append(f"decision {pending.kind} asked with a single choice")
     if st.over and st.pending is not None:
         problems.append("the game is over but a decision is pending")
     return problems

@@ -24,10 +24,7 @@ def tile_public(st: State, tile: int) -> dict[str, object]:
 
 def face_up_tiles(st: State) -> list[int]:
     """Tiles on the mat whose fronts are visible."""
-    if st.face_up_tiles:
-        return [t for row in st.rows for t in row]
-    row = st.current_row()
-    return list(st.rows[row]) if row < len(st.rows) else []
+    return [t for r, row in enumerate(st.rows) if st.face_up(r) for t in row]
 
 
 def buyable_tiles(st: State) -> list[int]:

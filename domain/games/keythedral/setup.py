@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 
 from domain.engine import JSON, Event
+from domain.errors import InvalidOptions
 from domain.games.keythedral.core import advance
 from domain.games.keythedral.data import (
     COTTAGES,
@@ -21,6 +22,16 @@ from domain.games.keythedral.data import (
     law_spaces,
 )
 from domain.games.keythedral.state import KEYTHEDRAL, Effects, State
+
+
+def first_player(option: JSON, players: int, rng: random.Random) -> int:
+    """S-7: the youngest player names the start player; here an option, random by default."""
+    if option == "random":
+        return rng.randrange(players)
+    seat = int(str(option))
+    if seat >= players:
+        raise InvalidOptions(f"first_player {seat} names no seat of a {players}-player game")
+    return seat
 
 
 def new_game(
@@ -59,6 +70,7 @@ def new_game(
     st.hands = [[] for _ in range(players)]
     st.fx = Effects.fresh(players)
     st.out = [False] * players
+    st.start = first_player(options.get("first_player", "random"), players, rng)
     st.stack = [{"t": "setup", "i": 0}]
     events = [
         Event(
@@ -69,6 +81,7 @@ def new_game(
                 "fields": [{"x": x, "y": y, "field": FIELD_TYPES[k]} for x, y, k in starts],
                 "field_stack": len(st.field_stack),
                 "law_spaces": len(st.spaces),
+                "start": st.start,
             },
         )
     ]

@@ -21,13 +21,26 @@ KEYTHEDRAL: Cell = (0, 0)
 
 @dataclass(slots=True)
 class Pending:
-    """The decision the game is waiting for (derived, never stored)."""
+    """The decision the game is waiting for (derived, never stored).
+
+    ``seats`` is set for a law window: every listed seat decides at once (sealed), each from its
+    own choices; ``seat`` and ``choices`` then describe the first of them. ``held`` keeps a
+    decision with a single choice open: whether it has more depends on a hidden hand, so
+    applying it at once would tell everyone that the hand holds nothing playable.
+    """
 
     seat: int
     kind: str
     choices: list[Choice]
     data: dict[str, JSON]
     decision: Decision | None = None
+    seats: dict[int, list[Choice]] | None = None
+    held: bool = False
+
+    def choices_of(self, seat: int) -> list[Choice]:
+        if self.seats is not None:
+            return self.seats.get(seat, [])
+        return self.choices if seat == self.seat else []
 
 
 @dataclass(slots=True)
@@ -103,7 +116,9 @@ class State:
         return len(self.rows)
 
     def face_up(self, row: int) -> bool:
-        return self.face_up_tiles or row == self.current_row()
+        """Fronts visible: the lowest unfinished row once tile laying is over (S-10 turns the
+        value-4 tiles up only then), or every row in the face-up variant."""
+        return self.face_up_tiles or (self.round > 0 and row == self.current_row())
 
     def turn_order(self, first: int | None = None) -> list[int]:
         first = self.start if first is None else first

@@ -74,8 +74,12 @@ def _pay_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         first = fr.get("from", 0)
         if first:
             have = [0] * first + have[first:]
+        if fr.get("resources"):
+            have = [*have[:5], 0, 0, 0]  # a payment in resource cubes only (Good Deal, L15)
         held = [c for c in range(8) if have[c]]
-        if len(held) == 1:
+        if not held:
+            fr["n"] = 0  # nothing left to pay with (only in a determinized guess of a seat's cubes)
+        elif len(held) == 1:
             c = held[0]
             counts = [0] * 8
             counts[c] = min(have[c], n)

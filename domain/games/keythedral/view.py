@@ -1,6 +1,9 @@
 """What a seat (or a spectator) may see, and the prompts of the decisions.
 
-Behind a screen: cubes, law cards in hand and spare workers; a seat sees only its own. Face-down
+Behind a screen: cubes, law cards in hand, bought building tiles ("placez-la derrière votre
+écran") and spare workers; a seat sees only its own, the others only how many tiles each
+bought, until the end of the game shows every tile and total. (A purchase itself happens in the
+open: the ``tile_bought`` event says which tile left the mat, as everyone at a table sees it.) Face-down
 building tiles show their value only; face-down law cards show only that a card is there.
 Transactions with the store, the craftsmen and other players happen in the open, so events may
 name the colours paid; the running holdings stay hidden.
@@ -29,7 +32,7 @@ PROMPTS = {
     "choose_house": "Choose the cottage that becomes a house.",
     "fence": "Build one of your fences on a free slot, or remove a fence.",
     "replace_cottage": "Your fenced-in cottage must move: choose its new gap.",
-    "law_window": "You may play a law card now, or decline.",
+    "law_window": "Every seat holding law cards may play one now, or pass.",
     "bid": "Bid cubes for the right to choose the next start player, or pass (0).",
     "choose_start": "Name the new start player.",
 }
@@ -38,10 +41,13 @@ PROMPTS = {
 _PROMPT_CACHE: dict[tuple[str, int], str] = {}
 
 
-def prompt(kind: str, seat: int) -> str:
-    text = _PROMPT_CACHE.get((kind, seat))
+def prompt(kind: str, seat: int | None) -> str:
+    """The prompt of a decision; a law window is put to several seats at once (``seat`` None)."""
+    key = (kind, -1 if seat is None else seat)
+    text = _PROMPT_CACHE.get(key)
     if text is None:
-        text = _PROMPT_CACHE[(kind, seat)] = f"Seat {seat}: {PROMPTS[kind]}"
+        text = PROMPTS[kind] if seat is None else f"Seat {seat}: {PROMPTS[kind]}"
+        _PROMPT_CACHE[key] = text
     return text
 
 
@@ -49,12 +55,21 @@ def cube_map(counts: list[int]) -> dict[str, int]:
     return {COLOURS[c]: n for c, n in enumerate(counts)}
 
 
+PHASES = ("setup", "work_order", "harvest", "actions", "new_laws", "start_player")
+"""Phase names by phase number (0 = laying the field tiles), as the static data lists them."""
+
+
+def own_tiles(st: State, seat: int) -> list[JSON]:
+    return [{"id": TILES[t].id, "value": TILES[t].value} for t in st.bought[seat]]
+
+
 def view(st: State, viewer: int | None) -> dict[str, JSON]:
+    """The decision and the legal choices are not repeated here: they are the game's top-level
+    ``decision`` and ``GET /v1/games/{id}/choices``."""
     fx = st.fx
-    current = st.current_row()
     rows = []
     for r, tiles in enumerate(st.rows):
-        up = st.face_up_tiles or r == current
+        up = st.face_up(r)
         rows.append({
             "value": ROW_VALUES[r],
             "face_up": up,
@@ -64,10 +79,9 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
         })
     players = []
     for s in range(st.players):
-        players.append({
+        player: dict[str, JSON] = {
             "seat": s,
-            "tiles": [{"id": TILES[t].id, "value": TILES[t].value} for t in st.bought[s]],
-            "tile_points": tile_points(st, s),
+            "tiles_bought": len(st.bought[s]),
             "law_cards": len(st.hands[s]),
             "fences_left": st.fences_left[s],
             "procured_law": st.out[s] if st.phase == 3 else False,
@@ -76,10 +90,15 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
                  "y": None if pos is None else pos[1], "house": st.house[s][i]}
                 for i, pos in enumerate(st.cottage_pos[s])
             ],
-        })
+        }
+        if st.over:  # the screens come down: every player's tiles and their total
+            player["tiles"] = own_tiles(st, s)
+            player["tile_points"] = tile_points(st, s)
+        players.append(player)
     data: dict[str, JSON] = {
         "round": st.round,
-        "phase": st.phase,
+        "phase": PHASES[st.phase],
+        "phase_number": st.phase,
         "start_player": st.start,
         "over": st.over,
         "options": {
@@ -108,9 +127,9 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
             "played": [law_id(c) for c in st.discard],
         },
         "effects": {
-            "work_order_by": fx.work_order,
+            "work_order_by": None if fx.work_order < 0 else fx.work_order,
             "right_of_way": list(fx.right_of_way),
-            "building_restriction_by": fx.restriction,
+            "building_restriction_by": None if fx.restriction < 0 else fx.restriction,
             "bumper_harvest": FIELD_TYPES[fx.bumper] if fx.bumper >= 0 else None,
             "blight": FIELD_TYPES[fx.blight] if fx.blight >= 0 else None,
             "choice_of_harvest": [FIELD_TYPES[t] if t >= 0 else None for t in fx.harvest_choice],
@@ -120,19 +139,12 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
         "turn": {"seat": st.cur, "passes": st.streak} if st.phase == 3 else None,
         "players": players,
     }
-    pending = st.pending
-    data["decision"] = (
-        None if pending is None
-        else {"seat": pending.seat, "kind": pending.kind, "prompt": prompt(pending.kind,
-                                                                            pending.seat)}
-    )
     if viewer is not None:
         data["you"] = {
             "seat": viewer,
             "cubes": cube_map(st.cubes[viewer]),
-            "law_cards": [law_id(c) for c in st.hands[viewer]],
+            "law_cards": [law_id(c) for c in sorted(st.hands[viewer])],
+            "tiles": own_tiles(st, viewer),
+            "tile_points": tile_points(st, viewer),
         }
-        data["legal_choices"] = (
-            list(pending.choices) if pending is not None and pending.seat == viewer else []
-        )
     return data

@@ -8,6 +8,7 @@ from typing import Any
 from domain.games.im_schutze_der_burg import ENGINE, flow
 from domain.games.im_schutze_der_burg.data import (
     CARD_INDEX,
+    KINDS,
     PLAYER_COUNTS,
     RESOURCE_TOTAL,
     THALERS_TOTAL,
@@ -58,7 +59,13 @@ def pick(s: State, **by_seat: Any) -> list[Any]:
 
 
 def act(s: State, choice: dict[str, Any], kind: str | None = None) -> list[Any]:
-    """Apply one non-simultaneous decision (checking it is legal)."""
+    """Apply one non-simultaneous decision, posting the listed choice verbatim (checked legal).
+
+    A ``build_choice`` (a building with its payment) is played as the engine asks for it: the
+    building, then the payment, fixing counts first when the payment step is narrowed.
+    """
+    if choice.get("action") == "build" and "sand" in choice:
+        return _build(s, choice, kind)
     refresh(s)
     d = E.decision(s)
     assert d is not None, "game over"
@@ -66,14 +73,35 @@ def act(s: State, choice: dict[str, Any], kind: str | None = None) -> list[Any]:
         assert d.kind == kind, (d.kind, kind)
     seat = d.seats[0]
     legal = E.legal_choices(s, seat)
-    match = [c for c in legal if {k: v for k, v in c.items() if k != "cheapest"} == choice]
-    assert match, f"{choice} not legal in {d.kind}: {legal[:20]}"
-    return E.apply(s, {seat: match[0]})
+    assert choice in legal, f"{choice} not legal in {d.kind}: {legal[:20]}"
+    return E.apply(s, {seat: choice})
+
+
+def _build(s: State, choice: dict[str, Any], kind: str | None) -> list[Any]:
+    refresh(s)
+    d = E.decision(s)
+    assert d is not None and d.kind == "build", d
+    assert kind in (None, "build"), kind
+    seat = d.seats[0]
+    chosen = [c for c in E.legal_choices(s, seat) if c.get("building") == choice["building"]]
+    assert chosen, f"{choice['building']} not offered: {E.legal_choices(s, seat)}"
+    events = E.apply(s, {seat: chosen[0]})
+    pay = {"action": "pay", **{k: choice[k] for k in KINDS}}
+    while True:
+        d = E.decision(s)
+        assert d is not None and d.kind == "build_payment", d
+        legal = E.legal_choices(s, seat)
+        if pay in legal:
+            return events + E.apply(s, {seat: pay})
+        fix = [c for c in legal if c["action"] == "fix" and c["count"] == choice[c["resource"]]]
+        assert fix, f"{pay} not reachable from {legal}"
+        events += E.apply(s, {seat: fix[0]})
 
 
 def build_choice(
     building: str, sand: int = 0, wood: int = 0, clay: int = 0, stone: int = 0, silver: int = 0
 ) -> dict[str, Any]:
+    """A building with its payment, as ``act`` plays it in two steps."""
     return {
         "action": "build",
         "building": building,

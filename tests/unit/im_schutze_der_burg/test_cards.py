@@ -186,6 +186,51 @@ def test_a_helper_can_move_from_a_cart_into_the_castle() -> None:
     assert s.posts[0] == -1 and s.spaces[0] == 0 and s.helpers[0] == 5
 
 
+def test_two_player_one_helper_per_building_per_round_across_both_cards() -> None:
+    """Rules reference 2.9 and player aid S7: "A player may add only 1 helper to any one
+    building per round."
+
+    Seat 0 plays Bricklayer and Stonemason in one round. The Bricklayer builds a house and puts
+    a helper on the Market (6 thalers); the Stonemason builds another house and may place on
+    the Forge, but not on the Market's second space this round.
+    """
+    s = new_game(2)
+    set_res(s, 0, sand=2, wood=2, stone=2)
+    set_thalers(s, 0, 30)
+    pick(s, p0=("bricklayer", "stonemason"), p1=("messenger", "trader"))
+    act(s, {"action": "pass"}, "trader")
+    act(s, {"action": "skip"}, "watchtower")
+    act(s, build_choice("house", sand=1, wood=1, stone=1), "build")
+    act(s, {"action": "done"}, "build")
+    act(s, {"action": "place", "space": "market.0", "from": "supply"}, "place_helpers")
+    act(s, {"action": "done"}, "place_helpers")
+    act(s, build_choice("house", sand=1, wood=1, stone=1), "build")
+    spaces = {c.get("space") for c in E.legal_choices(s, 0)}
+    assert "market.1" not in spaces and {"forge.0", "forge.1"} <= spaces
+    act(s, {"action": "place", "space": "forge.0", "from": "supply"}, "place_helpers")
+    assert s.spaces[:4] == [0, -1, 0, -1]
+
+
+def test_the_per_round_building_limit_starts_afresh_next_round() -> None:
+    """S7's limit is per round: the next round the same player may take the Market's other space."""
+    s = new_game(2)
+    set_res(s, 0, sand=2, wood=2, stone=2)
+    set_thalers(s, 0, 30)
+    pick(s, p0=("bricklayer", "messenger"), p1=("messenger", "trader"))
+    act(s, {"action": "pass"}, "trader")
+    act(s, {"action": "skip"}, "watchtower")
+    act(s, build_choice("house", sand=1, wood=1, stone=1), "build")
+    act(s, {"action": "done"}, "build")
+    act(s, {"action": "place", "space": "market.0", "from": "supply"}, "place_helpers")
+    act(s, {"action": "done"}, "place_helpers")
+    assert s.round == 2
+    pick(s, p0=("trader", "stonemason"), p1=("bricklayer", "master_builder"))
+    act(s, {"action": "pass"}, "trader")
+    act(s, {"action": "skip"}, "watchtower")
+    act(s, build_choice("house", sand=1, wood=1, stone=1), "build")
+    assert {"action": "place", "space": "market.1", "from": "supply"} in E.legal_choices(s, 0)
+
+
 # ----------------------------------------------------------------------------- Stonemason
 
 
@@ -229,6 +274,25 @@ def test_stonemason_may_not_buy_from_his_own_worker_card_in_two_player() -> None
     pick(s, p0=("stonemason", "worker_1"), p1=("messenger", "worker_2"))
     choices = E.legal_choices(s, 0)
     assert {c["seat"] for c in choices if c["action"] == "buy"} == {1}
+
+
+def test_two_player_stonemason_buys_one_piece_from_a_player_with_two_worker_cards() -> None:
+    """Seed: "Le tailleur de pierre peut acheter à tous les joueurs qui on joué un ouvrier à ce
+    tour, une ressource de la carte ouvrier pour un thaler."
+
+    One resource per *player* who played a Worker, not per Worker card: seat 1 plays Worker I
+    (sand, wood, stone) and Worker II (sand, clay, stone); seat 0's Stonemason buys the stone
+    of Worker I for 1 thaler and may then buy nothing from Worker II. He goes on to build.
+    """
+    s = new_game(2)
+    set_thalers(s, 0, 10)
+    pick(s, p0=("messenger", "stonemason"), p1=("worker_1", "worker_2"))
+    owners = {(c["seat"], c["card"]) for c in E.legal_choices(s, 0) if c["action"] == "buy"}
+    assert owners == {(1, "worker_1"), (1, "worker_2")}
+    act(s, {"action": "buy", "seat": 1, "card": "worker_1", "resource": "stone"}, "stonemason_buy")
+    assert s.thalers[:2] == [10 + 8 - 1, 3 + 1]
+    assert [w[2:] for w in s.workers] == [[1, 1, 0, 0, 0], [1, 0, 1, 1, 0]]
+    assert kind(s) == "build"  # no second purchase from seat 1's Worker II
 
 
 # ----------------------------------------------------------------------------- Workers

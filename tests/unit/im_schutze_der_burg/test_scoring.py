@@ -158,3 +158,38 @@ def test_equal_thalers_are_broken_by_resource_value_not_count() -> None:
     s.over = True
     outcome = E.outcome(s)
     assert outcome is not None and outcome.winners == (1, 2)
+
+
+def test_one_market_helper_leaves_the_odd_thaler_for_the_tie_break() -> None:
+    """Seed: "Les thalers ressources changés par des assistants ne comptent pas pour départager."
+    Rules reference 2.11, Market: "One Market helper: 1 VP per 2 own talers (floor)".
+
+    Only converted thalers leave the tie-break. Seat 0 has 13 thalers and one Market helper:
+    12 become 6 VP (4 + 6 = 10), the 13th is not converted and still counts. Seat 1 has 10 VP
+    and no thaler: 10 = 10 on points, 1 thaler to 0, so seat 0 wins alone (not a shared win).
+    """
+    s = new_game(4)
+    s.vp = [4, 10, 0, 0]
+    set_thalers(s, 0, 13)
+    set_thalers(s, 1, 0)
+    _helper(s, "market.0", 0)
+    s.over = True
+    outcome = E.outcome(s)
+    assert outcome is not None
+    assert outcome.scores[:2] == (10, 10)
+    assert outcome.details["players"][0]["end_vp"] == {"market": 6}
+    assert outcome.details["players"][0]["tiebreak_thalers"] == 1
+    assert outcome.winners == (0,)
+
+
+def test_both_market_spaces_convert_every_thaler() -> None:
+    """Rules reference 2.11, Market: "Both spaces owned by the same player: 1 VP per taler"."""
+    s = new_game(4)
+    _helper(s, "market.0", 0)
+    _helper(s, "market.1", 0)
+    set_thalers(s, 0, 13)
+    s.over = True
+    outcome = E.outcome(s)
+    assert outcome is not None
+    assert outcome.details["players"][0]["end_vp"] == {"market": 13}
+    assert outcome.details["players"][0]["tiebreak_thalers"] == 0

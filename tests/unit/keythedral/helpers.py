@@ -93,10 +93,38 @@ def phase(p: int, s: int = 1) -> Frame:
     return {"t": "phase", "p": p, "s": s}
 
 
+PASS: Choice = {"action": "pass"}
+
+
 def act(st: State, seat: int, choice: Choice) -> list[Event]:
+    """Apply ``seat``'s choice; in a law window every other asked seat passes."""
     legal = ENGINE.legal_choices(st, seat)
     assert choice in legal, f"{choice} not in {legal}"
-    return ENGINE.apply(st, {seat: choice})
+    d = ENGINE.decision(st)
+    assert d is not None
+    joint = {s: PASS for s in d.seats} if d.simultaneous else {}
+    return ENGINE.apply(st, {**joint, seat: choice})
+
+
+def pass_window(st: State) -> list[Event]:
+    """Every seat asked in the current law window passes."""
+    d = ENGINE.decision(st)
+    assert d is not None and d.kind == "law_window", d
+    return ENGINE.apply(st, {s: PASS for s in d.seats})
+
+
+def pass_windows(st: State) -> list[Event]:
+    """Pass every law window until another kind of decision is due."""
+    events: list[Event] = []
+    while (d := ENGINE.decision(st)) is not None and d.kind == "law_window":
+        events += pass_window(st)
+    return events
+
+
+def asked(st: State) -> tuple[tuple[int, ...], str]:
+    d = ENGINE.decision(st)
+    assert d is not None
+    return d.seats, d.kind
 
 
 def kinds(events: list[Event]) -> list[str]:

@@ -10,12 +10,15 @@ from domain.games.keythedral.state import State
 from tests.unit.keythedral.helpers import (
     COTTAGES,
     act,
+    asked,
     cubes,
     deal_law,
     decision,
     give,
     kinds,
     law,
+    pass_window,
+    pass_windows,
     phase,
     run,
     scenario,
@@ -178,6 +181,9 @@ def test_procuring_a_law_card_costs_one_cube_and_ends_the_players_phase_three() 
     assert procured.private == {0: {"card": f"L{card:02d}"}}
     assert st.hands[0] == [card] and st.spaces == [0] and st.cubes[0] == cubes(black=2)
     assert st.out[0]
+    # seat 0 now holds a card: a law window before seat 1's turn asks it (it may play it)
+    assert ENGINE.decision(st).seats == (0,)  # type: ignore[union-attr]
+    pass_window(st)
     act(st, 1, {"action": "pass"})
     # seat 0 is out: seat 1's pass alone ends phase 3
     assert st.phase > 3
@@ -206,6 +212,7 @@ def test_a_player_who_passed_may_act_again_on_his_next_turn() -> None:
     act(st, 0, {"action": "pass"})
     act(st, 1, {"action": "keytown"})  # the law master takes seat 1's only cube
     assert st.out[1]
+    pass_windows(st)  # seat 1 holds a card: asked before seat 0's turn
     assert decision(st) == (0, "action")
     act(st, 0, {"action": "house"})
     assert law("L01") >= 1
@@ -229,8 +236,22 @@ def test_purchase_responses_are_asked_clockwise_from_the_buyers_left() -> None:
     deal_law(st, 1, "L02")
     run(st, phase(3))
     act(st, 0, {"action": "buy", "tile": "T04-1"})
-    assert decision(st) == (1, "law_window")
-    act(st, 1, {"action": "decline"})
-    assert decision(st) == (2, "law_window")
-    act(st, 2, {"action": "decline"})
-    assert st.bought[0] == [tile("T04-1")]
+    d = ENGINE.decision(st)
+    assert d is not None and d.kind == "law_window" and d.simultaneous
+    assert d.seats == (1, 2)  # both holders at once, listed clockwise from the buyer's left
+    # both play: the first in order (seat 1, L02) plays; seat 2's L13 lapses unseen
+    events = ENGINE.apply(st, {1: {"action": "play", "card": "L02"},
+                               2: {"action": "play", "card": "L13", "tile": "T04-1"}})
+    assert [e.data["card"] for e in events if e.type == "law_played"] == ["L02"]
+    assert law("L13") in st.hands[2]
+    # a Veto window for the others holding a card (L10 has not been seen played)
+    assert asked(st) == ((2,), "law_window")
+    assert ENGINE.decision(st).data == {"window": "veto"}  # type: ignore[union-attr]
+    pass_window(st)
+    assert st.mods[tile("T04-1")] == [1, 0]
+    # the purchase window opens again (seat 1 holds no card now) before the buyer pays
+    assert asked(st) == ((2,), "law_window")
+    events = pass_window(st)
+    # the buyer cannot pay the raised price: stopped, he keeps his action
+    assert "purchase_stopped" in kinds(events)
+    assert st.bought[0] == [] and decision(st) == (0, "action")

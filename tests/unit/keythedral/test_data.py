@@ -68,3 +68,38 @@ def test_rows_hold_seventeen_or_twenty_two_tiles() -> None:
 
 def test_twenty_distinct_law_cards() -> None:
     assert [card.id for card in LAWS] == [f"L{i:02d}" for i in range(1, 21)]
+
+
+def test_each_law_cards_windows_are_where_the_engine_offers_it() -> None:
+    """The data file's ``windows`` (published to clients) match the engine's own tables."""
+    from domain.games.keythedral import actions, laws
+
+    offered: dict[int, set[str]] = {card.number: set() for card in LAWS}
+    for phase, cards in laws.START_CARDS.items():
+        for n in cards:
+            offered[n].add(f"start_of_phase_{phase}")
+    names = {"marker": "work_order_marker", "purchase": "purchase", "turn": "others_turn",
+             "auction": "auction", "veto": "veto"}
+    for kind, cards in laws.WINDOW_CARDS.items():
+        for n in cards:
+            offered[n].add(names[kind])
+    for n in laws.ANY_TIME:
+        offered[n].add("own_turn")
+    offered[5].add("own_purchase")
+    offered[15].add("own_trade")
+    offered[16].add("own_craft_purchase")
+    assert actions.MENU_CARDS >= laws.ANY_TIME
+    for card in LAWS:
+        assert set(card.windows) == offered[card.number], card.id
+
+
+def test_every_law_card_carries_the_seeds_french_text() -> None:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files("domain.games.keythedral").joinpath(
+        "data", "law_cards.json").read_text(encoding="utf-8"))["cards"]
+    assert all(isinstance(c["text_fr"], str) and len(c["text_fr"]) > 40 for c in raw)
+    titled = {c["id"]: c["title_fr"] for c in raw if c["title_fr"]}
+    assert titled == {"L02": "Augmentation de prix", "L13": "Changement de style"}
+    assert "un cube ressource (au lieu de deux)" in raw[14]["text_fr"]  # L15

@@ -106,9 +106,8 @@ def test_a_seat_sees_its_own_cubes_and_cards_and_only_counts_of_the_others() -> 
     assert mine["players"][1]["law_cards"] == 1
     for view in (mine, spectator):
         assert "L10" not in json.dumps(view)
-    assert "you" not in spectator and "legal_choices" not in spectator
-    assert mine["legal_choices"] == ENGINE.legal_choices(st, 0)
-    assert theirs["legal_choices"] == []
+    assert "you" not in spectator
+    assert all("legal_choices" not in v and "decision" not in v for v in (mine, theirs, spectator))
 
 
 def test_new_law_cards_are_face_down_unless_the_option_turns_them_up() -> None:
@@ -129,3 +128,24 @@ def test_the_purchase_window_does_not_reveal_which_card_a_seat_holds() -> None:
     assert d is not None and d.kind == "law_window"
     assert "L02" not in json.dumps([d.prompt, dict(d.data)])
     assert st.cubes[0] == cubes(yellow=1, white=1, red=1)
+
+
+def test_bought_tiles_stay_behind_the_buyers_screen_until_the_end() -> None:
+    """Seed: "Prenez la tuile construction et placez-la derrière votre écran." The owner sees his
+    tiles and their total, the others only how many he bought; the end shows everything."""
+    st = last_tile()
+    give(st, 0, yellow=1, white=1, red=1)
+    run(st, phase(3))
+    for viewer in (None, 1):
+        view = ENGINE.view(st, viewer)
+        seat0 = view["players"][0]
+        assert seat0["tiles_bought"] == 2 and "tiles" not in seat0 and "tile_points" not in seat0
+        assert "T10-1" not in json.dumps(view["players"]) and '"tile_points"' not in json.dumps(
+            view["players"])
+    mine = ENGINE.view(st, 0)["you"]
+    assert mine["tiles"] == [{"id": "T10-1", "value": 10}, {"id": "T04-1", "value": 4}]
+    assert mine["tile_points"] == 14
+    act(st, 0, {"action": "buy", "tile": "T12-2"})
+    final = ENGINE.view(st, None)["players"]
+    assert [p["tile_points"] for p in final] == [26, 8]
+    assert [t["id"] for t in final[1]["tiles"]] == ["T08-1"]

@@ -15,13 +15,15 @@ from tests.unit.keythedral.helpers import (
     give,
     kinds,
     law,
+    pass_window,
+    pass_windows,
     phase,
     run,
     scenario,
     tile,
 )
 
-DECLINE = {"action": "decline"}
+DECLINE = {"action": "pass"}
 
 
 def board(**options: Any) -> State:
@@ -85,7 +87,14 @@ def test_l02_cannot_be_played_by_the_buyer_himself() -> None:
     deal_law(st, 0, "L02")
     run(st, phase(3))
     act(st, 0, {"action": "buy", "tile": "T04-1"})
-    assert st.bought[0] == [tile("T04-1")]  # no window opened
+    # the buyer holds a card, so the purchase window asks him, but he may only pass
+    assert decision(st) == (0, "law_window")
+    assert ENGINE.legal_choices(st, 0) == [DECLINE]
+    pass_window(st)
+    # one way to pay, asked all the same: with Substitution (L05) he could have had more
+    assert ENGINE.legal_choices(st, 0) == [{"action": "pay", "cubes": {"black": 1, "brown": 1}}]
+    act(st, 0, {"action": "pay", "cubes": {"black": 1, "brown": 1}})
+    assert st.bought[0] == [tile("T04-1")]
 
 
 def test_l03_price_decrease_takes_one_non_yellow_cube_off_the_chosen_tile() -> None:
@@ -116,8 +125,14 @@ def test_l05_substitution_pays_other_resource_types_for_a_tile() -> None:
     deal_law(st, 0, "L05")
     run(st, phase(3))
     act(st, 0, {"action": "buy", "tile": "T04-1"})  # printed 1 brown 1 black
+    pass_windows(st)
+    assert ENGINE.legal_choices(st, 0) == [
+        {"action": "pay", "cubes": {"blue": 2}, "substitution": True}]
+    events = act(st, 0, {"action": "pay", "cubes": {"blue": 2}, "substitution": True})
     assert st.bought[0] == [tile("T04-1")]
     assert st.cubes[0] == cubes() and law("L05") in st.discard
+    assert [e.data for e in events if e.type == "law_played"] == [
+        {"seat": 0, "card": "L05", "cubes": {"blue": 2}}]
 
 
 def test_l06_renumbering_sends_another_cottages_worker_with_the_chosen_number() -> None:
@@ -278,7 +293,7 @@ def test_l17_collapse_turns_any_players_house_back_into_a_cottage() -> None:
     give(st, 0, red=1)
     deal_law(st, 0, "L17")
     run(st, phase(3))
-    act(st, 0, play("L17", seat=1, number=2))
+    act(st, 0, play("L17", target_seat=1, number=2))
     assert not st.house[1][1]
 
 
@@ -304,15 +319,25 @@ def test_l20_new_start_player_at_the_start_of_a_phase() -> None:
     st = scenario(3, {})
     deal_law(st, 0, "L20")
     run(st, start_of(4))
-    events = act(st, 0, play("L20", seat=2))
-    assert [e.data for e in events if e.type == "start_player"] == [{"seat": 2}]
+    events = act(st, 0, play("L20", target_seat=2))
+    assert [e.data for e in events if e.type == "law_played"] == [
+        {"seat": 0, "card": "L20", "target_seat": 2}]  # who played it, and whom it names
+    assert [e.data for e in events if e.type == "start_player"] == [{"seat": 2, "named_by": 0}]
     # phase 5 follows: the new start player (2) hands the marker to his left, seat 0
     assert [e.data for e in events if e.type == "start_marker_passed"] == [{"seat": 0}]
 
 
-def test_a_seat_holding_no_card_playable_in_the_window_is_never_asked() -> None:
+def test_a_window_that_public_information_shows_useless_is_skipped() -> None:
+    """Veto windows stop once L10 has been seen played; a seat holding no card is never asked."""
     st = board()
     give(st, 0, red=1)
-    deal_law(st, 1, "L14")  # a phase-2 card
-    run(st, start_of(3))
+    deal_law(st, 0, "L04")
+    deal_law(st, 1, "L14")
+    st.deck.remove(law("L10"))
+    st.discard.append(law("L10"))  # played earlier: no one can hold it
+    run(st, phase(3))
+    act(st, 0, play("L04", number=1))
+    assert st.house[0][0]  # no Veto window opened, although seat 1 holds a card
     assert decision(st) == (0, "action")
+    act(st, 0, {"action": "pass"})
+    assert decision(st) == (1, "action")  # a pass changes nothing: no window after it

@@ -180,15 +180,18 @@ def test_in_two_players_a_bids_once_then_b() -> None:
     assert st.cubes[1] == cubes(black=1)
 
 
-def test_a_law_card_played_at_phase_start_opens_a_window_only_for_its_holder() -> None:
+def test_a_phase_start_window_asks_every_seat_holding_a_card_whatever_the_card() -> None:
     st = scenario(3, {})
     deal_law(st, 2, "L20")
+    deal_law(st, 1, "L18")  # a phase-2 card: seat 1 cannot play it now, but is asked all the same
     run(st, {"t": "phase", "p": 4, "s": 0})
-    assert decision(st) == (2, "law_window")
+    d = ENGINE.decision(st)
+    assert d is not None and d.kind == "law_window" and d.seats == (1, 2) and d.simultaneous
+    assert ENGINE.legal_choices(st, 1) == [{"action": "pass"}]
     assert ENGINE.legal_choices(st, 2) == [
-        {"action": "decline"},
-        {"action": "play", "card": "L20", "seat": 1},
-        {"action": "play", "card": "L20", "seat": 2},
+        {"action": "pass"},
+        {"action": "play", "card": "L20", "target_seat": 1},
+        {"action": "play", "card": "L20", "target_seat": 2},
     ]
     assert law("L20") in st.hands[2]
 

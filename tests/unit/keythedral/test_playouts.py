@@ -48,21 +48,25 @@ def check_invariants(st: State) -> None:
     assert len(cards) + under == 20 and len(set(cards)) == len(cards)
 
 
+def random_choices(state: State, chooser: random.Random) -> dict[int, Any]:
+    """A random legal choice for every seat deciding now (several at once in a law window)."""
+    decision = ENGINE.decision(state)
+    assert decision is not None
+    return {seat: chooser.choice(ENGINE.legal_choices(state, seat)) for seat in decision.seats}
+
+
 def playout(players: int, seed: int, options: dict[str, Any] | None = None,
             checks: bool = True) -> tuple[State, list[Any]]:
     state, _ = ENGINE.setup(players, ENGINE.meta.resolve_options(options), random.Random(seed))
     chooser = random.Random(seed * 31 + 1)
     log: list[Any] = []
     steps = 0
-    while (decision := ENGINE.decision(state)) is not None:
+    while ENGINE.decision(state) is not None:
         steps += 1
         assert steps <= DECISION_CAP, "abnormal end: the decision cap was exceeded"
-        seat = decision.seats[0]
-        legal = ENGINE.legal_choices(state, seat)
-        assert len(legal) >= 2, f"{decision.kind} asked with a single or no choice"
-        choice = chooser.choice(legal)
-        log.append(choice)
-        ENGINE.apply(state, {seat: choice})
+        choices = random_choices(state, chooser)
+        log.append(choices)
+        ENGINE.apply(state, choices)
         if checks:
             check_invariants(state)
     return state, log
@@ -111,11 +115,10 @@ def test_dump_and_load_round_trip_mid_game_and_play_on_identically() -> None:
             restored = ENGINE.load(json.loads(json.dumps(dumped)))
             assert ENGINE.dump(restored) == dumped
             assert ENGINE.decision(restored) == decision
-            seat = decision.seats[0]
-            assert ENGINE.legal_choices(restored, seat) == ENGINE.legal_choices(state, seat)
+            for seat in decision.seats:
+                assert ENGINE.legal_choices(restored, seat) == ENGINE.legal_choices(state, seat)
             state = restored
-        seat = decision.seats[0]
-        ENGINE.apply(state, {seat: chooser.choice(ENGINE.legal_choices(state, seat))})
+        ENGINE.apply(state, random_choices(state, chooser))
 
 
 def _hidden_ids(state: State, viewer: int | None) -> list[str]:
@@ -131,10 +134,9 @@ def test_views_and_events_never_show_another_seats_secrets() -> None:
     state, _ = ENGINE.setup(3, ENGINE.meta.resolve_options(None), random.Random(4))
     chooser = random.Random(4)
     checked = 0
-    while (decision := ENGINE.decision(state)) is not None:
-        seat = decision.seats[0]
+    while ENGINE.decision(state) is not None:
         before = {v: set(_hidden_ids(state, v)) for v in [None, 0, 1, 2]}
-        events = ENGINE.apply(state, {seat: chooser.choice(ENGINE.legal_choices(state, seat))})
+        events = ENGINE.apply(state, random_choices(state, chooser))
         public = json.dumps([dict(e.data) for e in events])
         for viewer in [None, 0, 1, 2]:
             view = json.dumps(ENGINE.view(state, viewer))

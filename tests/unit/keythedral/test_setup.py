@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from domain.engine import Event
+from domain.errors import InvalidOptions
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import FIELD_TYPES
 from domain.games.keythedral.state import State
@@ -54,7 +56,7 @@ def test_components_short_and_full_game() -> None:
 
 
 def test_players_alternately_lay_a_drawn_field_then_a_cottage_from_the_start_player() -> None:
-    st, _ = new(3)
+    st, _ = new(3, first_player="0")
     assert decision(st) == (0, "lay_field")
     drawn = st.field_stack[-1]
     legal = ENGINE.legal_choices(st, 0)
@@ -91,3 +93,32 @@ def test_face_up_variant_shows_every_row() -> None:
     view = ENGINE.view(st, None)
     assert all(row["face_up"] for row in view["rows"])
     assert all("cost" in t for row in view["rows"] for t in row["tiles"])
+
+
+def test_the_first_player_is_drawn_from_the_games_randomness_unless_an_option_names_him() -> None:
+    """Seed: "Le joueur le plus jeune choisit qui commence le premier tour et lui donne le
+    marqueur correspondant." Online there is no youngest player: an option, random by default."""
+    starts = {ENGINE.setup(4, ENGINE.meta.resolve_options(None), random.Random(seed))[0].start
+              for seed in range(40)}
+    assert starts == {0, 1, 2, 3}
+    again = [ENGINE.setup(4, ENGINE.meta.resolve_options(None), random.Random(5))[0].start
+             for _ in range(2)]
+    assert again[0] == again[1]
+    st, events = new(3, first_player="2")
+    assert st.start == 2 and decision(st) == (2, "lay_field")
+    assert events[0].data["start"] == 2
+    with pytest.raises(InvalidOptions):
+        new(3, first_player="4")
+    with pytest.raises(InvalidOptions):
+        ENGINE.meta.resolve_options({"first_player": 1})
+
+
+def test_value_four_costs_stay_hidden_until_every_field_and_cottage_is_laid() -> None:
+    """Seed: "Retournez les tuiles construction 4 / On retourne les quatre tuiles construction
+    numéro 4 avec le coût d'achat visible", after the tile laying."""
+    st, _ = new(2)
+    view = ENGINE.view(st, None)
+    assert not view["rows"][0]["face_up"]
+    assert view["rows"][0]["tiles"] == [{"value": 4}] * 4
+    for viewer in (None, 0, 1):
+        assert "T04-" not in json.dumps(ENGINE.view(st, viewer))

@@ -1,0 +1,47 @@
+"""Players: an optional identity across games, their games, and re-issued seat tokens."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from api.deps import PlayersDep, TokenDep
+from api.routers.games import ERRORS
+from api.schemas import PlayerCreate, PlayerCreatedPublic, PlayerGamePublic, SeatCreated
+
+router = APIRouter(prefix="/v1/players", tags=["players"])
+
+
+@router.post("", status_code=201, operation_id="createPlayer", responses=ERRORS)
+def create_player(body: PlayerCreate, players: PlayersDep) -> PlayerCreatedPublic:
+    """Create a player; returns its token (shown once; join games with it to tie seats to it)."""
+    created = players.create(body.name)
+    return PlayerCreatedPublic(
+        id=created.player.id,
+        name=created.player.name,
+        token=created.token,
+        created_at=created.player.created_at,
+    )
+
+
+@router.get("/me/games", operation_id="listMyGames", responses=ERRORS)
+def list_my_games(
+    players: PlayersDep,
+    token: TokenDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[PlayerGamePublic]:
+    """The player's games, most recently joined first: status, and whether it is their turn."""
+    return [PlayerGamePublic.of(g) for g in players.games_of(token, limit, offset)]
+
+
+@router.post(
+    "/me/games/{game_id}/seats/{seat}/token",
+    operation_id="reissueSeatToken",
+    responses=ERRORS,
+)
+def reissue_seat_token(game_id: str, seat: int, players: PlayersDep, token: TokenDep) -> SeatCreated:
+    """A new token for one of the player's own seats; the old seat token stops working."""
+    joined = players.reissue_seat_token(token, game_id, seat)
+    return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)

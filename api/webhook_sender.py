@@ -1,0 +1,192 @@
+"""Sends the webhook outbox: signed (Standard Webhooks), bounded, SSRF-safe, at least once.
+
+Each instance runs one sender thread. It leases one due delivery at a time from the database
+(``WebhookRepository.claim``: a ``FOR UPDATE SKIP LOCKED`` row lock while the lease is written),
+sends it outside any transaction, then records the attempt under that lease. A crash between
+sending and recording means the lease runs out and the delivery is sent again with the same
+``webhook-id``: receivers de-duplicate by it.
+
+Targets are checked when an endpoint is registered and again before every request (a name may
+resolve elsewhere later): loopback, private, link-local (cloud metadata), shared, multicast,
+reserved and unspecified addresses are refused unless ``webhook_allow_private_targets``.
+Redirects are not followed, and the time and the response size are bounded.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import random
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
+
+import httpx
+from standardwebhooks.webhooks import Webhook
+
+from domain.errors import WebhookTargetRefused
+from domain.ports import UnitOfWorkFactory
+from domain.webhook_model import Attempt, ClaimedDelivery
+from domain.webhooks import RetryPolicy
+
+log = logging.getLogger("tabletop.webhooks")
+
+Resolver = Callable[[str, int], list[str]]
+
+
+def resolve(host: str, port: int) -> list[str]:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return sorted({str(info[4][0]) for info in infos})
+
+
+def _forbidden_address(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return not ip.is_global or ip.is_multicast
+
+
+class TargetGuard:
+    """Refuses URLs the server must not call; ``allow_private`` lifts the address check."""
+
+    def __init__(self, allow_private: bool, resolver: Resolver = resolve) -> None:
+        self.allow_private = allow_private
+        self.resolver = resolver
+
+    def __call__(self, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise WebhookTargetRefused("a webhook URL must be an absolute http:// or https:// URL")
+        if parts.username or parts.password:
+            raise WebhookTargetRefused("a webhook URL must not carry credentials")
+        if len(url) > 2048:
+            raise WebhookTargetRefused("a webhook URL is at most 2048 characters")
+        if self.allow_private:
+            return
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            raise WebhookTargetRefused("the webhook URL has an invalid port") from None
+        try:
+            addresses = self.resolver(parts.hostname, port)
+        except OSError:
+            raise WebhookTargetRefused(f"the host {parts.hostname!r} does not resolve") from None
+        refused = [a for a in addresses if _forbidden_address(a)]
+        if refused or not addresses:
+            raise WebhookTargetRefused(
+                f"the host {parts.hostname!r} resolves to a non-public address; webhooks only "
+                "go to public addresses"
+            )
+
+
+class WebhookSender:
+    def __init__(
+        self,
+        uow: UnitOfWorkFactory,
+        guard: Callable[[str], None],
+        policy: RetryPolicy,
+        timeout_seconds: float,
+        max_response_bytes: int,
+        poll_seconds: float,
+    ) -> None:
+        self.uow = uow
+        self.guard = guard
+        self.policy = policy
+        self.timeout_seconds = timeout_seconds
+        self.max_response_bytes = max_response_bytes
+        self.poll_seconds = poll_seconds
+        # Longer than any one request can take, so a live sender never loses its lease.
+        self.lease = timedelta(seconds=max(5.0, 3 * timeout_seconds))
+        self.owner = uuid.uuid4().hex
+        self._rng = random.Random()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._client = httpx.Client(
+            follow_redirects=False,
+            timeout=httpx.Timeout(timeout_seconds),
+            trust_env=False,
+            headers={"user-agent": "tabletop-webhooks/1"},
+        )
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="webhook-sender", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join(timeout)
+            self._thread = None
+        self._client.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                sent = self.send_one()
+            except Exception:
+                log.exception("webhook sender failed; retrying at the next poll")
+                sent = False
+            if not sent:
+                self._stop.wait(self.poll_seconds)
+
+    def send_one(self) -> bool:
+        """Lease, send and record one due delivery; False when none was due."""
+        with self.uow() as uow:
+            claimed = uow.webhooks.claim(_now(), self.lease, self.owner)
+            uow.commit()
+        if claimed is None:
+            return False
+        attempt = self._attempt(claimed)
+        delivered = attempt.status_code is not None and 200 <= attempt.status_code < 300
+        next_at = None
+        if not delivered:
+            next_at = self.policy.next_attempt(
+                claimed.attempts + 1, claimed.created_at, _now(), self._rng
+            )
+        with self.uow() as uow:
+            if uow.webhooks.record_attempt(claimed.id, self.owner, attempt, delivered, next_at):
+                uow.commit()
+        return True
+
+    def _attempt(self, claimed: ClaimedDelivery) -> Attempt:
+        started = time.monotonic()
+        at = _now()
+        status: int | None = None
+        error: str | None = None
+        try:
+            self.guard(claimed.url)
+            timestamp = datetime.now(UTC)
+            signature = Webhook(claimed.secret).sign(claimed.message_id, timestamp, claimed.body)
+            headers = {
+                "content-type": "application/json",
+                "webhook-id": claimed.message_id,
+                "webhook-timestamp": str(int(timestamp.timestamp())),
+                "webhook-signature": signature,
+            }
+            with self._client.stream(
+                "POST", claimed.url, content=claimed.body.encode(), headers=headers
+            ) as response:
+                status = response.status_code
+                read = 0
+                for chunk in response.iter_raw():
+                    read += len(chunk)
+                    if read >= self.max_response_bytes:
+                        break  # the body is never needed: stop reading a large one
+            if 300 <= status < 400:
+                error = "redirects are not followed"
+        except WebhookTargetRefused as refused:
+            error = refused.message
+        except httpx.TimeoutException:
+            error = "timed out"
+        except httpx.HTTPError as failed:
+            error = f"{type(failed).__name__}: {failed}"[:255]
+        return Attempt(at, status, error, round((time.monotonic() - started) * 1000, 1))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

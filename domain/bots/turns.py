@@ -1,0 +1,31 @@
+"""Which bot seat plays next in a match, and its choice: shared by the service and by anyone
+replaying a finished game from its revealed seed and salt (see ``domain.verification``)."""
+
+from __future__ import annotations
+
+from domain.bots.policies import choose, context_for
+from domain.engine import Choice
+from domain.match import Match
+from domain.seeding import rng_for_bot
+
+
+def next_bot_seat(match: Match) -> int | None:
+    """The first seat the server plays (a bot, or a stand-in for a player who resigned or ran
+    out of time) that the current decision still waits for, if any."""
+    decision = match.decision()
+    if decision is None:
+        return None
+    for seat in decision.seats:
+        if match.seats[seat].plays_itself and seat not in match.sealed:
+            return seat
+    return None
+
+
+def bot_choice(match: Match, seat: int) -> Choice:
+    """The bot's pick for the current decision, from what its seat may see and a generator that
+    only the server can derive until the game ends."""
+    decision = match.decision()
+    level = match.seats[seat].bot_level
+    assert decision is not None and level is not None
+    rng = rng_for_bot(match.seed, match.seed_salt, match.version, seat)
+    return choose(level, context_for(match.engine, match.state, decision, seat), rng)

@@ -1,0 +1,51 @@
+"""Deadlines that fire from the database, not from one process's memory: clocks and old lobbies.
+
+Every instance runs ``fire_due`` now and then. Each round claims one due game in its own
+transaction (on PostgreSQL the row is locked with ``FOR UPDATE SKIP LOCKED``, so instances never
+wait for each other or take the same game), applies what is due through the match aggregate and
+commits. The match's version guard makes a second firing impossible even without the lock: a
+deadline fires exactly once, also across restarts, because it is a stored time, not a timer.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from domain.match import Match, MatchStatus
+from domain.services import GameService
+
+
+class DeadlineService:
+    def __init__(self, games: GameService, lobby_ttl: timedelta | None = None) -> None:
+        self.games = games
+        self.lobby_ttl = lobby_ttl
+
+    def fire_due(self, limit: int = 100) -> int:
+        """Fire what is due now, one game per transaction; the number of games changed."""
+        fired = 0
+        while fired < limit:
+            with self.games.uow() as uow:
+                now = self.games.clock.now()
+                lobby_cutoff = now - self.lobby_ttl if self.lobby_ttl is not None else None
+                game_id = uow.games.claim_due(now, lobby_cutoff)
+                if game_id is None:
+                    return fired
+                match = uow.games.get(game_id)
+                if not self._fire(match, now):
+                    return fired  # claimed but nothing due: never spin on it
+                self.games.save(uow, match)
+                uow.commit()
+            self.games.committed(match)
+            fired += 1
+        return fired
+
+    def _fire(self, match: Match, now: datetime) -> bool:
+        if match.status is MatchStatus.LOBBY:
+            match.expire_lobby()
+            return True
+        expired = [
+            seat for seat in match.timing.expired(now) if not match.seats[seat].plays_itself
+        ]
+        for seat in expired:
+            match.expire_clock(seat, match.timing.settings.on_expiry)
+        return bool(expired)

@@ -1,0 +1,46 @@
+"""Seat names as other players will read them: normalised, and never invisible or misleading.
+
+Names are shown to strangers (lobby, views, events, logs), so characters that change how the text
+around them renders are refused rather than silently dropped: control characters (newlines forge
+log and chat lines, escapes drive terminals), bidi overrides and isolates (reverse what follows),
+zero-width and other format characters and blank "filler" letters (make two names look alike or a
+name look empty), private-use and unassigned code points. What remains is NFKC-normalised (one
+form for look-alike compositions and full-width letters) with runs of spaces collapsed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from domain.errors import InvalidName
+
+MAX_NAME_LENGTH = 64
+MAX_COMBINING_RUN = 3
+"""Marks stacked on one letter beyond this only serve to overflow the lines around them."""
+
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e"}
+"""Hangul fillers, the blank braille pattern and the Mongolian vowel separator: they draw nothing."""
+
+
+def clean_seat_name(name: str) -> str:
+    """The name to store, or ``InvalidName`` saying which character was refused."""
+    normalised = unicodedata.normalize("NFKC", name)
+    run = 0
+    for char in normalised:
+        category = unicodedata.category(char)
+        if category in _REFUSED_CATEGORIES or char in _BLANK_LETTERS:
+            raise InvalidName(
+                f"seat names may not contain U+{ord(char):04X} "
+                f"({unicodedata.name(char, 'unnamed')}): control, bidi, zero-width and blank "
+                "characters are refused"
+            )
+        run = run + 1 if category in ("Mn", "Me") else 0
+        if run > MAX_COMBINING_RUN:
+            raise InvalidName(f"seat names may stack at most {MAX_COMBINING_RUN} marks on a letter")
+    cleaned = " ".join(normalised.split())
+    if not cleaned:
+        raise InvalidName("a seat name needs at least one visible character")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise InvalidName(f"seat names have at most {MAX_NAME_LENGTH} characters")
+    return cleaned

@@ -1,0 +1,71 @@
+"""Webhook data: endpoints, deliveries and attempts, as plain values shared by ports and use cases."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from domain.engine import JSON
+
+FILTERS = ("your_turn", "game_started", "game_over", "reveal", "all")
+"""``all``: every event the owner's seat (or a spectator, for a host) may see."""
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    id: str
+    url: str
+    secret: str
+    filters: tuple[str, ...]
+    created_at: datetime
+    player_id: str | None = None
+    game_id: str | None = None
+    status: str = "active"
+
+
+@dataclass(frozen=True, slots=True)
+class NewDelivery:
+    message_id: str
+    endpoint_id: str
+    game_id: str
+    kind: str
+    payload: dict[str, JSON]
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    attempted_at: datetime
+    status_code: int | None
+    error: str | None
+    duration_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A delivery as its owner may list it."""
+
+    message_id: str
+    endpoint_id: str
+    game_id: str
+    kind: str
+    payload: dict[str, JSON]
+    status: str  # pending, delivered, failed
+    attempts: int
+    next_attempt_at: datetime | None
+    created_at: datetime
+    delivered_at: datetime | None
+    history: list[Attempt] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedDelivery:
+    """A delivery leased to one sender: nobody else sends it until the lease ends."""
+
+    id: int
+    message_id: str
+    endpoint_id: str
+    url: str
+    secret: str
+    body: str
+    attempts: int
+    created_at: datetime

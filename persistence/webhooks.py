@@ -1,0 +1,278 @@
+"""The SQL webhook repository: endpoints, the delivery outbox, leases and attempts.
+
+A delivery's body is stored as the exact text that is signed and sent, so every retry sends the
+same bytes under the same ``webhook-id``. Senders lease one row at a time: on PostgreSQL the
+candidate row is locked with ``FOR UPDATE SKIP LOCKED`` while the lease is written, so two
+instances never take the same delivery; a sender that dies loses its lease when it runs out.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, exists, insert, or_, select, update
+from sqlalchemy.orm import Session, aliased
+
+from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
+from persistence.mapping import as_utc
+from persistence.tables import webhook_attempts, webhook_deliveries, webhook_endpoints
+
+_earlier = aliased(webhook_deliveries)
+
+
+class SqlWebhookRepository:
+    """``domain.ports.WebhookRepository`` on the unit of work's session."""
+
+    def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
+        self.session = session
+        self._before_write = before_write
+
+    # -- endpoints ---------------------------------------------------------------------------------
+
+    def add_endpoint(self, endpoint: Endpoint) -> None:
+        self._before_write()
+        self.session.execute(
+            insert(webhook_endpoints).values(
+                id=endpoint.id,
+                player_id=endpoint.player_id,
+                game_id=endpoint.game_id,
+                url=endpoint.url,
+                secret=endpoint.secret,
+                filters=list(endpoint.filters),
+                status=endpoint.status,
+                created_at=as_utc(endpoint.created_at),
+            )
+        )
+
+    def get_endpoint(self, endpoint_id: str) -> Endpoint | None:
+        row = (
+            self.session.execute(
+                select(webhook_endpoints).where(webhook_endpoints.c.id == endpoint_id)
+            )
+            .mappings()
+            .first()
+        )
+        return _endpoint(row) if row is not None else None
+
+    def endpoints_of(self, player_id: str | None, game_id: str | None) -> builtins.list[Endpoint]:
+        owner = (
+            webhook_endpoints.c.player_id == player_id
+            if player_id is not None
+            else webhook_endpoints.c.game_id == game_id
+        )
+        rows = self.session.execute(
+            select(webhook_endpoints)
+            .where(owner, webhook_endpoints.c.status != "deleted")
+            .order_by(webhook_endpoints.c.created_at, webhook_endpoints.c.id)
+        ).mappings()
+        return [_endpoint(row) for row in rows]
+
+    def endpoints_for_game(
+        self, game_id: str, player_ids: builtins.list[str]
+    ) -> builtins.list[Endpoint]:
+        interested = webhook_endpoints.c.game_id == game_id
+        if player_ids:
+            interested = or_(interested, webhook_endpoints.c.player_id.in_(player_ids))
+        rows = self.session.execute(
+            select(webhook_endpoints)
+            .where(interested, webhook_endpoints.c.status == "active")
+            .order_by(webhook_endpoints.c.created_at, webhook_endpoints.c.id)
+        ).mappings()
+        return [_endpoint(row) for row in rows]
+
+    def set_status(self, endpoint_id: str, status: str, now: datetime | None) -> None:
+        self._before_write()
+        self.session.execute(
+            update(webhook_endpoints)
+            .where(webhook_endpoints.c.id == endpoint_id)
+            .values(status=status)
+        )
+        if status == "active" and now is not None:
+            self.session.execute(
+                update(webhook_deliveries)
+                .where(
+                    webhook_deliveries.c.endpoint_id == endpoint_id,
+                    webhook_deliveries.c.status == "failed",
+                )
+                .values(status="pending", next_attempt_at=as_utc(now), attempts=0)
+            )
+
+    # -- outbox ------------------------------------------------------------------------------------
+
+    def enqueue(self, deliveries: builtins.list[NewDelivery], now: datetime) -> None:
+        self._before_write()
+        self.session.execute(
+            insert(webhook_deliveries),
+            [
+                {
+                    "message_id": d.message_id,
+                    "endpoint_id": d.endpoint_id,
+                    "game_id": d.game_id,
+                    "kind": d.kind,
+                    "body": json.dumps(d.payload, separators=(",", ":"), sort_keys=True),
+                    "status": "pending",
+                    "attempts": 0,
+                    "next_attempt_at": as_utc(now),
+                    "lease_until": None,
+                    "lease_owner": None,
+                    "created_at": as_utc(now),
+                    "delivered_at": None,
+                }
+                for d in deliveries
+            ],
+        )
+
+    def deliveries_of(self, endpoint_id: str, limit: int) -> builtins.list[Delivery]:
+        rows = list(
+            self.session.execute(
+                select(webhook_deliveries)
+                .where(webhook_deliveries.c.endpoint_id == endpoint_id)
+                .order_by(webhook_deliveries.c.id.desc())
+                .limit(limit)
+            ).mappings()
+        )
+        attempts: dict[int, list[Attempt]] = {}
+        if rows:
+            for a in self.session.execute(
+                select(webhook_attempts)
+                .where(webhook_attempts.c.delivery_id.in_([r["id"] for r in rows]))
+                .order_by(webhook_attempts.c.id)
+            ).mappings():
+                attempts.setdefault(a["delivery_id"], []).append(
+                    Attempt(as_utc(a["attempted_at"]), a["status_code"], a["error"], a["duration_ms"])
+                )
+        return [
+            Delivery(
+                message_id=r["message_id"],
+                endpoint_id=r["endpoint_id"],
+                game_id=r["game_id"],
+                kind=r["kind"],
+                payload=json.loads(r["body"]),
+                status=r["status"],
+                attempts=r["attempts"],
+                next_attempt_at=_utc(r["next_attempt_at"]) if r["status"] == "pending" else None,
+                created_at=as_utc(r["created_at"]),
+                delivered_at=_utc(r["delivered_at"]),
+                history=attempts.get(r["id"], []),
+            )
+            for r in rows
+        ]
+
+    # -- sending -----------------------------------------------------------------------------------
+
+    def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedDelivery | None:
+        self._before_write()
+        d = webhook_deliveries
+        earlier_pending = exists().where(
+            _earlier.c.endpoint_id == d.c.endpoint_id,
+            _earlier.c.game_id == d.c.game_id,
+            _earlier.c.status == "pending",
+            _earlier.c.id < d.c.id,
+        )
+        row = (
+            self.session.execute(
+                select(d)
+                .where(
+                    d.c.status == "pending",
+                    d.c.next_attempt_at <= now,
+                    or_(d.c.lease_until.is_(None), d.c.lease_until < now),
+                    ~earlier_pending,
+                )
+                .order_by(d.c.next_attempt_at, d.c.id)
+                .limit(1)
+                .with_for_update(skip_locked=True, of=d)
+            )
+            .mappings()
+            .first()
+        )
+        if row is None:
+            return None
+        endpoint = self.get_endpoint(row["endpoint_id"])
+        if endpoint is None or endpoint.status != "active":
+            # Its endpoint was deleted or is failing: nothing more goes there.
+            self.session.execute(update(d).where(d.c.id == row["id"]).values(status="failed"))
+            return None
+        self.session.execute(
+            update(d)
+            .where(d.c.id == row["id"])
+            .values(lease_until=as_utc(now + lease), lease_owner=owner)
+        )
+        return ClaimedDelivery(
+            id=row["id"],
+            message_id=row["message_id"],
+            endpoint_id=row["endpoint_id"],
+            url=endpoint.url,
+            secret=endpoint.secret,
+            body=row["body"],
+            attempts=row["attempts"],
+            created_at=as_utc(row["created_at"]),
+        )
+
+    def record_attempt(
+        self,
+        delivery_id: int,
+        owner: str,
+        attempt: Attempt,
+        delivered: bool,
+        next_attempt_at: datetime | None,
+    ) -> bool:
+        self._before_write()
+        d = webhook_deliveries
+        values: dict[str, Any] = {"attempts": d.c.attempts + 1, "lease_until": None, "lease_owner": None}
+        if delivered:
+            values.update(status="delivered", delivered_at=as_utc(attempt.attempted_at))
+        elif next_attempt_at is not None:
+            values.update(next_attempt_at=as_utc(next_attempt_at))
+        else:
+            values.update(status="failed")
+        result = self.session.execute(
+            update(d)
+            .where(and_(d.c.id == delivery_id, d.c.lease_owner == owner, d.c.status == "pending"))
+            .values(**values)
+            .returning(d.c.endpoint_id)
+        )
+        endpoint_id = result.scalar_one_or_none()
+        if endpoint_id is None:
+            return False
+        self.session.execute(
+            insert(webhook_attempts).values(
+                delivery_id=delivery_id,
+                attempted_at=as_utc(attempt.attempted_at),
+                status_code=attempt.status_code,
+                error=attempt.error[:255] if attempt.error else None,
+                duration_ms=attempt.duration_ms,
+            )
+        )
+        if not delivered and next_attempt_at is None:
+            self.session.execute(
+                update(webhook_endpoints)
+                .where(webhook_endpoints.c.id == endpoint_id, webhook_endpoints.c.status == "active")
+                .values(status="failing")
+            )
+            self.session.execute(
+                update(d)
+                .where(d.c.endpoint_id == endpoint_id, d.c.status == "pending")
+                .values(status="failed", lease_until=None, lease_owner=None)
+            )
+        return True
+
+
+def _endpoint(row: Mapping[Any, Any]) -> Endpoint:
+    return Endpoint(
+        id=row["id"],
+        url=row["url"],
+        secret=row["secret"],
+        filters=tuple(row["filters"]),
+        created_at=as_utc(row["created_at"]),
+        player_id=row["player_id"],
+        game_id=row["game_id"],
+        status=row["status"],
+    )
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    return as_utc(moment) if moment is not None else None

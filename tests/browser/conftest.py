@@ -1,0 +1,95 @@
+"""Browser tests: Playwright driving Debian's Chromium against a real server process.
+
+The browser is the system one (``/usr/bin/chromium``, installed by ``./run test`` when missing),
+never a download. Each test gets a fresh browser context; at its end the page's screenshot is saved
+under ``test-artifacts/browser/`` and any JavaScript error on the page fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.browser.flows import ARTIFACTS
+from tests.e2e.services import ServerProcess
+
+CHROMIUM = Path(os.environ.get("TABLETOP_CHROMIUM", "/usr/bin/chromium"))
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Per module: Playwright's sync API keeps an event loop running in this thread while it is
+    open, which would break tests of other modules that call ``asyncio.run``."""
+    if not CHROMIUM.exists():
+        message = f"no Chromium at {CHROMIUM} (./run test installs Debian's chromium package)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A real server on a fresh SQLite file; tests may stop and start it again on the same port."""
+    folder = tmp_path_factory.mktemp("browser")
+    server = ServerProcess(
+        {"TABLETOP_DATABASE_URL": f"sqlite:///{folder / 'tabletop.db'}", "TABLETOP_AUTO_MIGRATE": "true"},
+        folder,
+    )
+    server.start(wait=False)
+    server.wait_healthy(timeout=120)  # generous: start-up is mostly imports, slow on a busy machine
+    yield server
+    server.stop()
+
+
+def new_page(browser: Browser, base: str, request: pytest.FixtureRequest, **context_options: Any) -> Page:
+    """A page in a fresh context (own storage: a separate person), failing the test on a JS error."""
+    context_options.setdefault("viewport", {"width": 1280, "height": 1000})
+    context = browser.new_context(base_url=base, **context_options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(30_000)  # a busy CI machine is slow; waits end as soon as the page is ready
+    request.node.browser_pages = [*getattr(request.node, "browser_pages", []), (page, errors)]
+    return page
+
+
+@pytest.fixture
+def open_page(
+    browser: Browser, web_server: ServerProcess, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Page]]:
+    """A factory of pages (one per simulated person); screenshots and JS errors checked at the end."""
+
+    def factory(**context_options: Any) -> Page:
+        return new_page(browser, web_server.base, request, **context_options)
+
+    yield factory
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    failures = []
+    for index, (page, errors) in enumerate(getattr(request.node, "browser_pages", [])):
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{name}-{index}.png"), full_page=True)
+        except Exception as error:  # a closed page cannot be photographed; the test says why
+            failures.append(f"screenshot: {error}")
+        failures.extend(errors)
+        page.context.close()
+    assert not [f for f in failures if not f.startswith("screenshot")], failures

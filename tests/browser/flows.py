@@ -1,0 +1,73 @@
+"""What a person does in the web client, as Playwright steps (only clicks and typing, no API calls)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.harness import ROOT
+
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+
+
+def save_screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """The whole page, or (``full_page=False``) the window scrolled to the top of the board."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    if not full_page:
+        page.evaluate("window.scrollTo(0, document.getElementById('game-title')?.offsetTop ?? 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def create_game(
+    page: Page, slug: str, bots: int, name: str = "Ann", options: dict[str, Any] | None = None
+) -> str:
+    """From the lobby: choose the game and its options, seat bots, create; returns the game id."""
+    page.goto("/play/")
+    page.select_option("#game-type", slug)
+    for option, value in (options or {}).items():
+        field = page.locator(f"#opt-{option}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.select_option(f"{value!r}".replace("'", '"'))
+    page.fill("#create-name", name)
+    page.fill("#bots", str(bots))
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#seats")).to_contain_text(name)
+    return page.url.rsplit("/", 1)[-1]
+
+
+def start(page: Page) -> None:
+    page.click("#start")
+    expect(page.locator("#turn")).not_to_contain_text("Waiting for players", timeout=10_000)
+
+
+def play_moves(page: Page, step: Any, moves: int) -> None:
+    """Make ``moves`` moves (waiting for our turn between them), e.g. to photograph a game in play."""
+    made = 0
+    while made < moves:
+        if page.locator("#scores").is_visible():
+            return
+        if page.locator("#actions").is_visible() and step(page):
+            made += 1
+        else:
+            page.wait_for_timeout(50)
+
+
+def play_to_end(page: Page, step: Any, limit_seconds: float = 240) -> int:
+    """Let ``step(page)`` make one move whenever it is our turn until the final scores show; the
+    number of moves made."""
+    deadline = time.monotonic() + limit_seconds
+    moves = 0
+    scores = page.locator("#scores")
+    while time.monotonic() < deadline:
+        if scores.is_visible():
+            return moves
+        actions = page.locator("#actions")
+        if actions.is_visible() and step(page):
+            moves += 1
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"the game did not end in {limit_seconds} s after {moves} moves")

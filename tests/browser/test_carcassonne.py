@@ -1,0 +1,53 @@
+"""Carcassonne in the browser: a whole game against a bot, placing each tile by clicking a marked
+square, turning it through its legal rotations and placing figures by clicking the feature."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import create_game, play_moves, play_to_end, save_screenshot, start
+
+
+def settle(page: Page) -> None:
+    page.wait_for_function("!document.body.dataset.busy")
+
+
+def one_move(page: Page) -> bool:
+    rotate = page.locator("#rotate")
+    if rotate.count() and rotate.is_enabled():
+        rotate.click()  # look at another legal rotation before placing
+    for selector in (
+        "#confirm-place",
+        "#step button.step-choice",
+        "#board svg .target",
+        "#actions button.other-move",
+    ):
+        target = page.locator(selector)
+        if target.count():
+            target.first.click()
+            settle(page)
+            return True
+    return False
+
+
+@pytest.mark.timeout(900)
+def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_the_landscape(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    create_game(page, "carcassonne", bots=1)
+    start(page)
+    expect(page.locator("#board .carc-board")).to_be_visible()
+    expect(page.locator("#pile")).to_contain_text("82")  # 84 land tiles: the start tile, then ours drawn
+    page.locator("#board svg .target").first.click()
+    expect(page.locator("#board .preview")).to_have_count(1)
+    expect(page.locator("#confirm-place")).to_be_focused()
+    play_moves(page, one_move, 30)
+    save_screenshot(page, "readme-carcassonne", full_page=False)
+    moves = play_to_end(page, one_move, limit_seconds=840)
+    assert moves > 30
+    expect(page.locator("#scores tbody tr")).to_have_count(2)
+    expect(page.locator("#board .placed")).not_to_have_count(1)

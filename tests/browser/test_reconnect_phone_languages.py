@@ -1,0 +1,83 @@
+"""The page survives a server restart mid-game without losing or repeating an event; it works on a
+phone-sized touch screen; and in each language no UI string is left untranslated."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import create_game, play_to_end, save_screenshot, start
+from tests.e2e.services import ServerProcess
+
+
+def click_first_move(page: Page) -> bool:
+    moves = page.locator("#actions button.choice")
+    if not moves.count():
+        return False
+    moves.first.click()
+    page.wait_for_function("!document.body.dataset.busy")
+    return True
+
+
+def logged_sequence_numbers(page: Page) -> list[int]:
+    return [
+        int(seq) for seq in page.locator("#log li").evaluate_all("items => items.map(i => i.dataset.seq)")
+    ]
+
+
+def test_the_page_follows_the_game_across_a_server_restart_without_a_gap_or_a_repeat(
+    open_page: Callable[..., Page], web_server: ServerProcess
+) -> None:
+    page = open_page()
+    create_game(page, "duel", bots=1, options=None)
+    start(page)
+    click_first_move(page)
+    expect(page.locator("#actions button.choice").first).to_be_visible()
+    before = logged_sequence_numbers(page)
+    web_server.stop()
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "reconnecting", timeout=15_000)
+    web_server.start(wait=False)
+    web_server.wait_healthy(timeout=120)
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live", timeout=30_000)
+    play_to_end(page, click_first_move)
+    seqs = logged_sequence_numbers(page)
+    assert seqs[: len(before)] == before
+    assert seqs == list(range(1, len(seqs) + 1)), seqs
+    expect(page.locator("#log li[data-type='game_over']")).to_have_count(1)
+
+
+def test_a_phone_sized_touch_screen_can_create_and_play_without_sideways_scrolling(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    create_game(page, "im-schutze-der-burg", bots=1)
+    page.locator("#start").tap()
+    expect(page.locator("#seal-pick")).to_be_visible()
+    for card in page.locator("#hand button.pick").all():
+        if page.locator("#seal-pick").is_enabled():
+            break
+        card.tap()
+    page.locator("#seal-pick").tap()
+    expect(page.locator("#turn")).not_to_contain_text("Choose your character")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the page scrolls sideways by {overflow} px"
+    save_screenshot(page, "phone-im-schutze-der-burg")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "es"])
+def test_no_ui_string_is_left_untranslated(open_page: Callable[..., Page], lang: str) -> None:
+    page = open_page(locale=lang)
+    page.goto("/play/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    for slug in ("im-schutze-der-burg", "keythedral", "carcassonne"):
+        create_game(page, slug, bots=1, name="Ann")
+        page.locator("#start").click()
+        expect(page.locator("#board svg").first).to_be_visible()
+        page.wait_for_function("!document.body.dataset.busy")
+        missing = page.evaluate("[...window.__i18nMissing]")
+        assert missing == [], (lang, slug, missing)
+    text = page.locator("body").inner_text()
+    for prefix in ("lobby.", "game.", "status.", "isdb.", "kt.", "carc.", "result."):
+        assert prefix not in text, (lang, prefix)

@@ -1,0 +1,72 @@
+"""Deadlines on real SQLite and PostgreSQL: stored with the game, claimed once by competing firers."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from domain.deadlines import DeadlineService
+from domain.registry import EngineRegistry
+from domain.services import GameService
+from persistence.tables import game_events, games
+from persistence.uow import SqlUnitOfWorkFactory
+from tests.fakes import FakePublisher, ManualClock
+
+
+def test_a_due_clock_fires_exactly_once_among_competing_firers(
+    uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
+    clock = ManualClock()
+    service = GameService(uow_factory, registry, FakePublisher(), clock)
+    created = service.create_game("duel", None, "seed", clock={"mode": "per_decision", "seconds": 2})
+    game_id = created.match.id
+    for name in ("a", "b", "c"):
+        service.join(game_id, name)
+    service.start(game_id, created.host_token)
+    with uow_factory.db_engine.connect() as connection:
+        stored = connection.execute(select(games.c.next_deadline)).scalar_one()
+    assert stored is not None
+    assert stored.replace(tzinfo=None) == (clock.now() + timedelta(seconds=2)).replace(tzinfo=None)
+
+    clock.advance(2)
+    firers = [DeadlineService(service) for _ in range(6)]
+    fired: list[int] = []
+    barrier = threading.Barrier(len(firers))
+
+    def fire(firer: DeadlineService) -> None:
+        barrier.wait()
+        fired.append(firer.fire_due())
+
+    threads = [threading.Thread(target=fire, args=(f,)) for f in firers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(fired) == 1
+    with uow_factory.db_engine.connect() as connection:
+        expired = connection.execute(
+            select(game_events.c.data).where(game_events.c.type == "clock_expired")
+        ).scalars().all()
+        next_deadline = connection.execute(select(games.c.next_deadline)).scalar_one()
+    assert sorted(e["seat"] for e in expired) == [0, 1, 2]
+    assert next_deadline is None  # every seat is now played by a bot: nothing more to time
+    match = service.load(game_id)
+    assert [s.stand_in for s in match.seats] == ["timeout"] * 3
+
+
+def test_an_abandoned_lobby_expires_in_the_database_and_a_young_one_stays(
+    uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
+    clock = ManualClock()
+    service = GameService(uow_factory, registry, FakePublisher(), clock)
+    old = service.create_game("duel", None, None).match.id
+    clock.advance(3600)
+    young = service.create_game("duel", None, None).match.id
+    clock.advance(1)
+    assert DeadlineService(service, timedelta(hours=1)).fire_due() == 1
+    assert service.load(old).status.value == "aborted"
+    assert service.load(young).status.value == "lobby"
+    (event,) = service.history(old, 0, 10)
+    assert (event.event.type, event.event.data["reason"]) == ("game_aborted", "lobby_expired")

@@ -1,0 +1,121 @@
+"""Input PostgreSQL (or SQLite) cannot store is refused at the edge, the same way on both databases
+(issue 10 item 13): no client input may produce a 5xx, over REST or GraphQL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.integration.conftest import BACKENDS
+from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.services import postgres_database
+
+
+@pytest.fixture(params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    if request.param == "postgresql":
+        with postgres_database("tabletop_edge") as url:
+            settings = make_settings(tmp_path, database_url=url.render_as_string(hide_password=False))
+            with TestClient(
+                create_app(settings, registry=registry_with_test_game()), raise_server_exceptions=False
+            ) as test_client:
+                yield test_client
+    else:
+        app = create_app(make_settings(tmp_path), registry=registry_with_test_game())
+        with TestClient(app, raise_server_exceptions=False) as test_client:
+            yield test_client
+
+
+@pytest.fixture
+def game(client: TestClient) -> tuple[str, str]:
+    created = client.post("/v1/games", json={"type": "duel"}).json()
+    seats = [client.post(f"/v1/games/{created['id']}/seats", json={"name": n}).json() for n in "ab"]
+    host = {"Authorization": f"Bearer {created['host_token']}"}
+    client.post(f"/v1/games/{created['id']}/start", headers=host)
+    return created["id"], seats[0]["token"]
+
+
+def raw_json(client: TestClient, path: str, body: str, **headers: str) -> Any:
+    return client.post(path, content=body.encode(), headers={"content-type": "application/json", **headers})
+
+
+def test_rest_inputs_the_database_cannot_hold_are_refused_with_4xx(
+    client: TestClient, game: tuple[str, str]
+) -> None:
+    game_id, token = game
+    seat = {"Authorization": f"Bearer {token}"}
+    answers = {
+        "long seed": client.post("/v1/games", json={"type": "duel", "seed": "s" * 200}),
+        "seed with NUL": client.post("/v1/games", json={"type": "duel", "seed": "a\x00b"}),
+        "lone surrogate seed": raw_json(client, "/v1/games", '{"type": "duel", "seed": "\\ud800"}'),
+        "lone surrogate type": raw_json(client, "/v1/games", '{"type": "\\udfff"}'),
+        "lone surrogate name": raw_json(client, f"/v1/games/{game_id}/seats", '{"name": "\\ud800x"}'),
+        "NUL in name": client.post(f"/v1/games/{game_id}/seats", json={"name": "a\x00"}),
+        "after 2^31": client.get(f"/v1/games/{game_id}/events", params={"after": 2**31}),
+        "offset 2^31": client.get("/v1/games", params={"offset": 2**31}),
+        "offset 2^63": client.get("/v1/games", params={"offset": 2**63}),
+        "NUL in id": client.get("/v1/games/ab%00cd"),
+        "NUL in id, events": client.get("/v1/games/ab%00cd/events"),
+        "lone surrogate in id": client.get("/v1/games/%ED%A0%80"),
+        "long id": client.get("/v1/games/" + "a" * 300),
+        "long idempotency key": client.post(
+            f"/v1/games/{game_id}/choices",
+            json={"choice": {"card": 1}},
+            headers={**seat, "Idempotency-Key": "k" * 300},
+        ),
+        "deep choice": raw_json(
+            client, f"/v1/games/{game_id}/choices", '{"choice": ' + "[" * 900 + "]" * 900 + "}", **seat
+        ),
+        "too deep JSON": raw_json(client, "/v1/games", '{"options": ' + "[" * 20000 + "]" * 20000 + "}"),
+    }
+    failed = {n: (r.status_code, r.text[:200]) for n, r in answers.items() if not 400 <= r.status_code < 500}
+    assert not failed, failed
+
+
+def graphql(client: TestClient, query: str, variables: dict[str, Any], **headers: str) -> dict[str, Any]:
+    response = client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+    assert response.status_code < 500, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_graphql_inputs_the_database_cannot_hold_get_a_problem_or_a_coded_error(
+    client: TestClient, game: tuple[str, str]
+) -> None:
+    game_id, token = game
+    seat = {"Authorization": f"Bearer {token}"}
+    submit = """mutation($g: String!, $c: JSON!, $k: String) {
+      submitChoice(gameId: $g, choice: $c, idempotencyKey: $k) { ... on Problem { code } } }"""
+    create = 'mutation($s: String) { createGame(type: "duel", seed: $s) { ... on Problem { code } } }'
+    read = "query($g: String!) { game(id: $g) { ... on Problem { code } } }"
+    events = "query($g: String!, $a: Int!) { events(gameId: $g, after: $a) { ... on Problem { code } } }"
+    answers = {
+        "long idempotency key": graphql(
+            client, submit, {"g": game_id, "c": {"card": 1}, "k": "k" * 300}, **seat
+        ),
+        "NUL idempotency key": graphql(client, submit, {"g": game_id, "c": {"card": 1}, "k": "\x00"}, **seat),
+        "long seed": graphql(client, create, {"s": "s" * 200}),
+        "NUL seed": graphql(client, create, {"s": "\x00"}),
+        "NUL in id": graphql(client, read, {"g": "ab\x00cd"}),
+        "long id": graphql(client, read, {"g": "a" * 300}),
+        "after 2^31": graphql(client, events, {"g": game_id, "a": 2**31}),
+    }
+    body = json.dumps({"query": submit, "variables": {"g": game_id, "c": "DEEP", "k": None}})
+    deep = client.post(
+        "/graphql",
+        content=body.replace('"DEEP"', "[" * 20000 + "]" * 20000).encode(),
+        headers={"content-type": "application/json", **seat},
+    )
+    assert 400 <= deep.status_code < 500, deep.text[:300]
+    for name, answer in answers.items():
+        codes = [e["extensions"]["code"] for e in answer.get("errors") or []]
+        assert "internal_error" not in codes, (name, answer)
+        if not codes:
+            (result,) = answer["data"].values()
+            assert result and result["code"] in ("invalid_request", "game_not_found"), (name, answer)

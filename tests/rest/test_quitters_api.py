@@ -1,0 +1,103 @@
+"""Resign, clocks in the view and the return to a seat, over REST and GraphQL."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from tests.rest.test_players_api import gql
+from tests.rest.test_rest_contract import assert_problem, auth, seated_game
+
+
+def wait_for(client: TestClient, game_id: str, status: str, timeout: float = 90.0) -> dict:  # type: ignore[type-arg]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = client.get(f"/v1/games/{game_id}").json()
+        if game["status"] == status:
+            return game  # type: ignore[no-any-return]
+        time.sleep(0.05)
+    raise AssertionError(f"game {game_id} never reached {status}")
+
+
+def test_a_resigned_seat_is_flagged_and_played_by_a_bot_to_the_end(client: TestClient) -> None:
+    game, tokens = seated_game(client, options={"rounds": 1})
+    resigned = client.post(f"/v1/games/{game['id']}/resign", headers=auth(tokens[1]))
+    assert resigned.status_code == 200, resigned.text
+    assert resigned.json()["seats"][1]["stand_in"] == "resigned"
+    assert_problem(
+        client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": 1}},
+                    headers=auth(tokens[1])),
+        409,
+        "seat_resigned",
+    )
+    client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": 3}}, headers=auth(tokens[0]))
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[0])).json()
+        if pending["choices"]:
+            client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"action": "pass"}},
+                        headers=auth(tokens[0]))
+            break
+        if client.get(f"/v1/games/{game['id']}").json()["status"] == "finished":
+            break
+        time.sleep(0.05)
+    final = wait_for(client, game["id"], "finished")
+    assert final["result"]["resigned"] == [1] and 1 not in final["result"]["winners"]
+    events = client.get(f"/v1/games/{game['id']}/events").json()["events"]
+    assert [e["data"] for e in events if e["type"] == "seat_resigned"] == [{"seat": 1}]
+
+
+def test_the_view_shows_each_seats_deadline_and_remaining_seconds(client: TestClient) -> None:
+    game, _ = seated_game(client, clock={"mode": "fischer", "seconds": 600, "increment": 10})
+    view = client.get(f"/v1/games/{game['id']}").json()
+    clock = view["clock"]
+    assert (clock["mode"], clock["seconds"], clock["increment"], clock["on_expiry"]) == (
+        "fischer", 600, 10, "bot"
+    )
+    assert [s["seat"] for s in clock["seats"]] == [0, 1]
+    for seat in clock["seats"]:
+        assert seat["deadline"] is not None and seat["waiting_since"] is not None
+        assert 590 < seat["remaining_seconds"] <= 600
+    refused = client.post("/v1/games", json={"type": "duel", "clock": {"mode": "per_decision"}})
+    assert_problem(refused, 422, "invalid_options")
+    refused = client.post("/v1/games", json={"type": "duel", "clock": {"mode": "sundial"}})
+    assert_problem(refused, 422, "invalid_request")
+
+
+def test_resign_and_clock_over_graphql(client: TestClient) -> None:
+    created = gql(
+        client,
+        'mutation { createGame(type: "duel", clock: {mode: "per_decision", seconds: 90}) '
+        "{ ... on GameCreated { id hostToken } ... on Problem { code detail } } }",
+    )["createGame"]
+    game_id = created["id"]
+    tokens = [
+        gql(client, 'mutation($g: String!, $n: String!) { joinGame(gameId: $g, name: $n) '
+            "{ ... on SeatJoined { token } } }", g=game_id, n=name)["joinGame"]["token"]
+        for name in ("a", "b")
+    ]
+    client.post(f"/v1/games/{game_id}/start", headers=auth(created["hostToken"]))
+    resigned = gql(
+        client,
+        "mutation($g: String!) { resignSeat(gameId: $g) { ... on Game { seats { seat standIn } "
+        "clock { mode seconds seats { seat deadline remainingSeconds } } } } }",
+        tokens[0],
+        g=game_id,
+    )["resignSeat"]
+    assert resigned["seats"][0] == {"seat": 0, "standIn": "resigned"}
+    assert resigned["clock"]["mode"] == "per_decision" and resigned["clock"]["seconds"] == 90
+    again = gql(
+        client,
+        "mutation($g: String!) { resignSeat(gameId: $g) { ... on Problem { code } } }",
+        tokens[0],
+        g=game_id,
+    )["resignSeat"]
+    assert again == {"code": "seat_resigned"}
+    back = gql(
+        client,
+        "mutation($g: String!) { returnToSeat(gameId: $g) { ... on Problem { code } } }",
+        tokens[0],
+        g=game_id,
+    )["returnToSeat"]
+    assert back == {"code": "seat_resigned"}

@@ -1,0 +1,42 @@
+"""The web client is served by the API itself at /play, from files in web/, with no CDN."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from fastapi.testclient import TestClient
+
+from api.web import web_root
+
+
+def test_play_redirects_to_the_client_folder_and_serves_its_page(client: TestClient) -> None:
+    moved = client.get("/play", follow_redirects=False)
+    assert moved.status_code == 308
+    assert moved.headers["location"] == "/play/"
+    page = client.get("/play/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="js/app.js">' in page.text
+
+
+def test_every_module_is_served_as_javascript_and_nothing_comes_from_elsewhere(client: TestClient) -> None:
+    root = web_root()
+    assert root is not None
+    for path in sorted(root.rglob("*.js")):
+        served = client.get(f"/play/{path.relative_to(root).as_posix()}")
+        assert served.status_code == 200, path
+        assert "javascript" in served.headers["content-type"], path
+        assert not re.search(r"""(import|from)\s*\(?\s*["']https?://""", served.text), path
+    assert "http" not in client.get("/play/index.html").text.replace("http://www.w3.org", "")
+
+
+def test_every_language_has_every_ui_string() -> None:
+    root = web_root()
+    assert root is not None
+    english = json.loads((root / "i18n" / "en.json").read_text())
+    for lang in ("de", "fr", "es"):
+        other = json.loads((root / "i18n" / f"{lang}.json").read_text())
+        assert set(other) == set(english), (lang, set(english) ^ set(other))
+        for key, text in english.items():
+            assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (lang, key)

@@ -1,0 +1,94 @@
+"""Idempotency keys (issue 10 item 12): a key reused with a different body is refused with a code
+(as the IETF Idempotency-Key draft says) instead of silently answering the first request; create
+and join honour the key too, so a retried join never takes a second seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey
+from domain.registry import EngineRegistry
+from domain.services import GameService
+from tests.duel_game import DuelEngine
+from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+
+KEY = "6d1f0c1e-3b7a-4c8e-9f21-0a5b6c7d8e9f"
+
+
+@pytest.fixture
+def store() -> FakeRepository:
+    return FakeRepository()
+
+
+@pytest.fixture
+def service(store: FakeRepository) -> GameService:
+    return GameService(
+        lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), FixedClock()
+    )
+
+
+def started(service: GameService) -> tuple[str, list[str]]:
+    created = service.create_game("duel", {"rounds": 1}, None)
+    tokens = [service.join(created.match.id, n).token or "" for n in ("a", "b")]
+    service.start(created.match.id, created.host_token)
+    return created.match.id, tokens
+
+
+def test_a_submit_key_reused_with_another_choice_is_refused_and_changes_nothing(
+    service: GameService,
+) -> None:
+    game_id, tokens = started(service)
+    first = service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+    with pytest.raises(IdempotencyKeyReused):
+        service.submit(game_id, tokens[0], {"card": 3}, idempotency_key=KEY)
+    with pytest.raises(IdempotencyKeyReused):
+        service.submit(game_id, tokens[0], {"card": 1}, version=first["version"], idempotency_key=KEY)
+    assert service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first
+    assert service.load(game_id).sealed == {0: {"card": 1}}
+    # the same key from another seat is that seat's own key
+    assert service.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)["status"] == "applied"
+
+
+def test_a_retried_join_returns_the_same_seat_and_token_and_takes_no_second_seat(
+    service: GameService,
+) -> None:
+    game_id = service.create_game("duel", None, None).match.id
+    first = service.join(game_id, "ann", idempotency_key=KEY)
+    again = service.join(game_id, "ann", idempotency_key=KEY)
+    assert (again.seat, again.token, again.version) == (first.seat, first.token, first.version)
+    assert [s.name for s in service.load(game_id).seats] == ["ann"]
+    assert service.viewer(service.load(game_id), first.token).seat == 0
+    with pytest.raises(IdempotencyKeyReused):
+        service.join(game_id, "bob", idempotency_key=KEY)
+    assert len(service.load(game_id).seats) == 1
+    # the seat moved up after an earlier seat left: the retry names where it is now
+    other = service.create_game("duel", None, None)
+    service.join(other.match.id, "zed")
+    mine = service.join(other.match.id, "ann", idempotency_key=KEY)
+    service.remove_seat(other.match.id, 0, other.host_token)
+    retried = service.join(other.match.id, "ann", idempotency_key=KEY)
+    assert (mine.seat, retried.seat, retried.token) == (1, 0, mine.token)
+
+
+def test_a_retried_create_returns_the_same_game_and_host_token(
+    service: GameService, store: FakeRepository
+) -> None:
+    first = service.create_game("duel", {"rounds": 1}, None, private=True, idempotency_key=KEY)
+    again = service.create_game("duel", {"rounds": 1}, None, private=True, idempotency_key=KEY)
+    assert again.match.id == first.match.id
+    assert (again.host_token, again.invite_code) == (first.host_token, first.invite_code)
+    assert len(store.rows) == 1
+    with pytest.raises(IdempotencyKeyReused):
+        service.create_game("duel", {"rounds": 2}, None, private=True, idempotency_key=KEY)
+    assert len(store.rows) == 1
+
+
+def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: GameService) -> None:
+    """A retried create or join answers with a token: a guessable key would hand it out."""
+    with pytest.raises(InvalidIdempotencyKey):
+        service.create_game("duel", None, None, idempotency_key="1")
+    game_id = service.create_game("duel", None, None).match.id
+    with pytest.raises(InvalidIdempotencyKey):
+        service.join(game_id, "ann", idempotency_key="short")
+    with pytest.raises(InvalidIdempotencyKey):
+        service.join(game_id, "ann", idempotency_key="k" * 129)

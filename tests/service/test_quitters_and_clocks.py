@@ -1,0 +1,168 @@
+"""Resigning, turn clocks and abandoned lobbies with fakes and a clock that moves on command."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from domain.deadlines import DeadlineService
+from domain.errors import Forbidden, GameNotInProgress, InvalidOptions, SeatResigned
+from domain.registry import EngineRegistry
+from domain.services import GameService
+from tests.duel_game import DuelEngine
+from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def publisher() -> FakePublisher:
+    return FakePublisher()
+
+
+@pytest.fixture
+def service(clock: ManualClock, publisher: FakePublisher) -> GameService:
+    store = FakeRepository()
+    return GameService(
+        lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), publisher, clock
+    )
+
+
+@pytest.fixture
+def deadlines(service: GameService) -> DeadlineService:
+    return DeadlineService(service, lobby_ttl=timedelta(hours=1))
+
+
+def start(
+    service: GameService, players: int = 2, rounds: int = 1, clock: dict[str, object] | None = None
+) -> tuple[str, list[str]]:
+    created = service.create_game("duel", {"rounds": rounds}, "seed", clock=clock)
+    tokens = [service.join(created.match.id, f"p{i}").token for i in range(players)]
+    service.start(created.match.id, created.host_token)
+    return created.match.id, tokens
+
+
+def run_bots(service: GameService, game_id: str) -> int:
+    played = 0
+    while service.play_bot_turn(game_id):
+        played += 1
+    return played
+
+
+def event_types(publisher: FakePublisher) -> list[str]:
+    return [e.event.type for _, events in publisher.published for e in events]
+
+
+def test_a_resigned_seat_is_played_by_a_bot_and_the_result_says_who_resigned(
+    service: GameService, publisher: FakePublisher
+) -> None:
+    game_id, tokens = start(service, players=3, rounds=2)
+    service.resign(game_id, tokens[1])
+    match = service.load(game_id)
+    assert match.seats[1].stand_in == "resigned" and match.seats[1].plays_itself
+    assert "seat_resigned" in event_types(publisher)
+    with pytest.raises(SeatResigned):
+        service.submit(game_id, tokens[1], {"card": 1})
+    with pytest.raises(SeatResigned):
+        service.resign(game_id, tokens[1])
+
+    assert run_bots(service, game_id) == 1  # the zombie seals its card
+    for _round in range(2):
+        service.submit(game_id, tokens[0], {"card": 3 - _round})
+        service.submit(game_id, tokens[2], {"card": 1 + _round})
+        run_bots(service, game_id)
+        match = service.load(game_id)
+        decision = match.decision()
+        if decision is not None and decision.kind == "bank":
+            (banker,) = decision.seats
+            if not match.seats[banker].plays_itself:
+                service.submit(game_id, tokens[banker], {"action": "pass"})
+            run_bots(service, game_id)
+    match = service.load(game_id)
+    assert match.status.value == "finished"
+    assert match.result is not None
+    assert match.result["resigned"] == [1] and match.result["forfeited"] == []
+    assert 1 not in match.result["winners"] and match.result["winners"]
+
+
+def test_only_a_seat_of_a_game_in_progress_resigns(service: GameService) -> None:
+    created = service.create_game("duel", None, None)
+    token = service.join(created.match.id, "a").token
+    with pytest.raises(GameNotInProgress):
+        service.resign(created.match.id, token)
+    with pytest.raises(Forbidden):
+        service.resign(created.match.id, created.host_token)
+
+
+def test_a_per_decision_clock_hands_the_seat_to_a_bot_once_and_the_player_takes_it_back(
+    service: GameService, deadlines: DeadlineService, clock: ManualClock, publisher: FakePublisher
+) -> None:
+    game_id, tokens = start(service, rounds=2, clock={"mode": "per_decision", "seconds": 30})
+    service.submit(game_id, tokens[0], {"card": 3})
+    match = service.load(game_id)
+    assert match.timing.seats[1].deadline == clock.now() + timedelta(seconds=30)
+    assert match.timing.seats[0].deadline is None  # sealed: its clock stopped
+
+    clock.advance(29)
+    assert deadlines.fire_due() == 0
+    clock.advance(1)
+    assert deadlines.fire_due() == 1
+    assert deadlines.fire_due() == 0  # exactly once
+    match = service.load(game_id)
+    assert match.seats[1].stand_in == "timeout"
+    expired = [e for _, es in publisher.published for e in es if e.event.type == "clock_expired"]
+    assert [e.event.data for e in expired] == [{"seat": 1, "action": "bot"}]
+
+    assert run_bots(service, game_id) == 1  # the bot seals for seat 1: reveal
+    service.return_to_seat(game_id, tokens[1])
+    assert service.load(game_id).seats[1].stand_in is None
+    assert "seat_returned" in event_types(publisher)
+
+
+def test_a_fischer_clock_forfeits_the_seat_and_the_game_still_finishes(
+    service: GameService, deadlines: DeadlineService, clock: ManualClock
+) -> None:
+    game_id, tokens = start(
+        service, rounds=1, clock={"mode": "fischer", "seconds": 60, "increment": 5, "on_expiry": "forfeit"}
+    )
+    clock.advance(10)
+    service.submit(game_id, tokens[0], {"card": 2})
+    assert service.load(game_id).timing.seats[0].bank == 55
+    clock.advance(50)
+    assert deadlines.fire_due() == 1
+    match = service.load(game_id)
+    assert match.seats[1].stand_in == "forfeited"
+    with pytest.raises(SeatResigned):
+        service.return_to_seat(game_id, tokens[1])
+    run_bots(service, game_id)
+    match = service.load(game_id)
+    if match.decision() is not None:
+        service.submit(game_id, tokens[0], {"action": "pass"})
+    match = service.load(game_id)
+    assert match.status.value == "finished"
+    assert match.result is not None and match.result["forfeited"] == [1]
+    assert match.result["winners"] == [0]
+    assert match.timing.seats[1].used == 60 and match.timing.next_deadline() is None
+
+
+def test_an_abandoned_lobby_expires_with_a_recorded_event(
+    service: GameService, deadlines: DeadlineService, clock: ManualClock, publisher: FakePublisher
+) -> None:
+    old = service.create_game("duel", None, None).match.id
+    clock.advance(3000)
+    fresh = service.create_game("duel", None, None).match.id
+    clock.advance(601)
+    assert deadlines.fire_due() == 1
+    assert service.load(old).status.value == "aborted"
+    assert service.load(fresh).status.value == "lobby"
+    (aborted,) = [e for _, es in publisher.published for e in es if e.event.type == "game_aborted"]
+    assert aborted.event.data["reason"] == "lobby_expired"
+
+
+def test_clock_settings_are_checked_when_the_game_is_created(service: GameService) -> None:
+    with pytest.raises(InvalidOptions, match="needs seconds"):
+        service.create_game("duel", None, None, clock={"mode": "fischer", "seconds": 0})

@@ -1,0 +1,81 @@
+"""Rematch with fakes: same type, options, clock and seats; bots sit down, people take their seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import GameNotFinished, NotEnoughPlayers, RematchExists, Unauthorized
+from domain.players import PlayerService
+from domain.registry import EngineRegistry
+from domain.services import GameService
+from tests.duel_game import DuelEngine
+from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+
+
+@pytest.fixture
+def service() -> GameService:
+    store = FakeRepository()
+    return GameService(
+        lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), ManualClock()
+    )
+
+
+def finished_game(service: GameService) -> tuple[str, str, list[str], str]:
+    players = PlayerService(service)
+    ann = players.create("Ann")
+    created = service.create_game(
+        "duel", {"rounds": 1}, "seed", clock={"mode": "per_decision", "seconds": 60}
+    )
+    game_id = created.match.id
+    tokens = [service.join(game_id, "Bob").token, players.join(game_id, ann.token, None).token]
+    service.join(game_id, "random bot", "random", created.host_token)
+    service.start(game_id, created.host_token)
+    service.submit(game_id, tokens[0], {"card": 3})
+    service.submit(game_id, tokens[1], {"card": 2})
+    while service.play_bot_turn(game_id):
+        pass
+    service.submit(game_id, tokens[0], {"action": "pass"})
+    assert service.load(game_id).status.value == "finished"
+    return game_id, created.host_token, tokens, ann.token
+
+
+def test_a_rematch_keeps_type_options_clock_and_seats_and_links_both_games(
+    service: GameService,
+) -> None:
+    game_id, _, tokens, ann = finished_game(service)
+    created = service.rematch(game_id, tokens[0])  # any seat may ask
+    new = created.match
+    old = service.load(game_id)
+    assert old.rematch_id == new.id and new.rematch_of == game_id
+    assert (new.game_type, new.options) == (old.game_type, old.options)
+    assert new.timing.settings == old.timing.settings and new.seed != old.seed
+    assert [(s.name, s.bot, s.confirmed) for s in new.seats] == [
+        ("Bob", None, False),
+        ("Ann", None, False),
+        ("random bot", "random", True),
+    ]
+    with pytest.raises(NotEnoughPlayers, match="have not joined yet"):
+        service.start(new.id, created.host_token)
+
+    bob = service.take_rematch_seat(new.id, tokens[0])
+    assert bob is not None and bob.seat == 0 and bob.token != tokens[0]
+    assert service.take_rematch_seat(new.id, tokens[0]) is None  # the old token is spent
+    ann_seat = PlayerService(service).join(new.id, ann, None)  # the player token takes seat 1
+    assert ann_seat.seat == 1
+    started = service.start(new.id, created.host_token)
+    assert started.status.value == "in_progress" and len(started.seats) == 3
+    assert [g.game_id for g in PlayerService(service).games_of(ann, 10, 0)][:2] == [new.id, game_id]
+
+
+def test_only_a_finished_game_gets_one_rematch_from_its_own_tokens(service: GameService) -> None:
+    game_id, host, tokens, _ = finished_game(service)
+    with pytest.raises(Unauthorized):
+        service.rematch(game_id, "stranger")
+    with pytest.raises(Unauthorized):
+        service.rematch(game_id, None)
+    service.rematch(game_id, host)
+    with pytest.raises(RematchExists):
+        service.rematch(game_id, tokens[1])
+    lobby = service.create_game("duel", None, None)
+    with pytest.raises(GameNotFinished):
+        service.rematch(lobby.match.id, lobby.host_token)

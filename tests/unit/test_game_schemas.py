@@ -1,0 +1,79 @@
+"""Every view (of every viewer), decision, choice and event of random games of every game,
+player count and option validates against the game's published JSON Schema; so does the
+static data in every language. A change of shape fails here: run ``./run export-schemas`` and
+review the diff of ``domain/games/<game>/schemas.json``."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from api.app import create_app
+from api.game_schemas import PARTS, components, load, prefix
+from api.settings import Settings
+from domain.catalog import all_catalogs, describe
+from domain.i18n import LANGUAGES
+from domain.registry import default_registry
+from tests.playouts import play, variants
+
+REGISTRY = default_registry()
+SLUGS = sorted(all_catalogs())
+
+
+@cache
+def validator(slug: str, part: str) -> Draft202012Validator:
+    root = {"$ref": f"#/components/schemas/{prefix(slug)}{part}",
+            "components": {"schemas": components(REGISTRY)}}
+    Draft202012Validator.check_schema(root)
+    return Draft202012Validator(root)
+
+
+def check(slug: str, part: str, instance: Any, where: str) -> None:
+    error = best_match(validator(slug, part).iter_errors(instance))
+    assert error is None, (
+        f"{slug} {part} ({where}) does not match its schema: {error.message[:300]} at "
+        f"{list(error.absolute_path)}; run ./run export-schemas if the change is intended"
+    )
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_game_publishes_every_schema_in_openapi(slug: str) -> None:
+    schemas = load(slug)
+    assert schemas is not None and set(schemas) == set(PARTS)
+    document = create_app(Settings()).openapi()
+    for part in PARTS:
+        assert f"{prefix(slug)}{part}" in document["components"]["schemas"]
+
+
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_random_games_match_the_published_schemas(slug: str) -> None:
+    engine = REGISTRY.get(slug)
+    event_types = set(load(slug)["EventType"]["enum"])  # type: ignore[index]
+    for i, (players, options) in enumerate(variants(engine)):
+        played = play(engine, players, options, f"schema-check-{i}", every=12)
+        where = f"{players} players, {options}"
+        for snap in played.snapshots:
+            for viewer, view in snap.views.items():
+                check(slug, "View", view, f"{where}, viewer {viewer}")
+            if snap.decision is not None:
+                kind = snap.decision["kind"]
+                check(slug, "Decision", snap.decision, where)
+                for legal in snap.choices.values():
+                    check(slug, "Choices", {"kind": kind, "choices": legal}, where)
+                    for choice in legal[:3]:
+                        check(slug, "Choice", choice, where)
+        for viewer, kind, data in played.events:
+            assert kind in event_types, f"{slug}: event type {kind} is not in {prefix(slug)}EventType"
+            check(slug, "Event", {"type": kind, "data": data}, f"{where}, viewer {viewer}")
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_static_data_matches_its_schema_in_every_language(slug: str) -> None:
+    for lang in LANGUAGES:
+        check(slug, "StaticData", describe(all_catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"],
+              lang)

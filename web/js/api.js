@@ -1,0 +1,44 @@
+// The REST client: every call the page makes goes through here (public API only).
+
+import { language } from "./i18n.js";
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem?.code || "http_error";
+    this.problem = problem;
+  }
+}
+
+async function call(method, path, { token, body, query } = {}) {
+  const url = new URL(path, location.origin);
+  for (const [key, value] of Object.entries(query || {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(key, value);
+  }
+  const headers = { "Accept": "application/json", "Accept-Language": language() };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const api = {
+  gameTypes: () => call("GET", "/v1/game-types"),
+  gameType: (slug) => call("GET", `/v1/game-types/${encodeURIComponent(slug)}`),
+  /** Lobby list; accepts both a bare list and a page object ({items: [...]}) answer. */
+  listGames: async (query) => {
+    const body = await call("GET", "/v1/games", { query });
+    return Array.isArray(body) ? body : body.items;
+  },
+  createGame: (type, options, isPrivate) => call("POST", "/v1/games", { body: { type, options, private: isPrivate } }),
+  join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
+  start: (gameId, token) => call("POST", `/v1/games/${gameId}/start`, { token }),
+  game: (gameId, token) => call("GET", `/v1/games/${gameId}`, { token }),
+  choices: (gameId, token) => call("GET", `/v1/games/${gameId}/choices`, { token }),
+  submit: (gameId, token, choice) => call("POST", `/v1/games/${gameId}/choices`, { token, body: { choice } }),
+  events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
+};

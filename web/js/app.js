@@ -1,0 +1,34 @@
+// Entry point: language, then a hash router between the lobby, a join link and a game page.
+
+import { preferredLanguage, setLanguage } from "./i18n.js";
+import { showLobby, showJoin } from "./lobby.js";
+import { showGame } from "./game.js";
+import { clear } from "./dom.js";
+
+const main = document.getElementById("app");
+let leave = null; // the current page's clean-up (closes its live stream)
+
+async function route() {
+  if (leave) { leave(); leave = null; }
+  clear(main);
+  document.getElementById("live-status").textContent = "";
+  const [page, id, code] = location.hash.replace(/^#\/?/, "").split("/");
+  if (page === "game" && id) leave = await showGame(main, id);
+  else if (page === "join" && id) await showJoin(main, id, code);
+  else await showLobby(main);
+}
+
+async function boot() {
+  const select = document.getElementById("lang-select");
+  const lang = preferredLanguage();
+  await setLanguage(lang);
+  select.value = lang;
+  select.addEventListener("change", async () => {
+    await setLanguage(select.value);
+    route();
+  });
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+boot();

@@ -1,0 +1,27 @@
+// A game type's static data (GET /v1/game-types/{slug}: names, texts, cards, tiles, board), read
+// once per language. Renderers look names up here and fall back to the bare id while a game type
+// has no static data.
+
+import { api } from "./api.js";
+import { language } from "./i18n.js";
+import { humanize } from "./format.js";
+
+const cache = new Map();
+
+export async function gameTypeDetail(slug) {
+  const key = `${slug}/${language()}`;
+  if (!cache.has(key)) cache.set(key, api.gameType(slug).catch(() => null));
+  return cache.get(key);
+}
+
+/** The item with this id in a list of the static data (e.g. list(data, "buildings")), or null. */
+export function item(data, list, id) {
+  const items = data && Array.isArray(data[list]) ? data[list] : [];
+  return items.find((candidate) => candidate.id === id) || null;
+}
+
+/** The printed name of an id from a list of the static data, else the id made readable. */
+export function nameOf(data, list, id) {
+  const found = item(data, list, id);
+  return found?.name || found?.title || humanize(id);
+}

@@ -1,0 +1,56 @@
+// Small DOM and SVG builders: the whole client draws with these, no framework.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function apply(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "text") {
+      node.textContent = value;
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  for (const child of [].concat(children ?? [])) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An HTML element: h("button", {class: "x", onclick}, ["label"]). */
+export function h(tag, attrs, children) {
+  return apply(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same signature as h(). */
+export function s(tag, attrs, children) {
+  return apply(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Make an SVG shape act like a button: focusable, Enter/Space activate it, with a label. */
+export function clickable(node, label, onActivate) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.classList.add("target");
+  node.append(s("title", {}, [label]));
+  node.addEventListener("click", (event) => { event.stopPropagation(); onActivate(); });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onActivate(); }
+  });
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.firstChild.remove();
+  return node;
+}
+
+/** Seat colours, each paired with a pattern letter so colour is never the only cue. */
+export const SEAT_COLOURS = ["#d33", "#2a6fdb", "#e0a800", "#2a9d4a", "#8e44ad", "#555"];
+export const SEAT_MARKS = ["A", "B", "C", "D", "E", "F"];

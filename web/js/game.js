@@ -1,0 +1,305 @@
+// The game page: seats and the host's lobby controls, the board (one renderer per game), whose turn
+// it is and why the game waits, every legal move, the game log and the final scores. It follows the
+// game live and re-reads the view after each event; all it shows comes from the API.
+
+import { api } from "./api.js";
+import { h, clear, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
+import { humanize, plain } from "./format.js";
+import { t } from "./i18n.js";
+import { followGame } from "./live.js";
+import { describeEvent } from "./log.js";
+import { gameTokens, rememberTokens } from "./store.js";
+import { rendererFor, choiceText } from "./games/index.js";
+import { gameTypeDetail } from "./catalog.js";
+
+function seatBadge(seat, name) {
+  return h("span", { class: "seat", style: `--seat:${SEAT_COLOURS[seat % 6]}` }, [
+    h("span", { class: "mark", "aria-hidden": "true" }, [SEAT_MARKS[seat % 6]]), " ", name,
+  ]);
+}
+
+export async function showGame(main, gameId) {
+  const tokens = gameTokens(gameId);
+  const page = {
+    id: gameId,
+    token: tokens.seat || null,
+    hostToken: tokens.host || null,
+    game: null,
+    type: null,
+    detail: null,
+    choices: null,
+    events: [],
+    ui: {},
+    busy: false,
+  };
+  const els = {
+    title: h("h1", { id: "game-title" }),
+    status: h("p", { id: "turn", class: "turn", role: "status", "aria-live": "polite" }),
+    error: h("p", { id: "game-error", class: "error", role: "alert" }),
+    lobby: h("section", { id: "seats", class: "card" }),
+    board: h("section", { id: "board", class: "board", "aria-label": t("game.board") }),
+    actions: h("section", { id: "actions", class: "card actions" }),
+    result: h("section", { id: "result", class: "card", hidden: true }),
+    log: h("ol", { id: "log", class: "log", "aria-live": "polite" }),
+  };
+  main.append(
+    els.title, els.status, els.error,
+    h("div", { class: "game-layout" }, [
+      h("div", { class: "main-col" }, [els.board, els.actions, els.result]),
+      h("aside", { class: "side-col" }, [els.lobby,
+        h("section", { class: "card" }, [h("h2", {}, [t("game.log")]), els.log])]),
+    ]),
+  );
+
+  const types = await api.gameTypes();
+  const names = () => Object.fromEntries((page.game?.seats || []).map((seat) => [seat.seat, seat.name]));
+  const nameOf = (seat) => (seat === null || seat === undefined ? t("game.nobody") : names()[seat] ?? `#${seat}`);
+
+  function context() {
+    const mySeat = page.game.viewer?.seat ?? null;
+    return {
+      game: page.game,
+      state: page.game.state || {},
+      type: page.type,
+      data: page.detail?.data || null,
+      choices: page.choices || [],
+      mySeat,
+      ui: page.ui,
+      nameOf,
+      seatBadge: (seat) => seatBadge(seat, nameOf(seat)),
+      submit,
+      rerender: render,
+    };
+  }
+
+  async function submit(choice) {
+    if (page.busy) return;
+    page.busy = true;
+    document.body.dataset.busy = "submit";
+    els.error.textContent = "";
+    try {
+      await api.submit(gameId, page.token, choice);
+      page.ui = {};
+      page.choices = null;
+      await refresh();
+    } catch (failure) {
+      els.error.textContent = failure.message;
+      await refresh();
+    } finally {
+      page.busy = false;
+      delete document.body.dataset.busy;
+    }
+  }
+
+  function myDecision(game) {
+    const seat = game.viewer?.seat;
+    const decision = game.decision;
+    if (seat === null || seat === undefined || !decision || game.status !== "in_progress") return false;
+    return decision.seats.includes(seat) && !decision.sealed.includes(seat);
+  }
+
+  let refreshing = null;
+  let again = false;
+  async function refresh() {
+    if (refreshing) { again = true; return refreshing; }
+    refreshing = (async () => {
+      do {
+        again = false;
+        const game = await api.game(gameId, page.token);
+        const choices = myDecision(game) ? (await api.choices(gameId, page.token)).choices : null;
+        if (JSON.stringify(choices) !== JSON.stringify(page.choices)) page.ui = {};
+        page.game = game;
+        page.choices = choices;
+      } while (again);
+      refreshing = null;
+      render();
+    })();
+    return refreshing;
+  }
+
+  function renderStatus() {
+    const game = page.game;
+    const ctx = context();
+    clear(els.status);
+    if (game.status === "lobby") {
+      els.status.append(t("status.lobby", { count: game.seats.length, max: game.max_players }));
+    } else if (game.status === "finished") {
+      els.status.append(t("status.finished"));
+    } else if (game.status === "aborted") {
+      els.status.append(t("status.aborted"));
+    } else if (game.decision) {
+      const decision = game.decision;
+      const waiting = decision.seats.filter((seat) => !decision.sealed.includes(seat));
+      if (page.choices) {
+        els.status.append(h("strong", {}, [t("status.your_turn")]), " ", decision.prompt);
+      } else if (ctx.mySeat !== null && decision.sealed.includes(ctx.mySeat)) {
+        els.status.append(t("status.sealed_waiting", { names: waiting.map(nameOf).join(", ") }));
+      } else if (decision.simultaneous) {
+        els.status.append(t("status.waiting_secret", { names: waiting.map(nameOf).join(", ") }));
+      } else {
+        els.status.append(t("status.waiting_for", { names: waiting.map(nameOf).join(", ") }), " ", h("span", { class: "prompt" }, [`(${decision.prompt})`]));
+      }
+      if (decision.simultaneous && decision.sealed.length) {
+        els.status.append(" · ", t("status.sealed_by", { names: decision.sealed.map(nameOf).join(", ") }));
+      }
+    }
+  }
+
+  function renderSeats() {
+    const game = page.game;
+    clear(els.lobby).append(h("h2", {}, [t("game.players")]));
+    const list = h("ul", { class: "seats" });
+    for (const seat of game.seats) {
+      const you = seat.seat === game.viewer?.seat ? ` (${t("game.you")})` : "";
+      const bot = seat.bot ? ` · ${t("game.bot", { level: seat.bot })}` : "";
+      list.append(h("li", {}, [seatBadge(seat.seat, seat.name), you, bot]));
+    }
+    els.lobby.append(list);
+    if (game.status !== "lobby") return;
+    // A private game's link carries its invite code, which only the host's browser knows.
+    const invite = gameTokens(gameId).invite;
+    if (!game.private || invite) {
+      const link = `${location.origin}${location.pathname}#/join/${gameId}${invite ? `/${encodeURIComponent(invite)}` : ""}`;
+      const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("game.invite") });
+      els.lobby.append(
+        h("p", {}, [h("label", { for: "invite-link" }, [t("game.invite")]), " ", linkInput, " ",
+          h("button", { type: "button", onclick: () => { linkInput.select(); navigator.clipboard?.writeText(link); } }, [t("game.copy")])]),
+      );
+    }
+    if (!page.token && game.seats.length < game.max_players) {
+      els.lobby.append(h("p", {}, [h("a", { class: "button", href: `#/join/${gameId}` }, [t("lobby.join")])]));
+    }
+    if (page.hostToken) {
+      const level = h("select", { id: "add-bot-level", "aria-label": t("lobby.bot_level") }, [
+        h("option", { value: "greedy" }, [t("lobby.bot_greedy")]),
+        h("option", { value: "random" }, [t("lobby.bot_random")]),
+      ]);
+      const full = game.seats.length >= game.max_players;
+      els.lobby.append(h("p", {}, [
+        h("button", { type: "button", id: "add-bot", disabled: full, onclick: () => act(() => api.join(gameId, { bot: level.value }, page.hostToken)) }, [t("game.add_bot")]),
+        " ", level, " ",
+        h("button", { type: "button", id: "start", class: "primary", disabled: game.seats.length < (page.type?.min_players ?? 1), onclick: () => act(() => api.start(gameId, page.hostToken)) }, [t("game.start")]),
+      ]));
+    } else {
+      els.lobby.append(h("p", {}, [t("game.waiting_host")]));
+    }
+  }
+
+  async function act(action) {
+    els.error.textContent = "";
+    try { await action(); } catch (failure) { els.error.textContent = failure.message; }
+    await refresh();
+  }
+
+  function renderActions() {
+    clear(els.actions);
+    const ctx = context();
+    if (!page.choices) { els.actions.hidden = true; return; }
+    els.actions.hidden = false;
+    els.actions.append(h("h2", {}, [page.game.decision?.prompt || t("game.your_move")]));
+    const renderer = rendererFor(page.game.type);
+    if (renderer.panel) {
+      const panel = renderer.panel(ctx);
+      if (panel) els.actions.append(panel);
+    }
+    const list = h("ul", { class: "choice-list" });
+    page.choices.forEach((choice, index) => {
+      list.append(h("li", {}, [h("button", { type: "button", class: "choice", dataset: { index }, onclick: () => submit(choice) }, [choiceText(page.game.type, choice, ctx)])]));
+    });
+    els.actions.append(h("details", { class: "all-moves", open: Boolean(renderer.movesOpen) }, [h("summary", {}, [t("game.all_moves", { count: page.choices.length })]), list]));
+  }
+
+  function renderResult() {
+    const result = page.game.result;
+    if (!result) { els.result.hidden = true; return; }
+    els.result.hidden = false;
+    const rows = page.game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : "" }, [
+      h("th", { scope: "row" }, [seatBadge(seat.seat, seat.name), result.winners.includes(seat.seat) ? ` ★ ${t("result.winner")}` : ""]),
+      h("td", {}, [String(result.scores[seat.seat])]),
+    ]));
+    clear(els.result).append(
+      h("h2", {}, [t("result.title")]),
+      h("table", { id: "scores", class: "scores" }, [
+        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [t("result.player")]), h("th", { scope: "col" }, [t("result.score")])])]),
+        h("tbody", {}, rows),
+      ]),
+      h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]), detailsView(result.details, nameOf)]),
+    );
+  }
+
+  function render() {
+    const game = page.game;
+    page.type = types.find((type) => type.slug === game.type) || null;
+    els.title.textContent = page.type ? page.type.name : game.type;
+    document.title = `${els.title.textContent} · ${t("app.title")}`;
+    renderStatus();
+    renderSeats();
+    const renderer = rendererFor(game.type);
+    clear(els.board);
+    if (game.state) els.board.append(renderer.board(context()));
+    renderActions();
+    renderResult();
+  }
+
+  function addToLog(event) {
+    page.events.push(event);
+    els.log.append(h("li", { dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, game: page.game, templates: page.detail?.log_templates })]));
+    els.log.lastChild.scrollIntoView?.({ block: "nearest" });
+  }
+
+  await refresh();
+  page.detail = await gameTypeDetail(page.game.type);
+  render();
+  let after = 0;
+  for (;;) {
+    const history = await api.events(gameId, page.token, after);
+    history.events.forEach(addToLog);
+    if (!history.events.length) break;
+    after = history.last_seq;
+  }
+  let pending = null;
+  const live = followGame({
+    gameId,
+    token: page.token,
+    after,
+    onEvent(event) {
+      addToLog(event);
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 40);
+    },
+    onStatus(status, detail) {
+      const label = document.getElementById("live-status");
+      label.textContent = t(`live.${status}`);
+      label.dataset.state = status;
+      if (status === "error" && detail) els.error.textContent = detail;
+      if (status === "live") refresh();
+    },
+  });
+  window.__tabletop = { page, live };
+  if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
+  return () => live.close();
+}
+
+/** Final-score details as a table when they are per-seat rows, else as nested lists. */
+function detailsView(details, nameOf) {
+  if (details && Array.isArray(details.players) && details.players.every((row) => typeof row === "object")) {
+    const keys = [...new Set(details.players.flatMap((row) => Object.keys(row)))].filter((key) => key !== "seat");
+    const table = h("table", { class: "details" }, [
+      h("thead", {}, [h("tr", {}, [h("th", {}, [t("result.player")]), ...keys.map((key) => h("th", { scope: "col" }, [humanize(key)]))])]),
+      h("tbody", {}, details.players.map((row, index) => h("tr", {}, [
+        h("th", { scope: "row" }, [nameOf(row.seat ?? index)]),
+        ...keys.map((key) => h("td", {}, [plain(row[key])])),
+      ]))),
+    ]);
+    const rest = Object.fromEntries(Object.entries(details).filter(([key]) => key !== "players"));
+    return h("div", {}, [table, Object.keys(rest).length ? nested(rest) : null]);
+  }
+  return nested(details);
+}
+
+function nested(value) {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    return h("dl", {}, Object.entries(value).flatMap(([key, inner]) => [h("dt", {}, [humanize(key)]), h("dd", {}, [nested(inner)])]));
+  }
+  return document.createTextNode(plain(value));
+}

@@ -1,0 +1,165 @@
+// The lobby: joinable games, creating a game of any type with its options (each explained), and
+// joining by an invite link. Seats and the start button live on the game page (game.js).
+
+import { api } from "./api.js";
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerName, rememberName, rememberTokens } from "./store.js";
+
+function nameField(id) {
+  const input = h("input", { id, name: "player-name", required: true, maxlength: 64, autocomplete: "nickname", value: playerName() });
+  return h("p", {}, [h("label", { for: id }, [t("lobby.your_name")]), " ", input]);
+}
+
+function optionInput(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.type === "bool") {
+    input = h("input", { type: "checkbox", id, name: option.name });
+    input.checked = Boolean(option.default);
+  } else if (option.allowed) {
+    input = h("select", { id, name: option.name }, option.allowed.map((value) =>
+      h("option", { value: JSON.stringify(value), selected: value === option.default }, [String(value)])));
+  } else {
+    input = h("input", { type: option.type === "int" ? "number" : "text", id, name: option.name, value: option.default });
+  }
+  const badge = option.verified === false ? h("span", { class: "badge", title: t("lobby.reconstructed_help") }, [t("lobby.reconstructed")]) : null;
+  return h("div", { class: "option" }, [
+    h("label", { for: id }, [h("code", {}, [option.name]), " ", input, " ", badge]),
+    h("p", { class: "help", id: `${id}-help` }, [option.description]),
+  ]);
+}
+
+function readOptions(form, type) {
+  const options = {};
+  for (const option of type.options) {
+    const input = form.querySelector(`#opt-${option.name}`); // not form.elements[name]: an option may be called "length"
+    if (option.type === "bool") options[option.name] = input.checked;
+    else if (option.allowed) options[option.name] = JSON.parse(input.value);
+    else options[option.name] = option.type === "int" ? Number(input.value) : input.value;
+  }
+  return options;
+}
+
+function maxPlayers(type, options) {
+  let max = type.max_players;
+  for (const limit of type.player_limits || []) {
+    if (options[limit.option] === limit.value) max = Math.min(max, limit.max_players);
+  }
+  return max;
+}
+
+function createForm(types) {
+  const typeSelect = h("select", { id: "game-type", name: "type" },
+    types.map((type) => h("option", { value: type.slug }, [type.name])));
+  const description = h("p", { class: "help" });
+  const optionsBox = h("fieldset", { class: "options" });
+  const bots = h("input", { type: "number", id: "bots", name: "bots", min: 0, value: 1 });
+  const level = h("select", { id: "bot-level", name: "level" }, [
+    h("option", { value: "greedy" }, [t("lobby.bot_greedy")]),
+    h("option", { value: "random" }, [t("lobby.bot_random")]),
+  ]);
+  const error = h("p", { class: "error", role: "alert" });
+  const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  const form = h("form", { id: "create-form", class: "card" }, [
+    h("h2", {}, [t("lobby.create")]),
+    h("p", {}, [h("label", { for: "game-type" }, [t("lobby.game")]), " ", typeSelect]),
+    description,
+    optionsBox,
+    nameField("create-name"),
+    h("p", {}, [h("label", { for: "bots" }, [t("lobby.bots")]), " ", bots, " ",
+      h("label", { for: "bot-level" }, [t("lobby.bot_level")]), " ", level]),
+    h("p", { class: "help" }, [t("lobby.bots_help")]),
+    h("p", {}, [h("label", { for: "private" }, [privateBox, " ", t("lobby.private")])]),
+    h("p", { class: "help" }, [t("lobby.private_help")]),
+    h("button", { type: "submit", class: "primary" }, [t("lobby.create_button")]),
+    error,
+  ]);
+  const selected = () => types.find((type) => type.slug === typeSelect.value);
+  function showType() {
+    const type = selected();
+    description.textContent = `${type.description} (${t("lobby.players", { min: type.min_players, max: type.max_players })})`;
+    clear(optionsBox).append(h("legend", {}, [t("lobby.options")]), ...type.options.map(optionInput));
+    bots.max = type.max_players - 1;
+  }
+  typeSelect.addEventListener("change", showType);
+  showType();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const type = selected();
+    const name = form.elements["player-name"].value.trim();
+    const options = readOptions(form, type);
+    const botCount = Number(bots.value);
+    if (botCount + 1 > maxPlayers(type, options)) {
+      error.textContent = t("lobby.too_many", { max: maxPlayers(type, options) });
+      return;
+    }
+    try {
+      rememberName(name);
+      const created = await api.createGame(type.slug, options, privateBox.checked);
+      rememberTokens(created.id, { host: created.host_token, invite: created.invite_code || null });
+      const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, created.host_token);
+      rememberTokens(created.id, { seat: seat.token, seatIndex: seat.seat });
+      for (let i = 0; i < botCount; i++) await api.join(created.id, { bot: level.value }, created.host_token);
+      location.hash = `#/game/${created.id}`;
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  return form;
+}
+
+async function openGames(types) {
+  const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
+  const list = h("ul", { class: "games", id: "open-games" });
+  const games = await api.listGames({ status: "lobby", limit: 20 });
+  if (!games.length) list.append(h("li", {}, [t("lobby.no_open_games")]));
+  for (const game of games) {
+    list.append(h("li", {}, [
+      `${names[game.type] || game.type} · ${t("lobby.seated", { count: game.players })} `,
+      h("a", { href: `#/join/${game.id}`, class: "button" }, [t("lobby.join")]),
+      " ",
+      h("a", { href: `#/game/${game.id}` }, [t("lobby.watch")]),
+    ]));
+  }
+  return h("section", { class: "card" }, [h("h2", {}, [t("lobby.open_games")]), list]);
+}
+
+export async function showLobby(main) {
+  document.title = t("app.title");
+  const types = await api.gameTypes();
+  main.append(
+    h("h1", {}, [t("lobby.title")]),
+    h("p", {}, [t("lobby.intro")]),
+    h("div", { class: "lobby" }, [createForm(types), await openGames(types)]),
+  );
+}
+
+/** An invite link (#/join/<id>): ask for a name, take the next free seat, go to the game. */
+export async function showJoin(main, gameId, inviteCode) {
+  const game = await api.game(gameId);
+  const types = await api.gameTypes();
+  const type = types.find((candidate) => candidate.slug === game.type);
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { id: "join-form", class: "card" }, [
+    h("h1", {}, [t("join.title", { game: type ? type.name : game.type })]),
+    h("p", {}, [t("join.seated", { names: game.seats.map((seat) => seat.name).join(", ") || "—" })]),
+    nameField("join-name"),
+    h("button", { type: "submit", class: "primary" }, [t("join.button")]),
+    error,
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = form.elements["player-name"].value.trim();
+    try {
+      rememberName(name);
+      const seat = await api.join(gameId, inviteCode ? { name, invite_code: inviteCode } : { name });
+      rememberTokens(gameId, { seat: seat.token, seatIndex: seat.seat });
+      location.hash = `#/game/${gameId}`;
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+  main.append(form);
+}

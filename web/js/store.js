@@ -1,0 +1,25 @@
+// What the browser remembers: the player's name, the language, and the tokens of games it joined.
+
+const KEY = "tabletop.games";
+
+function all() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
+}
+
+export function gameTokens(gameId) {
+  return all()[gameId] || {};
+}
+
+export function rememberTokens(gameId, tokens) {
+  const games = all();
+  games[gameId] = { ...(games[gameId] || {}), ...tokens };
+  localStorage.setItem(KEY, JSON.stringify(games));
+}
+
+export function playerName() {
+  return localStorage.getItem("tabletop.name") || "";
+}
+
+export function rememberName(name) {
+  localStorage.setItem("tabletop.name", name);
+}
