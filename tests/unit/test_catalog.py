@@ -3,6 +3,7 @@ own tables, and naming every id that views, choices and events use."""
 
 from __future__ import annotations
 
+import math
 import string
 from functools import cache
 from typing import Any
@@ -226,6 +227,21 @@ def test_carcassonne_zones_tile_the_square_and_every_side_zone_has_an_owner() ->
             edges = dict(zip("NESW", tile["edges"], strict=True))
             for s in seg["sides"]:
                 assert edges[s] == seg["kind"]
+
+
+def test_carcassonne_figure_anchors_lie_apart_so_click_targets_never_overlap() -> None:
+    """A field ringing a cloister used to share the cloister's centre point: a person could not click
+    the cloister. Every segment's anchor is inside the tile and far enough from every other one that
+    the web client's spot (radius 0.1 of a tile) never covers another spot's centre."""
+    for tile in static("carcassonne")["data"]["tiles"]:
+        anchors = [seg["anchor"] for seg in tile["segments"]]
+        for x, y in anchors:
+            assert 0 <= x <= 1 and 0 <= y <= 1
+        for i, a in enumerate(anchors):
+            for b in anchors[i + 1 :]:
+                assert math.dist(a, b) >= 0.15, (tile["id"], a, b)
+        if tile["cloister"] is not None:
+            assert anchors[tile["cloister"]] == [0.5, 0.5]
 
 
 def test_carcassonne_static_data_names_every_tile_and_segment_its_views_use() -> None:

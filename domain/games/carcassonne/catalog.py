@@ -10,6 +10,8 @@ rotating a placed tile by ``rotation`` degrees clockwise rotates its zones with 
 
 from __future__ import annotations
 
+import math
+
 from domain.catalog import GameCatalog, Texts
 from domain.engine import JSON
 
@@ -35,6 +37,8 @@ _CENTRE = (0.5, 0.5)
 _CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 """NW, NE, SE, SW in unit coordinates (x right, y down, north up)."""
 _MID_LOW, _MID_HIGH = 0.375, 0.625
+_MIN_ANCHOR_GAP = 0.2  # of a tile's side: two figure spots this close would overlap on screen
+_INSET_CORNERS = [[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.8]]
 _CENTRE_SQUARE = [[0.35, 0.35], [0.65, 0.35], [0.65, 0.65], [0.35, 0.65]]
 
 
@@ -74,17 +78,42 @@ def _zone_owner(tile: TileType) -> dict[str, int | None]:
     return owner
 
 
-def _anchor(zones: dict[str, list[list[float]]], names: list[str]) -> list[float]:
-    points = [pt for name in names for pt in zones[name]]
+def _centroid(points: list[list[float]]) -> list[float]:
     return [round(sum(p[0] for p in points) / len(points), 3),
             round(sum(p[1] for p in points) / len(points), 3)]
+
+
+def _anchor(
+    zones: dict[str, list[list[float]]], names: list[str], taken: list[list[float]]
+) -> list[float]:
+    """Where a figure on this segment is drawn and clicked: the centroid of its zones, unless that
+    point is another segment's (a field ringing a cloister has its centroid on the cloister); then
+    the centre of its own zone farthest from the other anchors, so no two click targets overlap."""
+    centroid = _centroid([pt for name in names for pt in zones[name]])
+
+    def clearance(point: list[float]) -> float:
+        return min((math.dist(point, other) for other in taken), default=1.0)
+
+    if clearance(centroid) >= _MIN_ANCHOR_GAP:
+        return centroid
+    return max((_centroid(zones[name]) for name in names), key=clearance)
 
 
 def tile_type(tile: TileType, zones: dict[str, list[list[float]]]) -> dict[str, JSON]:
     owner = _zone_owner(tile)
     segments: list[JSON] = []
-    for local, kind in enumerate(tile.kinds):
+    taken: list[list[float]] = []
+    anchors: dict[int, list[float]] = {}
+    # Cloisters, roads and cities first: a field yields its centroid to them.
+    for local in sorted(range(len(tile.kinds)), key=lambda i: tile.kinds[i] == FIELD):
         mine = [z for z, seg in owner.items() if seg == local]
+        if mine:
+            anchors[local] = _anchor(zones, mine, taken)
+        else:  # a field closed in between cities touches no edge: put it in a free corner
+            anchors[local] = max(_INSET_CORNERS, key=lambda p: min(
+                (math.dist(p, other) for other in taken), default=1.0))
+        taken.append(anchors[local])
+    for local, kind in enumerate(tile.kinds):
         segment: dict[str, JSON] = {
             "segment": local,
             "kind": KIND_NAMES[kind],
@@ -92,7 +121,7 @@ def tile_type(tile: TileType, zones: dict[str, list[list[float]]]) -> dict[str, 
             "ports": [PORT_NAMES[p] for p in tile.ports[local]] if kind == FIELD else [],
             "pennants": tile.pennants[local],
             "cities": list(tile.cities[local]) if kind == FIELD else [],
-            "anchor": _anchor(zones, mine) if mine else [0.5, 0.5],
+            "anchor": anchors[local],
         }
         segments.append(segment)
     corners = OT_CORNER_FIELD[tile.index * 4]
