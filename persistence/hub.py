@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager, suppress
 
 from domain.match import RecordedEvent
 from persistence.errors import SubscriptionLost
-from persistence.pubsub import _LocalSubscribers, decode, encode
+from persistence.pubsub import _LocalSubscribers, encode
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription
 
 log = logging.getLogger(__name__)
@@ -138,19 +138,10 @@ class HubBroker(_LocalSubscribers):
     async def subscribe(
         self, game_id: str, after: int | None = None
     ) -> AsyncIterator[Subscription]:
-        subscription, _ = self._add(game_id, after)
-        try:
-            if not self._listening.is_set():
-                try:
-                    await asyncio.wait_for(self._listening.wait(), self._subscribe_timeout)
-                except TimeoutError:
-                    raise SubscriptionLost(
-                        "live events are unavailable (event hub unreachable); catching up from storage",
-                        after,
-                    ) from None
+        async with self._subscribe_once(
+            game_id, after, self._listening, self._subscribe_timeout, "event hub"
+        ) as subscription:
             yield subscription
-        finally:
-            self._remove(subscription)
 
     async def _listen(self) -> None:
         backoff = 0.05
@@ -175,12 +166,4 @@ class HubBroker(_LocalSubscribers):
 
     def _dispatch(self, body: bytes) -> None:
         game_id, _, payload = body.partition(b"\n")
-        game = game_id.decode()
-        if game not in self._by_game:
-            return
-        try:
-            event = decode(payload)
-        except (ValueError, KeyError, TypeError) as error:
-            log.warning("ignored a malformed event of game %s: %s", game, error)
-            return
-        self._deliver(game, (event,))
+        self._deliver_encoded(game_id.decode(), payload)

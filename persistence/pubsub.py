@@ -74,6 +74,38 @@ class _LocalSubscribers:
         for subscription in list(self._by_game.get(game_id, ())):
             subscription.offer(events)
 
+    def _deliver_encoded(self, game_id: str, payload: bytes | str) -> None:
+        """Decode and deliver one event from the wire, unless nobody here follows its game."""
+        if game_id not in self._by_game:
+            return  # skip the decoding
+        try:
+            event = decode(payload)
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning("ignored a malformed event of game %s: %s", game_id, error)
+            return
+        self._deliver(game_id, (event,))
+
+    @asynccontextmanager
+    async def _subscribe_once(
+        self, game_id: str, after: int | None, ready: asyncio.Event, timeout: float, source: str
+    ) -> AsyncIterator[Subscription]:
+        """A subscription that is yielded once ``ready`` is set (the instance's link to the other
+        processes is up); ``SubscriptionLost`` after ``timeout`` so the caller catches up from
+        storage and tries again."""
+        subscription, _ = self._add(game_id, after)
+        try:
+            if not ready.is_set():
+                try:
+                    await asyncio.wait_for(ready.wait(), timeout)
+                except TimeoutError:
+                    raise SubscriptionLost(
+                        f"live events are unavailable ({source} unreachable); catching up from storage",
+                        after,
+                    ) from None
+            yield subscription
+        finally:
+            self._remove(subscription)
+
     def _end_all(self, error: SubscriptionLost | None) -> None:
         for subscriptions in list(self._by_game.values()):
             for subscription in list(subscriptions):
@@ -210,19 +242,10 @@ class RedisBroker(_LocalSubscribers):
         Raises ``SubscriptionLost`` when Redis is unreachable for ``subscribe_timeout``: the
         caller catches up from the database and tries again.
         """
-        subscription, _ = self._add(game_id, after)
-        try:
-            if not self._listening.is_set():
-                try:
-                    await asyncio.wait_for(self._listening.wait(), self._subscribe_timeout)
-                except TimeoutError:
-                    raise SubscriptionLost(
-                        "live events are unavailable (Redis unreachable); catching up from storage",
-                        after,
-                    ) from None
+        async with self._subscribe_once(
+            game_id, after, self._listening, self._subscribe_timeout, "Redis"
+        ) as subscription:
             yield subscription
-        finally:
-            self._remove(subscription)
 
     async def _listen(self) -> None:
         """Hold the pattern subscription; after a lost connection, end the live subscriptions (their
@@ -261,15 +284,7 @@ class RedisBroker(_LocalSubscribers):
             return
         if kind != "pmessage":
             return
-        game_id = _text(message["channel"]).removeprefix(self._prefix)
-        if game_id not in self._by_game:
-            return  # nobody here follows that game: skip the decoding
-        try:
-            event = decode(message["data"])
-        except (ValueError, KeyError, TypeError) as error:
-            log.warning("ignored a malformed event of game %s: %s", game_id, error)
-            return
-        self._deliver(game_id, (event,))
+        self._deliver_encoded(_text(message["channel"]).removeprefix(self._prefix), message["data"])
 
 
 def encode(recorded: RecordedEvent) -> str:
