@@ -6,6 +6,9 @@
    opening, so the tiles, cards and first player seen during the game can be compared.
 3. Bots drew from ``rng_for_bot(seed, salt, version, seat)``: with the seed and salt, a game of bots
    replays event for event (``replay_bot_game``), and a bot's pick in any game can be recomputed.
+
+``domain.replay`` answers a different question: it re-applies the *recorded* choices of any ended
+game (people's included) to show a past moment; this module recomputes the bots' choices themselves.
 """
 
 from __future__ import annotations
