@@ -17,6 +17,7 @@ from api.webhook_sender import TargetGuard, WebhookSender
 from domain.deadlines import DeadlineService
 from domain.players import PlayerService
 from domain.registry import EngineRegistry, default_registry
+from domain.rematch import RematchService
 from domain.replay import ReplayService
 from domain.services import GameService
 from domain.webhooks import RetryPolicy, WebhookService
@@ -38,6 +39,7 @@ class Container:
     deadlines: DeadlineService
     webhooks: WebhookService
     replays: ReplayService
+    rematches: RematchService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
@@ -107,5 +109,6 @@ def build_container(
         deadlines,
         webhooks,
         ReplayService(service),
+        RematchService(service),
         metrics,
     )

@@ -14,6 +14,7 @@ from api.container import Container
 from domain.errors import Unauthorized
 from domain.i18n import LANGUAGES, negotiate
 from domain.players import PlayerService
+from domain.rematch import RematchService
 from domain.replay import ReplayService
 from domain.services import GameService
 from domain.webhooks import WebhookService
@@ -72,6 +73,10 @@ async def get_replays(container: Annotated[Container, Depends(get_container)]) -
     return container.replays
 
 
+async def get_rematches(container: Annotated[Container, Depends(get_container)]) -> RematchService:
+    return container.rematches
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
@@ -79,3 +84,4 @@ LanguageDep = Annotated[str, Depends(language)]
 PlayersDep = Annotated[PlayerService, Depends(get_players)]
 WebhooksDep = Annotated[WebhookService, Depends(get_webhooks)]
 ReplaysDep = Annotated[ReplayService, Depends(get_replays)]
+RematchesDep = Annotated[RematchService, Depends(get_rematches)]

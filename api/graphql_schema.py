@@ -31,7 +31,6 @@ from api.schemas import (
     WebhookCreate,
     WebhookDeliveryPublic,
     WebhookPublic,
-    join_seat,
     translated_decision,
 )
 from api.schemas import GameCreated as GameCreatedPublic
@@ -41,6 +40,7 @@ from api.schemas import (
 from api.validation import check_idempotency_key
 from domain.errors import DomainError, GameNotFound, UnknownGameType
 from domain.i18n import negotiate
+from domain.seating import take_seat
 
 T = TypeVar("T")
 IDEMPOTENCY_KEY_ADAPTER: TypeAdapter[str | None] = TypeAdapter(
@@ -725,13 +725,16 @@ class Mutation:
 
         def join() -> SeatJoined:
             body = SeatCreate(name=name, bot=bot, invite_code=invite_code)
-            joined = join_seat(
+            joined = take_seat(
                 container.service,
                 container.players,
+                container.rematches,
                 game_id,
-                body,
-                token,
-                IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
+                name=body.name,
+                bot=body.bot,
+                token=token,
+                invite_code=body.invite_code,
+                idempotency_key=IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
             )
             return SeatJoined(seat=joined.seat, token=joined.token, version=joined.version)
 
@@ -774,10 +777,10 @@ class Mutation:
         "clock and seats; people take their seats by joining with their previous seat token."
     )
     async def rematch_game(self, info: Info, game_id: str) -> CreateGameResult:
-        service, token = _container(info).service, _token(info)
+        rematches, token = _container(info).rematches, _token(info)
 
         def rematch() -> GameCreated:
-            public = GameCreatedPublic.of(service.rematch(game_id, token))
+            public = GameCreatedPublic.of(rematches.create(game_id, token))
             return GameCreated(**public.model_dump(exclude={"created_at"}))
 
         return await _attempt(rematch)

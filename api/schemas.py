@@ -11,13 +11,12 @@ from api.game_schemas import refs as game_schema_refs
 from api.validation import INT32_MAX, MAX_SEED_LENGTH, Text, check_json_depth
 from domain.catalog import all_catalogs, describe, prompt_text
 from domain.engine import Decision, GameEngine
-from domain.errors import InvalidRequest
 from domain.i18n import DEFAULT_LANGUAGE
 from domain.match import Match
-from domain.players import PlayerGame, PlayerService
+from domain.players import PlayerGame
 from domain.ports import GameSummary
 from domain.replay import Replayed
-from domain.services import Created, GameService, Joined, Viewer, describe_decision
+from domain.services import Created, Viewer, describe_decision
 from domain.webhook_model import Attempt, Delivery, Endpoint
 
 
@@ -240,44 +239,6 @@ class SeatCreate(BaseModel):
         if self.name is not None and self.bot is not None:
             raise ValueError("give exactly one of 'name' (a human) or 'bot' (a bot level)")
         return self
-
-
-def join_seat(
-    service: GameService,
-    players: PlayerService,
-    game_id: str,
-    body: SeatCreate,
-    token: str | None,
-    idempotency_key: str | None = None,
-) -> Joined:
-    """Seat a bot (host token); or, for a person, with a bearer token: take the held seat of a
-    rematch (previous seat token) or join as that player (player token; the name defaults to
-    the player's); otherwise join anonymously (a name is required)."""
-    if body.bot is None and token is not None:
-        held = service.take_rematch_seat(game_id, token)
-        if held is not None:
-            return held
-        player = players.find(token)
-        if player is not None:
-            return service.join(
-                game_id,
-                body.name or player.name,
-                None,
-                None,
-                body.invite_code,
-                idempotency_key,
-                player_id=player.id,
-            )
-    if body.bot is None and body.name is None:
-        raise InvalidRequest("give 'name' (a human), 'bot' (a bot level), or join with a player token")
-    return service.join(
-        game_id,
-        body.name or f"{body.bot} bot",
-        body.bot,
-        token,
-        body.invite_code,
-        idempotency_key,
-    )
 
 
 class SeatCreated(BaseModel):

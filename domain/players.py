@@ -113,7 +113,7 @@ class PlayerService:
             match.replace_seat_token(seat, hash_token(new))
             return seat
 
-        _, version = self.games._change(game_id, change)
+        _, version = self.games.change(game_id, change)
         return Joined(seat, new, version)
 
     @staticmethod

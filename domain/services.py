@@ -280,7 +280,7 @@ class GameService:
                 raise Forbidden("a seat may only remove itself; the host may remove any seat")
             return match
 
-        match, _ = self._change(game_id, change)
+        match, _ = self.change(game_id, change)
         return match  # type: ignore[no-any-return]
 
     def start(self, game_id: str, token: str | None) -> Match:
@@ -302,70 +302,6 @@ class GameService:
     def abort(self, game_id: str, token: str | None) -> Match:
         return self._host_change(game_id, token, lambda match: match.abort())
 
-    # -- rematch -----------------------------------------------------------------------------------
-
-    def rematch(self, game_id: str, token: str | None) -> Created:
-        """The next game: same type, options, clock and seats. Bots sit down at once; each
-        person takes their seat by joining with the previous game's seat token (or player token).
-        The caller (the host or a seat of the finished game) gets the new host token."""
-        if token is None:
-            raise Unauthorized("the host token or a seat token of the finished game is required")
-        host_token = new_token()
-        for attempt in range(MAX_RETRIES):
-            try:
-                with self.uow() as uow:
-                    previous = uow.games.get(game_id, for_update=True)
-                    self.viewer(previous, token)  # refuses foreign tokens
-                    seed, salt = new_seed(), new_salt()
-                    match = Match(
-                        id=uuid.uuid4().hex,
-                        engine=previous.engine,
-                        options=dict(previous.options),
-                        seed=seed,
-                        seed_commitment=commitment(seed, salt),
-                        host_token_hash=hash_token(host_token),
-                        created_at=self.clock.now(),
-                        seed_salt=salt,
-                        seed_mode=SEED_MODE_SERVER,
-                        private=previous.private,
-                        invite_code_hash=previous.invite_code_hash,
-                        timing=Timing(previous.timing.settings),
-                    )
-                    previous.link_rematch(match.id)
-                    match.offer_seats_of(previous)
-                    uow.games.add(match)
-                    self.save(uow, previous)
-                    for seat in match.seats:
-                        if seat.player_id is not None:
-                            uow.players.link_seat(seat.player_id, match.id, seat.index, match.created_at)
-                    enqueue_outbox(uow, match, set(), self.clock.now())
-                    uow.commit()
-                self._committed(previous)
-                self._committed(match)
-                return Created(match, host_token)
-            except VersionConflict:
-                if attempt == MAX_RETRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
-
-    def take_rematch_seat(self, game_id: str, token: str) -> Joined | None:
-        """A previous seat token takes its held rematch seat; None if the token holds none."""
-        match = self.load(game_id)
-        seat = match.seat_of_token_hash(hash_token(token))
-        if seat is None or match.seats[seat].confirmed:
-            return None
-        fresh = new_token()
-
-        def change(match: Match) -> int:
-            index = match.seat_of_token_hash(hash_token(token))
-            if index is None or match.seats[index].confirmed:
-                raise Unauthorized("this seat has already been taken")
-            match.confirm_seat(index, hash_token(fresh))
-            return index
-
-        index, version = self._change(game_id, change)
-        return Joined(index, fresh, version)
-
     # -- quitters ----------------------------------------------------------------------------------
 
     def resign(self, game_id: str, token: str | None) -> Match:
@@ -383,7 +319,7 @@ class GameService:
             change(match, self.require_seat(match, token))
             return match
 
-        match, _ = self._change(game_id, guarded)
+        match, _ = self.change(game_id, guarded)
         return match  # type: ignore[no-any-return]
 
     # -- play --------------------------------------------------------------------------------------
@@ -575,7 +511,7 @@ class GameService:
         for listener in self.token_listeners:
             listener(token_hash)
 
-    def _change(
+    def change(
         self,
         game_id: str,
         change: Callable[[Match], Any],
@@ -617,7 +553,7 @@ class GameService:
             change(match)
             return match
 
-        match, _ = self._change(game_id, guarded)
+        match, _ = self.change(game_id, guarded)
         return match  # type: ignore[no-any-return]
 
     def _submitted(self, result: SubmitResult) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
-from api.deps import LanguageDep, PlayersDep, ReplaysDep, ServiceDep, TokenDep
+from api.deps import LanguageDep, PlayersDep, RematchesDep, ReplaysDep, ServiceDep, TokenDep
 from api.schemas import (
     ChoicesPublic,
     ChoiceSubmit,
@@ -21,10 +21,10 @@ from api.schemas import (
     SeatCreate,
     SeatCreated,
     SubmitResultPublic,
-    join_seat,
     translated_decision,
 )
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
+from domain.seating import take_seat
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -94,6 +94,7 @@ def join_game(
     body: SeatCreate,
     service: ServiceDep,
     players: PlayersDep,
+    rematches: RematchesDep,
     token: TokenDep,
     idempotency_key: TokenKeyHeader = None,
 ) -> SeatCreated:
@@ -101,7 +102,17 @@ def join_game(
 
     With a player token (``Authorization: Bearer``) the seat is tied to that player; with the
     seat token of the previous game, a rematch seat held for it is taken."""
-    joined = join_seat(service, players, game_id, body, token, idempotency_key)
+    joined = take_seat(
+        service,
+        players,
+        rematches,
+        game_id,
+        name=body.name,
+        bot=body.bot,
+        token=token,
+        invite_code=body.invite_code,
+        idempotency_key=idempotency_key,
+    )
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)
 
 
@@ -136,12 +147,12 @@ def abort_game(
 
 
 @router.post("/{game_id}/rematch", status_code=201, operation_id="rematchGame", responses=ERRORS)
-def rematch_game(game_id: str, service: ServiceDep, token: TokenDep) -> GameCreated:
+def rematch_game(game_id: str, rematches: RematchesDep, token: TokenDep) -> GameCreated:
     """Create the next game of a finished one: same type, options, clock and seats.
 
     Host or seat token. Bots sit down at once; each person takes their seat by joining it with
     their previous seat token (or player token). Both games link to each other."""
-    return GameCreated.of(service.rematch(game_id, token))
+    return GameCreated.of(rematches.create(game_id, token))
 
 
 @router.post("/{game_id}/resign", operation_id="resignSeat", responses=ERRORS)

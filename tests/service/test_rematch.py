@@ -7,6 +7,7 @@ import pytest
 from domain.errors import GameNotFinished, NotEnoughPlayers, RematchExists, Unauthorized
 from domain.players import PlayerService
 from domain.registry import EngineRegistry
+from domain.rematch import RematchService
 from domain.services import GameService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
@@ -43,7 +44,7 @@ def test_a_rematch_keeps_type_options_clock_and_seats_and_links_both_games(
     service: GameService,
 ) -> None:
     game_id, _, tokens, ann = finished_game(service)
-    created = service.rematch(game_id, tokens[0])  # any seat may ask
+    created = RematchService(service).create(game_id, tokens[0])  # any seat may ask
     new = created.match
     old = service.load(game_id)
     assert old.rematch_id == new.id and new.rematch_of == game_id
@@ -57,9 +58,9 @@ def test_a_rematch_keeps_type_options_clock_and_seats_and_links_both_games(
     with pytest.raises(NotEnoughPlayers, match="have not joined yet"):
         service.start(new.id, created.host_token)
 
-    bob = service.take_rematch_seat(new.id, tokens[0])
+    bob = RematchService(service).take_held_seat(new.id, tokens[0])
     assert bob is not None and bob.seat == 0 and bob.token != tokens[0]
-    assert service.take_rematch_seat(new.id, tokens[0]) is None  # the old token is spent
+    assert RematchService(service).take_held_seat(new.id, tokens[0]) is None  # the old token is spent
     ann_seat = PlayerService(service).join(new.id, ann, None)  # the player token takes seat 1
     assert ann_seat.seat == 1
     started = service.start(new.id, created.host_token)
@@ -70,12 +71,12 @@ def test_a_rematch_keeps_type_options_clock_and_seats_and_links_both_games(
 def test_only_a_finished_game_gets_one_rematch_from_its_own_tokens(service: GameService) -> None:
     game_id, host, tokens, _ = finished_game(service)
     with pytest.raises(Unauthorized):
-        service.rematch(game_id, "stranger")
+        RematchService(service).create(game_id, "stranger")
     with pytest.raises(Unauthorized):
-        service.rematch(game_id, None)
-    service.rematch(game_id, host)
+        RematchService(service).create(game_id, None)
+    RematchService(service).create(game_id, host)
     with pytest.raises(RematchExists):
-        service.rematch(game_id, tokens[1])
+        RematchService(service).create(game_id, tokens[1])
     lobby = service.create_game("duel", None, None)
     with pytest.raises(GameNotFinished):
-        service.rematch(lobby.match.id, lobby.host_token)
+        RematchService(service).create(lobby.match.id, lobby.host_token)

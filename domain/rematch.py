@@ -1,0 +1,80 @@
+"""Rematch: the next game of a finished one, with the same type, options, clock and seats."""
+
+from __future__ import annotations
+
+import uuid
+
+from domain.clocks import Timing
+from domain.errors import Unauthorized, VersionConflict
+from domain.match import Match
+from domain.outbox import enqueue_outbox
+from domain.seeding import SEED_MODE_SERVER, commitment, new_salt, new_seed
+from domain.services import MAX_RETRIES, Created, GameService, Joined
+from domain.tokens import hash_token, new_token
+
+
+class RematchService:
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+
+    def create(self, game_id: str, token: str | None) -> Created:
+        """The next game: same type, options, clock and seats. Bots sit down at once; each
+        person takes their seat by joining with the previous game's seat token (or player token).
+        The caller (the host or a seat of the finished game) gets the new host token."""
+        if token is None:
+            raise Unauthorized("the host token or a seat token of the finished game is required")
+        host_token = new_token()
+        for attempt in range(MAX_RETRIES):
+            try:
+                with self.games.uow() as uow:
+                    previous = uow.games.get(game_id, for_update=True)
+                    self.games.viewer(previous, token)  # refuses foreign tokens
+                    seed, salt = new_seed(), new_salt()
+                    match = Match(
+                        id=uuid.uuid4().hex,
+                        engine=previous.engine,
+                        options=dict(previous.options),
+                        seed=seed,
+                        seed_commitment=commitment(seed, salt),
+                        host_token_hash=hash_token(host_token),
+                        created_at=self.games.clock.now(),
+                        seed_salt=salt,
+                        seed_mode=SEED_MODE_SERVER,
+                        private=previous.private,
+                        invite_code_hash=previous.invite_code_hash,
+                        timing=Timing(previous.timing.settings),
+                    )
+                    previous.link_rematch(match.id)
+                    match.offer_seats_of(previous)
+                    uow.games.add(match)
+                    self.games.save(uow, previous)
+                    for seat in match.seats:
+                        if seat.player_id is not None:
+                            uow.players.link_seat(seat.player_id, match.id, seat.index, match.created_at)
+                    enqueue_outbox(uow, match, set(), self.games.clock.now())
+                    uow.commit()
+                self.games.committed(previous)
+                self.games.committed(match)
+                return Created(match, host_token)
+            except VersionConflict:
+                if attempt == MAX_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def take_held_seat(self, game_id: str, token: str) -> Joined | None:
+        """A previous seat token takes its held rematch seat; None if the token holds none."""
+        match = self.games.load(game_id)
+        seat = match.seat_of_token_hash(hash_token(token))
+        if seat is None or match.seats[seat].confirmed:
+            return None
+        fresh = new_token()
+
+        def change(match: Match) -> int:
+            index = match.seat_of_token_hash(hash_token(token))
+            if index is None or match.seats[index].confirmed:
+                raise Unauthorized("this seat has already been taken")
+            match.confirm_seat(index, hash_token(fresh))
+            return index
+
+        index, version = self.games.change(game_id, change)
+        return Joined(index, fresh, version)

@@ -1,0 +1,45 @@
+"""Taking a seat: the one entry point for ``POST /games/{id}/seats`` and GraphQL ``joinGame``.
+
+Which way a request takes a seat is decided here, not in the API: a bot level seats a bot (host
+token); a bearer token first takes the seat a rematch holds for it (previous seat token), then
+joins as the token's player; otherwise a person joins anonymously under the name given.
+"""
+
+from __future__ import annotations
+
+from domain.errors import InvalidRequest
+from domain.players import PlayerService
+from domain.rematch import RematchService
+from domain.services import GameService, Joined
+
+
+def take_seat(
+    games: GameService,
+    players: PlayerService,
+    rematches: RematchService,
+    game_id: str,
+    *,
+    name: str | None,
+    bot: str | None,
+    token: str | None,
+    invite_code: str | None,
+    idempotency_key: str | None = None,
+) -> Joined:
+    if bot is None and token is not None:
+        held = rematches.take_held_seat(game_id, token)
+        if held is not None:
+            return held
+        player = players.find(token)
+        if player is not None:
+            return games.join(
+                game_id,
+                name or player.name,
+                None,
+                None,
+                invite_code,
+                idempotency_key,
+                player_id=player.id,
+            )
+    if bot is None and name is None:
+        raise InvalidRequest("give 'name' (a human), 'bot' (a bot level), or join with a player token")
+    return games.join(game_id, name or f"{bot} bot", bot, token, invite_code, idempotency_key)
