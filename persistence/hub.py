@@ -97,7 +97,6 @@ class HubBroker(_LocalSubscribers):
         self._path = path
         self._subscribe_timeout = subscribe_timeout
         self._writer: asyncio.StreamWriter | None = None
-        self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
 
     async def start(self) -> None:
@@ -106,12 +105,7 @@ class HubBroker(_LocalSubscribers):
         self._listener = asyncio.create_task(self._listen(), name="tabletop-hub-listener")
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
-        self._end_all(None)
+        await self._stop_listening()
         self._loop = None
 
     async def ping(self) -> None:

@@ -40,6 +40,16 @@ class _LocalSubscribers:
         self._gap_timeout = gap_timeout
         self._loop: asyncio.AbstractEventLoop | None = None
         self._by_game: dict[str, set[Subscription]] = {}
+        self._listener: asyncio.Task[None] | None = None
+
+    async def _stop_listening(self) -> None:
+        """Cancel the task that feeds this process, then end every local subscription."""
+        if self._listener is not None:
+            self._listener.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+        self._end_all(None)
 
     def subscriber_count(self) -> int:
         """Live subscriptions in this process (safe to call from any thread, for metrics)."""
@@ -185,7 +195,6 @@ class RedisBroker(_LocalSubscribers):
             url, socket_timeout=publish_timeout, socket_connect_timeout=publish_timeout
         )
         self._client: aioredis.Redis | None = None
-        self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
 
     def channel(self, game_id: str) -> str:
@@ -200,12 +209,7 @@ class RedisBroker(_LocalSubscribers):
         self._listener = asyncio.create_task(self._listen(), name="tabletop-redis-listener")
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
-        self._end_all(None)
+        await self._stop_listening()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
