@@ -40,6 +40,7 @@ class Container:
     webhooks: WebhookService
     replays: ReplayService
     rematches: RematchService
+    guard: TargetGuard
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
@@ -55,7 +56,7 @@ class Container:
         settings = self.settings
         self.sender = WebhookSender(
             self.service.uow,
-            self.webhooks.check_target,
+            self.guard.checked_address,
             RetryPolicy(
                 settings.webhook_retry_base_seconds,
                 settings.webhook_retry_max_seconds,
@@ -98,7 +99,8 @@ def build_container(
     service.submit_listeners.append(metrics.count_submit)
     ttl = settings.lobby_expiry_seconds
     deadlines = DeadlineService(service, timedelta(seconds=ttl) if ttl > 0 else None)
-    webhooks = WebhookService(service, TargetGuard(settings.webhook_allow_private_targets))
+    guard = TargetGuard(settings.webhook_allow_private_targets)
+    webhooks = WebhookService(service, guard)
     return Container(
         settings,
         registry,
@@ -110,5 +112,6 @@ def build_container(
         webhooks,
         ReplayService(service),
         RematchService(service),
+        guard,
         metrics,
     )

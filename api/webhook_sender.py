@@ -8,7 +8,10 @@ sending and recording means the lease runs out and the delivery is sent again wi
 
 Targets are checked when an endpoint is registered and again before every request (a name may
 resolve elsewhere later): loopback, private, link-local (cloud metadata), shared, multicast,
-reserved and unspecified addresses are refused unless ``webhook_allow_private_targets``.
+reserved and unspecified addresses are refused unless ``webhook_allow_private_targets``. The request
+then goes to the very address that was checked (the URL's host is replaced by it; ``Host`` and, for
+https, the TLS server name and certificate check keep the name), so a name that answers a public
+address to the check and a private one a moment later (DNS rebinding) cannot steer it inside.
 Redirects are not followed, and the time and the response size are bounded.
 """
 
@@ -58,6 +61,11 @@ class TargetGuard:
         self.resolver = resolver
 
     def __call__(self, url: str) -> None:
+        self.checked_address(url)
+
+    def checked_address(self, url: str) -> str | None:
+        """Check ``url``; the address to connect to (None when private targets are allowed: then
+        the HTTP client resolves the name itself)."""
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise WebhookTargetRefused("a webhook URL must be an absolute http:// or https:// URL")
@@ -66,7 +74,7 @@ class TargetGuard:
         if len(url) > 2048:
             raise WebhookTargetRefused("a webhook URL is at most 2048 characters")
         if self.allow_private:
-            return
+            return None
         try:
             port = parts.port or (443 if parts.scheme == "https" else 80)
         except ValueError:
@@ -81,13 +89,28 @@ class TargetGuard:
                 f"the host {parts.hostname!r} resolves to a non-public address; webhooks only "
                 "go to public addresses"
             )
+        return addresses[0]
+
+
+def pinned(url: str, address: str | None) -> tuple[str, dict[str, str], dict[str, str]]:
+    """The URL with its host replaced by the checked ``address``, the ``Host`` header that names the
+    original host, and the httpx extensions that keep TLS on the original name."""
+    if address is None:
+        return url, {}, {}
+    parts = urlsplit(url)
+    assert parts.hostname is not None
+    literal = f"[{address}]" if ":" in address else address
+    netloc = literal if parts.port is None else f"{literal}:{parts.port}"
+    host = parts.netloc.rpartition("@")[2]
+    extensions = {"sni_hostname": parts.hostname} if parts.scheme == "https" else {}
+    return parts._replace(netloc=netloc).geturl(), {"host": host}, extensions
 
 
 class WebhookSender:
     def __init__(
         self,
         uow: UnitOfWorkFactory,
-        guard: Callable[[str], None],
+        guard: Callable[[str], str | None],
         policy: RetryPolicy,
         timeout_seconds: float,
         max_response_bytes: int,
@@ -159,7 +182,7 @@ class WebhookSender:
         status: int | None = None
         error: str | None = None
         try:
-            self.guard(claimed.url)
+            url, host, extensions = pinned(claimed.url, self.guard(claimed.url))
             timestamp = datetime.now(UTC)
             signature = Webhook(claimed.secret).sign(claimed.message_id, timestamp, claimed.body)
             headers = {
@@ -167,9 +190,10 @@ class WebhookSender:
                 "webhook-id": claimed.message_id,
                 "webhook-timestamp": str(int(timestamp.timestamp())),
                 "webhook-signature": signature,
+                **host,
             }
             with self._client.stream(
-                "POST", claimed.url, content=claimed.body.encode(), headers=headers
+                "POST", url, content=claimed.body.encode(), headers=headers, extensions=extensions
             ) as response:
                 status = response.status_code
                 read = 0
