@@ -7,10 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocket
+from starlette.middleware.gzip import GZipMiddleware
 from strawberry.fastapi import GraphQLRouter
 
 from api.container import Container, build_container
+from api.cors import OriginPolicy, install_cors, origin_policy
 from api.deps import ContainerDep
 from api.game_schemas import components
 from api.graphql_guard import build_schema
@@ -25,9 +27,18 @@ from api.web import install_web_client
 from domain.registry import EngineRegistry, default_registry
 from persistence.schema import ensure_migrated, migrate
 
+GZIP_MINIMUM_BYTES = 1024
+"""Answers at least this large are gzipped for clients that accept it (views, catalogs, schemas)."""
+
 
 class GuardedGraphQLRouter(GraphQLRouter):
-    """JSON nested too deeply for the parser is malformed JSON (400), not a crash (500)."""
+    """JSON nested too deeply for the parser is malformed JSON (400), not a crash (500); a
+    cross-origin websocket is accepted only from an origin CORS allows."""
+
+    origin_policy = OriginPolicy(frozenset())
+
+    def is_websocket_origin_allowed(self, request: WebSocket, origin: str) -> bool:
+        return self.origin_policy.allows(origin)
 
     def decode_json(self, data: str | bytes) -> object:
         try:
@@ -82,6 +93,7 @@ def create_app(
         max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
         include_in_schema=False,
     )
+    graphql.origin_policy = origin_policy(settings)
     app.include_router(health.router)
     app.include_router(game_types.router)
     app.include_router(games.router)
@@ -89,7 +101,9 @@ def create_app(
     app.include_router(webhooks.router)
     app.include_router(graphql, prefix="/graphql")
     install_web_client(app)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter)
+    install_cors(app, settings)
     return app
 
 

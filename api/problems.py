@@ -9,11 +9,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from domain.errors import DomainError
 
 log = logging.getLogger("tabletop.errors")
 PROBLEM_TYPE = "https://tabletop.example/problems/"
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
 def problem(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
@@ -60,6 +62,18 @@ def document_problem_media_type(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method some route answers at this path. Starlette's own ``Allow`` names only the
+    first matching route's, but one path often has several routes (``GET`` and ``POST /v1/games``)."""
+    routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
+    allowed = [
+        method
+        for method in HTTP_METHODS
+        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)
+    ]
+    return ", ".join(allowed)
+
+
 def install_problem_handlers(app: FastAPI) -> None:
     async def on_domain_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, DomainError)
@@ -69,11 +83,15 @@ def install_problem_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return _validation_problem(exc)
 
-    async def on_http_error(_: Request, exc: Exception) -> JSONResponse:
+    async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
         code = codes.get(exc.status_code, "http_error")
-        return problem(exc.status_code, code, str(exc.detail))
+        answer = problem(exc.status_code, code, str(exc.detail))
+        answer.headers.update(exc.headers or {})
+        if exc.status_code == 405:
+            answer.headers["Allow"] = allowed_methods(request) or "GET, HEAD"  # static files
+        return answer
 
     async def on_too_deep(_: Request, exc: Exception) -> JSONResponse:
         return problem(400, "malformed_json", "the request body is nested too deeply")

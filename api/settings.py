@@ -69,6 +69,12 @@ class Settings(BaseSettings):
         "more answers 429 too_many_bot_only_games. Unset (null): unbounded.",
     )
     log_level: str = Field("INFO", description="Log level of the JSON logs.")
+    cors_origins: str | None = Field(
+        None,
+        description="Browser origins allowed to call the API (CORS) and to open the GraphQL "
+        "websocket: comma-separated (https://app.example), or * for any. Unset: pages on "
+        "localhost with the embedded SQLite database, none with any other database.",
+    )
     lobby_expiry_seconds: float = Field(
         86400.0,
         ge=0,

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
+from api.conditional import CACHE_CONTROL, VARY, game_etag, matches
 from api.deps import LanguageDep, PlayersDep, RematchesDep, ReplaysDep, ServiceDep, TokenDep
 from api.schemas import (
     ChoicesPublic,
@@ -47,21 +48,20 @@ TokenKeyHeader = Annotated[
 
 @router.post("", status_code=201, operation_id="createGame", responses=ERRORS)
 def create_game(
-    body: GameCreate, service: ServiceDep, idempotency_key: TokenKeyHeader = None
+    body: GameCreate, service: ServiceDep, response: Response, idempotency_key: TokenKeyHeader = None
 ) -> GameCreated:
     """Create a game of a type with options; returns the host token and the seed commitment."""
     clock = body.clock.settings() if body.clock is not None else None
-    return GameCreated.of(
-        service.create_game(
-            body.type,
-            body.options,
-            body.seed,
-            body.seed_mode,
-            body.private,
-            idempotency_key,
-            clock,
-        )
+    created = service.create_game(
+        body.type, body.options, body.seed, body.seed_mode, body.private, idempotency_key, clock
     )
+    return located(response, GameCreated.of(created))
+
+
+def located(response: Response, created: GameCreated) -> GameCreated:
+    """A 201 names the created game in ``Location``."""
+    response.headers["Location"] = f"{router.prefix}/{created.id}"
+    return created
 
 
 @router.get("", operation_id="listGames", responses=ERRORS)
@@ -78,14 +78,40 @@ def list_games(
     return [GameSummaryPublic.of(s) for s in service.list_games(status, type, limit, offset)]
 
 
-@router.get("/{game_id}", operation_id="getGame", responses=ERRORS)
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "Not modified: the game is unchanged for this viewer since the ETag sent."}
+}
+
+
+@router.get(
+    "/{game_id}",
+    operation_id="getGame",
+    response_model=GamePublic,
+    responses={**NOT_MODIFIED, **ERRORS},
+)
 def get_game(
-    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
-) -> GamePublic:
-    """Read a game as the token's seat sees it (no token: as a spectator)."""
+    game_id: str,
+    service: ServiceDep,
+    token: TokenDep,
+    lang: LanguageDep,
+    response: Response,
+    if_none_match: Annotated[
+        str | None,
+        Header(description="The ETag of an earlier read: 304 (no body) if the game has not changed."),
+    ] = None,
+) -> GamePublic | Response:
+    """Read a game as the token's seat sees it (no token: as a spectator).
+
+    The answer's weak ``ETag`` changes with the game's version and differs per viewer; send it
+    back in ``If-None-Match`` to get ``304 Not Modified`` while nothing happened."""
     match = service.load(game_id)
-    response.headers["Content-Language"] = lang
-    return GamePublic.of(match, service.viewer(match, token), lang)
+    viewer = service.viewer(match, token)
+    etag = game_etag(match.id, match.version, viewer, lang)
+    headers = {"ETag": etag, "Vary": VARY, "Cache-Control": CACHE_CONTROL, "Content-Language": lang}
+    if matches(if_none_match, etag):
+        return Response(status_code=304, headers=headers)
+    response.headers.update(headers)
+    return GamePublic.of(match, viewer, lang)
 
 
 @router.post("/{game_id}/seats", status_code=201, operation_id="joinGame", responses=ERRORS)
@@ -96,6 +122,7 @@ def join_game(
     players: PlayersDep,
     rematches: RematchesDep,
     token: TokenDep,
+    response: Response,
     idempotency_key: TokenKeyHeader = None,
 ) -> SeatCreated:
     """Take the next free seat as a named human (returns the seat token), or seat a bot (host token).
@@ -113,6 +140,7 @@ def join_game(
         invite_code=body.invite_code,
         idempotency_key=idempotency_key,
     )
+    response.headers["Location"] = f"{router.prefix}/{game_id}/seats/{joined.seat}"
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)
 
 
@@ -147,12 +175,14 @@ def abort_game(
 
 
 @router.post("/{game_id}/rematch", status_code=201, operation_id="rematchGame", responses=ERRORS)
-def rematch_game(game_id: str, rematches: RematchesDep, token: TokenDep) -> GameCreated:
+def rematch_game(
+    game_id: str, rematches: RematchesDep, token: TokenDep, response: Response
+) -> GameCreated:
     """Create the next game of a finished one: same type, options, clock and seats.
 
     Host or seat token. Bots sit down at once; each person takes their seat by joining it with
     their previous seat token (or player token). Both games link to each other."""
-    return GameCreated.of(rematches.create(game_id, token))
+    return located(response, GameCreated.of(rematches.create(game_id, token)))
 
 
 @router.post("/{game_id}/resign", operation_id="resignSeat", responses=ERRORS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from api.deps import PlayersDep, TokenDep
 from api.routers.games import ERRORS
@@ -14,9 +14,10 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
 
 
 @router.post("", status_code=201, operation_id="createPlayer", responses=ERRORS)
-def create_player(body: PlayerCreate, players: PlayersDep) -> PlayerCreatedPublic:
+def create_player(body: PlayerCreate, players: PlayersDep, response: Response) -> PlayerCreatedPublic:
     """Create a player; returns its token (shown once; join games with it to tie seats to it)."""
     created = players.create(body.name)
+    response.headers["Location"] = f"{router.prefix}/{created.player.id}"
     return PlayerCreatedPublic(
         id=created.player.id,
         name=created.player.name,

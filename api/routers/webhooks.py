@@ -14,11 +14,14 @@ router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 
 
 @router.post("", status_code=201, operation_id="createWebhook", responses=ERRORS)
-def create_webhook(body: WebhookCreate, webhooks: WebhooksDep, token: TokenDep) -> WebhookCreated:
+def create_webhook(
+    body: WebhookCreate, webhooks: WebhooksDep, token: TokenDep, response: Response
+) -> WebhookCreated:
     """Register an endpoint: player token (all its games) or host token with ``game_id``.
 
     The answer carries the signing secret, shown once."""
     endpoint = webhooks.register(token, body.url, body.filters, body.game_id)
+    response.headers["Location"] = f"{router.prefix}/{endpoint.id}"
     return WebhookCreated(**WebhookPublic.of(endpoint).model_dump(), secret=endpoint.secret)
 
 

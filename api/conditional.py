@@ -1,0 +1,39 @@
+"""Conditional game reads: a weak ``ETag`` per game version and viewer, ``If-None-Match`` → 304.
+
+The tag is derived from the game's version (every change bumps it), the viewer (seat, host or
+spectator: two seats never share a tag, since they see different secrets) and the language of
+the texts. It is weak because the clock's ``remaining_seconds`` is computed at each read: a 304
+means "nothing happened in the game", and the absolute ``deadline`` is still exact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from domain.services import Viewer
+
+VARY = "Authorization, Accept-Language"
+CACHE_CONTROL = "private, no-cache"
+"""Per viewer, and to be revalidated at each use (a 304 costs no view rendering)."""
+
+
+def game_etag(game_id: str, version: int, viewer: Viewer, lang: str) -> str:
+    who = "host" if viewer.is_host else "spectator" if viewer.seat is None else f"seat{viewer.seat}"
+    digest = hashlib.sha256(f"{game_id}\x00{version}\x00{who}\x00{lang}".encode()).hexdigest()
+    return f'W/"{version}-{digest[:20]}"'
+
+
+def matches(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 weak comparison against each listed tag (or ``*``)."""
+    if if_none_match is None:
+        return False
+    wanted = _opaque(etag)
+    for candidate in if_none_match.split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or _opaque(candidate) == wanted:
+            return True
+    return False
+
+
+def _opaque(tag: str) -> str:
+    return tag[2:] if tag.startswith("W/") else tag
