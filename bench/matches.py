@@ -56,6 +56,8 @@ class Totals:
     out_of_order: int = 0
     stalled: int = 0
     games: int = 0
+    trace: list[tuple[int, float]] = field(default_factory=list)
+    """(move number in its game, latency) of every timed move, kept with ``--trace``."""
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -67,6 +69,8 @@ class Match:
 
     moves_left: int
     over: asyncio.Event = field(default_factory=asyncio.Event)
+    played: int = 0
+    """Submits in the current game (numbers the moves of ``--trace``)."""
 
 
 class SeatClient:
@@ -214,6 +218,8 @@ class SeatClient:
                 totals.error(f"POST {status} {result.get('code') if isinstance(result, dict) else ''}")
                 return
             totals.moves += 1
+            self.match.played += 1
+            number = self.match.played
             if result["events"]:
                 last = max(event["seq"] for event in result["events"])
                 self.answered_through = last
@@ -223,6 +229,7 @@ class SeatClient:
                     totals.error("stalled: own submit's event never arrived")
                 else:
                     totals.latencies.append(max(0.0, seen - sent))
+                    totals.trace.append((number, max(0.0, seen - sent)))
             if self.match.moves_left <= 0:
                 self.match.over.set()
                 return
@@ -279,6 +286,7 @@ async def run_match(
             game = await new_game(creator, args.game, options, None)
             totals.games += 1
             match.over = asyncio.Event()
+            match.played = 0
             clients = [
                 SeatClient(bases[(index + seat) % len(bases)], game.id, token, match, args.loop, rng)
                 for seat, token in enumerate(game.tokens)
@@ -319,6 +327,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     elapsed = time.perf_counter() - started
     failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
     lat = totals.latencies
+    trace = [[n, round(s * 1000, 2)] for n, s in totals.trace] if args.trace else None
     return {
         "loop": args.loop,
         "instances": len(bases),
@@ -337,6 +346,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "stalled": totals.stalled,
         "errors": totals.errors,
         "client_failures": failures[:5],
+        **({"trace": trace} if trace is not None else {}),
     }
 
 
@@ -358,6 +368,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--event-timeout", type=float, default=10.0, help="seconds before a stream counts as stalled"
     )
     parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument(
+        "--trace", action="store_true", help="also print [move number in its game, ms] of every move"
+    )
     args = parser.parse_args(argv)
     print(json.dumps(asyncio.run(run(args))))
     return 0
