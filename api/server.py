@@ -6,6 +6,10 @@
 - ``log_config=None``: uvicorn's own lines go through our JSON handler like every other line.
 - ``ws_max_size``: a websocket frame far above the message limit is refused by the server before it
   is buffered; one just above it is refused by the middleware with a reason.
+- ``ws_per_message_deflate``: off unless ``TABLETOP_WEBSOCKET_COMPRESSION``. Events are small JSON
+  objects; compressing each frame for each subscriber was 7.8% of the server's samples in a py-spy
+  profile of 20 matches played over subscriptions (bench/README.md), more than it saves on loopback
+  or a LAN. A client that offers the extension simply gets uncompressed frames.
 - ``http``: uvicorn's httptools protocol with a header read timeout (uvicorn has none: a client
   sending a header byte now and then, or nothing at all, would hold its connection forever). The
   body read timeout lives in the middleware.
@@ -28,6 +32,11 @@ from api.settings import Settings
 def serve(app: Any, settings: Settings, host: str, port: int, sock: socket.socket | None = None) -> None:
     """Serve ``app`` on ``host:port``, or on an already bound ``sock`` (a worker of several)."""
     configure_logging(settings.log_level)
+    config = uvicorn_config(app, settings, host, port)
+    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
+
+
+def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
     config = uvicorn.Config(
         app,
         host=host,
@@ -38,9 +47,10 @@ def serve(app: Any, settings: Settings, host: str, port: int, sock: socket.socke
         proxy_headers=False,
         server_header=False,
         ws_max_size=4 * settings.max_body_bytes,
+        ws_per_message_deflate=settings.websocket_compression,
         http=header_timeout_protocol(settings.header_timeout_seconds),
     )
-    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
+    return config
 
 
 class HeaderTimeoutProtocol(HttpToolsProtocol):

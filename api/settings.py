@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     )
     max_websockets_per_client: int = Field(10, ge=1, description="Open websockets per client address.")
     max_websockets: int = Field(1000, ge=1, description="Open websockets per instance.")
+    websocket_compression: bool = Field(
+        False, description="Offer per-message deflate on websockets (CPU for bandwidth; off)."
+    )
     graphql_max_depth: int = Field(10, ge=2, description="Deepest selection in a GraphQL operation.")
     graphql_max_aliases: int = Field(15, ge=0, description="Aliases in a GraphQL document.")
     graphql_max_tokens: int = Field(2000, ge=100, description="Lexical tokens in a GraphQL document.")

@@ -124,3 +124,18 @@ def test_subscribing_past_the_end_of_a_finished_game_completes_at_once(server: s
             assert message == {"id": op, "type": "complete"}
 
     asyncio.run(scenario())
+
+
+def test_websocket_frames_are_not_compressed_even_when_a_client_offers_it(server: str) -> None:
+    """Per-message deflate costs CPU for every frame and subscriber (TABLETOP_WEBSOCKET_COMPRESSION
+    turns it on); a client that offers it, as the websockets library does, is answered without it."""
+    import websockets
+
+    async def handshake() -> str | None:
+        url = server.replace("http://", "ws://") + "/graphql"
+        protocols = ["graphql-transport-ws"]
+        async with websockets.connect(url, subprotocols=protocols, compression="deflate") as ws:  # type: ignore[arg-type]
+            assert "permessage-deflate" in (ws.request.headers.get("Sec-WebSocket-Extensions") or "")  # type: ignore[union-attr]
+            return ws.response.headers.get("Sec-WebSocket-Extensions")  # type: ignore[union-attr]
+
+    assert asyncio.run(handshake()) is None
