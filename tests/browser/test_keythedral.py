@@ -38,7 +38,14 @@ def test_a_person_plays_a_whole_game_against_a_bot_on_the_board(open_page: Calla
     start(page)
     expect(page.locator("#board .kt-board")).to_be_visible()
     expect(page.locator("#screen")).to_have_count(1)
-    assert page.locator(".kt-board .target").count() > 0  # the drawn field goes on the board
+    # The drawn field goes on the board; law windows (pass or play a law) may be asked first.
+    targets = page.locator(".kt-board .target")
+    for _ in range(600):
+        if targets.count() or page.locator("#scores").is_visible():
+            break
+        if not (page.locator("#actions").is_visible() and one_move(page)):
+            page.wait_for_timeout(50)
+    assert targets.count() > 0
     play_moves(page, one_move, 25)
     save_screenshot(page, "readme-keythedral", full_page=False)
     moves = play_to_end(page, one_move, limit_seconds=540)
