@@ -3,11 +3,12 @@
 ``python bench/live.py [--grid 50x100,200x50] [--game carcassonne] [--layouts ...] [--json]``
 
 For each layout (default: 1 instance + Redis, 2 instances + Redis, on PostgreSQL; and one worker
-per core on SQLite), starts the servers on loopback, then runs ``bench/matches.py`` for each grid
+per core on SQLite; also ``pg-1`` without Redis and ``sqlite-1``, one process), starts the servers on loopback, then runs ``bench/matches.py`` for each grid
 row (M matches × K moves, two clients per match following the game on the GraphQL subscription),
 once with the polling loop (GET choices after events) and once with the push loop (the decision
 comes with the event). Prints moves/s, p50/p99 of "submit sent → own event received", GETs per
-move, events never delivered, subscriptions never started and stalls, with the load average
+move, events never delivered, subscriptions never started, stalls and clients that failed (a
+refused websocket, a dropped connection), with the load average
 before and after each row. Everything is bounded in time and stopped in ``finally``.
 """
 
@@ -30,10 +31,13 @@ sys.path.insert(0, str(BENCH))
 from api import ROOT, Server, database, serve  # noqa: E402  (bench/api.py, not the package)
 
 LAYOUTS = {
+    "pg-1": "PostgreSQL, 1 instance, no Redis",
     "pg-redis-1": "PostgreSQL + Redis, 1 instance",
     "pg-redis-2": "PostgreSQL + Redis, 2 instances",
+    "sqlite-1": "SQLite, one process",
     "sqlite-workers": "SQLite, one worker per core (event hub)",
 }
+DEFAULT_LAYOUTS = "pg-redis-1,pg-redis-2,sqlite-workers"
 UNLIMITED = {"TABLETOP_RATE_LIMIT_PER_SECOND": "1000000", "TABLETOP_RATE_LIMIT_BURST": "1000000"}
 
 
@@ -43,7 +47,7 @@ def layout(name: str, directory: Path) -> Iterator[list[Server]]:
     with database(postgres, directory) as url:
         env = {**UNLIMITED, "TABLETOP_DATABASE_URL": url, "TABLETOP_AUTO_MIGRATE": "true"}
         serve_command = [sys.executable, "-m", "api", "serve"]
-        if postgres:
+        if name.startswith("pg-redis"):
             env["TABLETOP_REDIS_URL"] = "redis://127.0.0.1:6379/0"
         if name == "sqlite-workers":
             serve_command += ["--workers", "auto"]
@@ -93,15 +97,15 @@ def run_row(servers: list[Server], game: str, matches: int, moves: int, loop: st
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| layout | grid | loop | moves/s | p50 ms | p99 ms | GETs/move | never delivered | "
-        "never started | stalled | load before→after |"
+        "never started | stalled | client failures | load before→after |"
     )
-    lines = [head, "|" + "---|" * 11]
+    lines = [head, "|" + "---|" * 12]
     for r in rows:
         lines.append(
             f"| {LAYOUTS[r['layout']]} | {r['matches']}×{r['moves_per_match']} | {r['loop']} | "
             f"{r['moves_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['gets_per_move']} | "
             f"{r['never_delivered']} | {r['never_started']} | {r['stalled']} | "
-            f"{r['load_before']}→{r['load_after']} |"
+            f"{len(r['client_failures'])} | {r['load_before']}→{r['load_after']} |"
         )
     return "\n".join(lines)
 
@@ -112,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--grid", default="50x100,200x50", help="rows as MATCHESxMOVES, comma-separated")
     parser.add_argument("--game", default="carcassonne")
-    parser.add_argument("--layouts", default=",".join(LAYOUTS), help=f"some of {', '.join(LAYOUTS)}")
+    parser.add_argument("--layouts", default=DEFAULT_LAYOUTS, help=f"some of {', '.join(LAYOUTS)}")
     parser.add_argument("--loops", default="poll,push")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -128,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         rows.append(result)
                         print(json.dumps(result), file=sys.stderr)
     print(json.dumps(rows, indent=2) if args.json else table(rows))
-    failures = sum(r["never_delivered"] + r["never_started"] for r in rows)
+    failures = sum(r["never_delivered"] + r["never_started"] + len(r["client_failures"]) for r in rows)
     return 1 if failures else 0
 
 
