@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -19,6 +20,7 @@ from api.graphql_guard import build_schema
 from api.logs import configure_logging
 from api.metrics import Metrics
 from api.middleware import RequestGuard
+from api.openapi_contract import document_contract
 from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
 from api.routers import game_types, games, health, players, webhooks
@@ -26,6 +28,15 @@ from api.settings import Settings
 from api.web import install_web_client
 from domain.registry import EngineRegistry, default_registry
 from persistence.schema import ensure_migrated, migrate
+
+
+def package_version() -> str:
+    """The installed package's version: the API document's ``info.version``."""
+    try:
+        return version("tabletop")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
+
 
 GZIP_MINIMUM_BYTES = 1024
 """Answers at least this large are gzipped for clients that accept it (views, catalogs, schemas)."""
@@ -77,12 +88,13 @@ def create_app(
 
     app = FastAPI(
         title="Tabletop",
-        version="1.0.0",
+        version=package_version(),
         summary="Board games as a service: REST and GraphQL with live subscriptions.",
         lifespan=lifespan,
     )
     install_problem_handlers(app)
     _publish_game_schemas(app, registry or default_registry())
+    document_contract(app, package_version())
 
     async def graphql_context(container: ContainerDep) -> dict[str, Container]:
         return {"container": container}

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Query
+from fastapi import Depends, Header, Query, Request
+from fastapi.openapi.models import HTTPBearer as HTTPBearerModel
+from fastapi.security.base import SecurityBase
 from starlette.requests import HTTPConnection
 
 from api.container import Container
@@ -36,10 +38,26 @@ def parse_bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-async def bearer_token(
-    authorization: Annotated[str | None, Header(description="Bearer <seat or host token>")] = None,
-) -> str | None:
-    return parse_bearer(authorization)
+class BearerToken(SecurityBase):
+    """The ``Authorization: Bearer`` token, documented as the OpenAPI ``bearer`` security scheme.
+
+    Optional (no token: a spectator, or a 401 where the operation needs one), and a header that
+    is not ``Bearer <token>`` is a 401, never silently a spectator: FastAPI's ``HTTPBearer`` with
+    ``auto_error=False`` would ignore it."""
+
+    def __init__(self) -> None:
+        self.model = HTTPBearerModel(
+            description="A seat, host or player token: `Authorization: Bearer <token>`. "
+            "Tokens are returned once, when a game is created, a seat taken or a player created."
+        )
+        self.scheme_name = BEARER_SCHEME
+
+    async def __call__(self, request: Request) -> str | None:
+        return parse_bearer(request.headers.get("authorization"))
+
+
+BEARER_SCHEME = "bearer"
+bearer_token = BearerToken()
 
 
 async def language(

@@ -42,26 +42,6 @@ def _validation_problem(exc: RequestValidationError) -> JSONResponse:
     return problem(422, "invalid_request", summary or "invalid request", errors=fields)
 
 
-def document_problem_media_type(app: FastAPI) -> None:
-    """Failures are sent as ``application/problem+json``; FastAPI documents every response model
-    as ``application/json``. Rename the media type of the documented 4xx/5xx responses."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is not None:
-            return app.openapi_schema
-        document = build()
-        for path in document.get("paths", {}).values():
-            for operation in path.values():
-                for status, response in operation.get("responses", {}).items():
-                    content = response.get("content", {})
-                    if status[:1] in "45" and "application/json" in content:
-                        content["application/problem+json"] = content.pop("application/json")
-        return document
-
-    app.openapi = openapi  # type: ignore[method-assign]
-
-
 def allowed_methods(request: Request) -> str:
     """Every method some route answers at this path. Starlette's own ``Allow`` names only the
     first matching route's, but one path often has several routes (``GET`` and ``POST /v1/games``)."""
@@ -105,4 +85,3 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RecursionError, on_too_deep)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
-    document_problem_media_type(app)

@@ -14,6 +14,7 @@ from datetime import datetime
 from domain.engine import JSON
 from domain.errors import Forbidden, GameNotFound, Unauthorized
 from domain.match import Match
+from domain.names import clean_seat_name
 from domain.ports import Player, UnitOfWork
 from domain.services import GameService, Joined
 from domain.tokens import hash_token, new_token
@@ -46,7 +47,9 @@ class PlayerService:
         self.games = games
 
     def create(self, name: str) -> PlayerCreated:
+        """The name follows the seat-name rules: it becomes the seat name of the player's seats."""
         token = new_token()
+        name = clean_seat_name(name)
         player = Player(uuid.uuid4().hex, name, hash_token(token), self.games.clock.now())
         with self.games.uow() as uow:
             uow.players.add(player)

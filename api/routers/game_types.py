@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Response
 
 from api.deps import LanguageDep, ServiceDep
-from api.schemas import GameTypeDetail, GameTypePublic, Problem
+from api.openapi_contract import problems
+from api.schemas import GameTypeDetail, GameTypePublic
 from domain.errors import GameNotFound, UnknownGameType
 
 router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
 
-ERRORS: dict[int | str, dict[str, Any]] = {status: {"model": Problem} for status in (404, 422, 429)}
 
-
-@router.get("", operation_id="listGameTypes", responses={429: {"model": Problem}})
-def list_game_types(
-    service: ServiceDep, lang: LanguageDep, response: Response
-) -> list[GameTypePublic]:
+@router.get("", operation_id="listGameTypes", openapi_extra=problems())
+def list_game_types(service: ServiceDep, lang: LanguageDep, response: Response) -> list[GameTypePublic]:
     """List the game types with their player counts and options."""
     response.headers["Content-Language"] = lang
     return [GameTypePublic.of(engine, lang) for engine in service.registry]
 
 
-@router.get("/{slug}", operation_id="getGameType", responses=ERRORS)
-def get_game_type(
-    slug: str, service: ServiceDep, lang: LanguageDep, response: Response
-) -> GameTypeDetail:
+@router.get("/{slug}", operation_id="getGameType", openapi_extra=problems("game_not_found"))
+def get_game_type(slug: str, service: ServiceDep, lang: LanguageDep, response: Response) -> GameTypeDetail:
     """Describe one game type with all its static data (cards, tiles, board), in one language."""
     try:
         engine = service.registry.get(slug)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Header, Path, Query, Response
 
 from api.conditional import CACHE_CONTROL, VARY, game_etag, matches
 from api.deps import LanguageDep, PlayersDep, RematchesDep, ReplaysDep, ServiceDep, TokenDep
+from api.openapi_contract import problems
 from api.schemas import (
     ChoicesPublic,
     ChoiceSubmit,
@@ -17,7 +18,6 @@ from api.schemas import (
     GameCreated,
     GamePublic,
     GameSummaryPublic,
-    Problem,
     ReplayPublic,
     SeatCreate,
     SeatCreated,
@@ -28,11 +28,6 @@ from api.validation import IDEMPOTENCY_KEY, INT32_MAX
 from domain.seating import take_seat
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429)
-}
-
 
 
 TokenKeyHeader = Annotated[
@@ -46,7 +41,18 @@ TokenKeyHeader = Annotated[
 ]
 
 
-@router.post("", status_code=201, operation_id="createGame", responses=ERRORS)
+@router.post(
+    "",
+    status_code=201,
+    operation_id="createGame",
+    openapi_extra=problems(
+        "unknown_game_type",
+        "invalid_options",
+        "invalid_seed",
+        "invalid_idempotency_key",
+        "idempotency_key_reused",
+    ),
+)
 def create_game(
     body: GameCreate, service: ServiceDep, response: Response, idempotency_key: TokenKeyHeader = None
 ) -> GameCreated:
@@ -64,12 +70,10 @@ def located(response: Response, created: GameCreated) -> GameCreated:
     return created
 
 
-@router.get("", operation_id="listGames", responses=ERRORS)
+@router.get("", operation_id="listGames", openapi_extra=problems())
 def list_games(
     service: ServiceDep,
-    status: Annotated[
-        str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")
-    ] = None,
+    status: Annotated[str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")] = None,
     type: Annotated[str | None, Query(max_length=64)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
@@ -87,7 +91,8 @@ NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
     "/{game_id}",
     operation_id="getGame",
     response_model=GamePublic,
-    responses={**NOT_MODIFIED, **ERRORS},
+    responses=NOT_MODIFIED,
+    openapi_extra=problems("game_not_found"),
 )
 def get_game(
     game_id: str,
@@ -114,7 +119,22 @@ def get_game(
     return GamePublic.of(match, viewer, lang)
 
 
-@router.post("/{game_id}/seats", status_code=201, operation_id="joinGame", responses=ERRORS)
+@router.post(
+    "/{game_id}/seats",
+    status_code=201,
+    operation_id="joinGame",
+    openapi_extra=problems(
+        "game_not_found",
+        "forbidden",
+        "invite_required",
+        "game_not_in_lobby",
+        "game_full",
+        "unknown_bot_level",
+        "invalid_name",
+        "invalid_idempotency_key",
+        "idempotency_key_reused",
+    ),
+)
 def join_game(
     game_id: str,
     body: SeatCreate,
@@ -144,7 +164,11 @@ def join_game(
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)
 
 
-@router.delete("/{game_id}/seats/{seat}", operation_id="removeSeat", responses=ERRORS)
+@router.delete(
+    "/{game_id}/seats/{seat}",
+    operation_id="removeSeat",
+    openapi_extra=problems("game_not_found", "forbidden", "seat_not_found", "game_not_in_lobby"),
+)
 def remove_seat(
     game_id: str, seat: Annotated[int, Path(ge=0, le=64)], service: ServiceDep, token: TokenDep
 ) -> GamePublic:
@@ -154,7 +178,13 @@ def remove_seat(
     return GamePublic.of(match, service.viewer_or_spectator(match, token))
 
 
-@router.post("/{game_id}/start", operation_id="startGame", responses=ERRORS)
+@router.post(
+    "/{game_id}/start",
+    operation_id="startGame",
+    openapi_extra=problems(
+        "game_not_found", "forbidden", "game_not_in_lobby", "not_enough_players", "too_many_bot_only_games"
+    ),
+)
 def start_game(
     game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
 ) -> GamePublic:
@@ -164,7 +194,11 @@ def start_game(
     return GamePublic.of(match, service.viewer(match, token), lang)
 
 
-@router.post("/{game_id}/abort", operation_id="abortGame", responses=ERRORS)
+@router.post(
+    "/{game_id}/abort",
+    operation_id="abortGame",
+    openapi_extra=problems("game_not_found", "forbidden", "game_over"),
+)
 def abort_game(
     game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
 ) -> GamePublic:
@@ -174,10 +208,13 @@ def abort_game(
     return GamePublic.of(match, service.viewer(match, token), lang)
 
 
-@router.post("/{game_id}/rematch", status_code=201, operation_id="rematchGame", responses=ERRORS)
-def rematch_game(
-    game_id: str, rematches: RematchesDep, token: TokenDep, response: Response
-) -> GameCreated:
+@router.post(
+    "/{game_id}/rematch",
+    status_code=201,
+    operation_id="rematchGame",
+    openapi_extra=problems("game_not_found", "game_not_finished", "rematch_exists"),
+)
+def rematch_game(game_id: str, rematches: RematchesDep, token: TokenDep, response: Response) -> GameCreated:
     """Create the next game of a finished one: same type, options, clock and seats.
 
     Host or seat token. Bots sit down at once; each person takes their seat by joining it with
@@ -185,21 +222,37 @@ def rematch_game(
     return located(response, GameCreated.of(rematches.create(game_id, token)))
 
 
-@router.post("/{game_id}/resign", operation_id="resignSeat", responses=ERRORS)
+@router.post(
+    "/{game_id}/resign",
+    operation_id="resignSeat",
+    openapi_extra=problems(
+        "game_not_found", "forbidden", "game_not_in_progress", "game_over", "seat_resigned"
+    ),
+)
 def resign_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
     """Resign the token's seat: a bot plays it to the end, and the result says who resigned."""
     match = service.resign(game_id, token)
     return GamePublic.of(match, service.viewer(match, token))
 
 
-@router.post("/{game_id}/return", operation_id="returnToSeat", responses=ERRORS)
+@router.post(
+    "/{game_id}/return",
+    operation_id="returnToSeat",
+    openapi_extra=problems(
+        "game_not_found", "forbidden", "game_not_in_progress", "game_over", "seat_resigned"
+    ),
+)
 def return_to_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
     """Take the seat back from the bot that played it since its clock ran out."""
     match = service.return_to_seat(game_id, token)
     return GamePublic.of(match, service.viewer(match, token))
 
 
-@router.get("/{game_id}/replay", operation_id="replayGame", responses=ERRORS)
+@router.get(
+    "/{game_id}/replay",
+    operation_id="replayGame",
+    openapi_extra=problems("game_not_found", "game_not_finished"),
+)
 def replay_game(
     game_id: str,
     replays: ReplaysDep,
@@ -210,7 +263,7 @@ def replay_game(
     return ReplayPublic.of(replays.at(game_id, at, seat))
 
 
-@router.get("/{game_id}/choices", operation_id="getChoices", responses=ERRORS)
+@router.get("/{game_id}/choices", operation_id="getChoices", openapi_extra=problems("game_not_found"))
 def get_choices(
     game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
 ) -> ChoicesPublic:
@@ -224,7 +277,21 @@ def get_choices(
     )
 
 
-@router.post("/{game_id}/choices", operation_id="submitChoice", responses=ERRORS)
+@router.post(
+    "/{game_id}/choices",
+    operation_id="submitChoice",
+    openapi_extra=problems(
+        "game_not_found",
+        "forbidden",
+        "game_not_in_progress",
+        "game_over",
+        "seat_resigned",
+        "not_your_decision",
+        "version_conflict",
+        "illegal_choice",
+        "idempotency_key_reused",
+    ),
+)
 def submit_choice(
     game_id: str,
     body: ChoiceSubmit,
@@ -244,7 +311,7 @@ def submit_choice(
     return SubmitResultPublic.model_validate(result)
 
 
-@router.get("/{game_id}/events", operation_id="listEvents", responses=ERRORS)
+@router.get("/{game_id}/events", operation_id="listEvents", openapi_extra=problems("game_not_found"))
 def list_events(
     game_id: str,
     service: ServiceDep,

@@ -7,13 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from api.deps import PlayersDep, TokenDep
-from api.routers.games import ERRORS
+from api.openapi_contract import problems
 from api.schemas import PlayerCreate, PlayerCreatedPublic, PlayerGamePublic, SeatCreated
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
 
 
-@router.post("", status_code=201, operation_id="createPlayer", responses=ERRORS)
+@router.post("", status_code=201, operation_id="createPlayer", openapi_extra=problems("invalid_name"))
 def create_player(body: PlayerCreate, players: PlayersDep, response: Response) -> PlayerCreatedPublic:
     """Create a player; returns its token (shown once; join games with it to tie seats to it)."""
     created = players.create(body.name)
@@ -26,7 +26,7 @@ def create_player(body: PlayerCreate, players: PlayersDep, response: Response) -
     )
 
 
-@router.get("/me/games", operation_id="listMyGames", responses=ERRORS)
+@router.get("/me/games", operation_id="listMyGames", openapi_extra=problems())
 def list_my_games(
     players: PlayersDep,
     token: TokenDep,
@@ -40,7 +40,7 @@ def list_my_games(
 @router.post(
     "/me/games/{game_id}/seats/{seat}/token",
     operation_id="reissueSeatToken",
-    responses=ERRORS,
+    openapi_extra=problems("game_not_found", "forbidden"),
 )
 def reissue_seat_token(game_id: str, seat: int, players: PlayersDep, token: TokenDep) -> SeatCreated:
     """A new token for one of the player's own seats; the old seat token stops working."""

@@ -7,13 +7,18 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from api.deps import TokenDep, WebhooksDep
-from api.routers.games import ERRORS
+from api.openapi_contract import problems
 from api.schemas import WebhookCreate, WebhookCreated, WebhookDeliveryPublic, WebhookPublic
 
 router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 
 
-@router.post("", status_code=201, operation_id="createWebhook", responses=ERRORS)
+@router.post(
+    "",
+    status_code=201,
+    operation_id="createWebhook",
+    openapi_extra=problems("game_not_found", "forbidden", "webhook_target_refused"),
+)
 def create_webhook(
     body: WebhookCreate, webhooks: WebhooksDep, token: TokenDep, response: Response
 ) -> WebhookCreated:
@@ -25,7 +30,7 @@ def create_webhook(
     return WebhookCreated(**WebhookPublic.of(endpoint).model_dump(), secret=endpoint.secret)
 
 
-@router.get("", operation_id="listWebhooks", responses=ERRORS)
+@router.get("", operation_id="listWebhooks", openapi_extra=problems("game_not_found", "forbidden"))
 def list_webhooks(
     webhooks: WebhooksDep,
     token: TokenDep,
@@ -35,7 +40,11 @@ def list_webhooks(
     return [WebhookPublic.of(e) for e in webhooks.endpoints(token, game_id)]
 
 
-@router.get("/{webhook_id}/deliveries", operation_id="listWebhookDeliveries", responses=ERRORS)
+@router.get(
+    "/{webhook_id}/deliveries",
+    operation_id="listWebhookDeliveries",
+    openapi_extra=problems("webhook_not_found", "forbidden"),
+)
 def list_deliveries(
     webhook_id: str,
     webhooks: WebhooksDep,
@@ -46,13 +55,22 @@ def list_deliveries(
     return [WebhookDeliveryPublic.of(d) for d in webhooks.deliveries(token, webhook_id, limit)]
 
 
-@router.post("/{webhook_id}/enable", operation_id="enableWebhook", responses=ERRORS)
+@router.post(
+    "/{webhook_id}/enable",
+    operation_id="enableWebhook",
+    openapi_extra=problems("webhook_not_found", "forbidden"),
+)
 def enable_webhook(webhook_id: str, webhooks: WebhooksDep, token: TokenDep) -> WebhookPublic:
     """Make a failing endpoint active again; its failed deliveries are sent again."""
     return WebhookPublic.of(webhooks.enable(token, webhook_id))
 
 
-@router.delete("/{webhook_id}", status_code=204, operation_id="deleteWebhook", responses=ERRORS)
+@router.delete(
+    "/{webhook_id}",
+    status_code=204,
+    operation_id="deleteWebhook",
+    openapi_extra=problems("webhook_not_found", "forbidden"),
+)
 def delete_webhook(webhook_id: str, webhooks: WebhooksDep, token: TokenDep) -> Response:
     """Stop sending to an endpoint; its deliveries are no longer listed."""
     webhooks.delete(token, webhook_id)

@@ -1,0 +1,185 @@
+"""What the generated OpenAPI document adds to FastAPI's: the problem codes each operation can
+really answer (with an example each), the bearer scheme's optional use, and an example for every
+request body and response.
+
+Each router names the codes its use cases raise (``problems(...)``); the codes every request can
+meet at the edge (rate limit, body limits, validation, a bad ``Authorization``) are added here from
+what the operation has (a body, parameters, the bearer scheme), so they are never forgotten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from copy import deepcopy
+from typing import Any
+
+from fastapi import FastAPI
+
+from api.deps import BEARER_SCHEME
+from api.openapi_examples import OPERATION_EXAMPLES, SCHEMA_EXAMPLES, problem_example
+from api.schemas import Problem
+from domain import errors
+
+EDGE_CODES: dict[str, int] = {
+    "invalid_request": 422,
+    "malformed_json": 400,
+    "bad_content_length": 400,
+    "request_timeout": 408,
+    "payload_too_large": 413,
+    "rate_limited": 429,
+    "internal_error": 500,
+}
+"""Codes answered before (or around) any use case: middleware, validation, the error handler."""
+
+REF_TEMPLATE = "#/components/schemas/{model}"
+PROBLEMS_KEY = "x-problem-codes"
+BODY_CODES = ("malformed_json", "bad_content_length", "request_timeout", "payload_too_large")
+UNLIMITED_OPERATIONS = ("healthz", "readyz", "metrics")
+OPTIONAL_TOKEN = ("getGame", "getChoices", "listEvents", "joinGame")
+"""Operations a request without a token may call (a spectator, a person taking a seat)."""
+
+STATUS_TEXT = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    408: "Request timeout",
+    409: "Conflict",
+    413: "Payload too large",
+    422: "Unprocessable content",
+    429: "Too many requests",
+    500: "Internal error (masked; the log has the details under the response's X-Request-Id)",
+}
+
+
+def domain_codes() -> dict[str, int]:
+    found: dict[str, int] = {}
+    pending: list[type[errors.DomainError]] = [errors.DomainError]
+    while pending:
+        cls = pending.pop()
+        found[cls.code] = cls.status
+        pending.extend(cls.__subclasses__())
+    found.pop(errors.DomainError.code)
+    return found
+
+
+def status_of(code: str) -> int:
+    return EDGE_CODES.get(code) or domain_codes()[code]
+
+
+def problems(*codes: str) -> dict[str, Any]:
+    """``openapi_extra`` of an operation whose use cases can answer these problem codes (the edge
+    codes are added to every operation). An unknown code fails at import."""
+    for code in codes:
+        status_of(code)
+    return {PROBLEMS_KEY: list(codes)}
+
+
+def document_contract(app: FastAPI, version: str) -> None:
+    """Wrap ``app.openapi`` (after the problem media type and the game schemas are added)."""
+    build: Callable[[], dict[str, Any]] = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        document = build()
+        document["info"]["version"] = version
+        schemas = document.setdefault("components", {}).setdefault("schemas", {})
+        _add_problem_schema(schemas)
+        for name, example in SCHEMA_EXAMPLES.items():
+            if name in schemas:
+                schemas[name]["examples"] = [example]
+        for path in document.get("paths", {}).values():
+            for operation in path.values():
+                _complete(operation, schemas)
+        app.openapi_schema = document
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _add_problem_schema(schemas: dict[str, Any]) -> None:
+    problem = Problem.model_json_schema(ref_template=REF_TEMPLATE)
+    schemas.update(problem.pop("$defs", {}))
+    schemas["Problem"] = problem
+
+
+def _complete(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
+    operation_id = operation.get("operationId", "")
+    secured = any(BEARER_SCHEME in s for s in operation.get("security", ()))
+    if secured and operation_id in OPTIONAL_TOKEN:
+        operation["security"] = [{BEARER_SCHEME: []}, {}]
+    codes = _documented_codes(operation)
+    if operation_id not in UNLIMITED_OPERATIONS:
+        codes += ["rate_limited", "internal_error"]
+        if "requestBody" in operation or any(map(_validated, operation.get("parameters", ()))):
+            codes.append("invalid_request")
+        if "requestBody" in operation:
+            codes += BODY_CODES
+        if secured:
+            codes.append("unauthorized")
+    responses = operation.setdefault("responses", {})
+    for status in [s for s in responses if s[:1] in "45" and s != "503"]:
+        del responses[status]
+    by_status: dict[int, list[str]] = {}
+    for code in dict.fromkeys(codes):
+        by_status.setdefault(status_of(code), []).append(code)
+    for status, status_codes in sorted(by_status.items()):
+        responses[str(status)] = _problem_response(status, status_codes)
+    for status, response in responses.items():
+        if status.startswith("2"):
+            _add_example(operation_id, response.get("content", {}), schemas)
+    body = operation.get("requestBody", {}).get("content", {})
+    _add_example(operation_id + ".request", body, schemas)
+
+
+CONSTRAINTS = ("pattern", "maxLength", "minLength", "maximum", "minimum", "enum")
+
+
+def _validated(parameter: dict[str, Any]) -> bool:
+    """Whether a value of this parameter can be refused (422 ``invalid_request``)."""
+    if parameter.get("required") and parameter.get("in") == "query":
+        return True
+    schema = parameter.get("schema", {})
+    for member in [schema, *schema.get("anyOf", ())]:
+        if any(key in member for key in CONSTRAINTS) or member.get("type") in ("integer", "number"):
+            return True
+    return False
+
+
+def _documented_codes(operation: dict[str, Any]) -> list[str]:
+    codes: list[str] = operation.pop(PROBLEMS_KEY, [])
+    return list(codes)
+
+
+def _problem_response(status: int, codes: list[str]) -> dict[str, Any]:
+    listed = ", ".join(f"`{code}`" for code in codes)
+    return {
+        "description": f"{STATUS_TEXT.get(status, 'Problem')}: {listed}",
+        "content": {
+            "application/problem+json": {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "examples": {code: {"value": problem_example(status, code)} for code in codes},
+            }
+        },
+    }
+
+
+def _add_example(key: str, content: dict[str, Any], schemas: dict[str, Any]) -> None:
+    for media_type, entry in content.items():
+        example = OPERATION_EXAMPLES.get(key)
+        if example is None and media_type == "application/json":
+            example = _schema_example(entry.get("schema", {}), schemas)
+        if example is not None:
+            entry["example"] = deepcopy(example)
+
+
+def _schema_example(schema: dict[str, Any], schemas: dict[str, Any]) -> Any:
+    ref = schema.get("$ref")
+    if ref is not None:
+        examples = schemas.get(ref.rsplit("/", 1)[-1], {}).get("examples")
+        return examples[0] if examples else None
+    if schema.get("type") == "array":
+        item = _schema_example(schema.get("items", {}), schemas)
+        return None if item is None else [item]
+    return None
