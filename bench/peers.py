@@ -519,6 +519,14 @@ def copy_finished_games(name: str, url: str, count: int) -> None:
                 (template,),
             )
         connection.commit()
+        # Settle as a store that grew over time would be: SQLite's WAL checkpointed, PostgreSQL's
+        # new rows vacuumed and analysed (what autovacuum does after a while).
+        if url.startswith("sqlite"):
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        else:
+            connection.autocommit = True
+            for table, _ in tables:
+                cursor.execute(f'VACUUM ANALYZE "{table}"')
     finally:
         connection.close()
 
