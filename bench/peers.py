@@ -322,6 +322,11 @@ def grid_rows(name: str, server: Running, scratch: Path, args: argparse.Namespac
 
 def length_row(name: str, server: Running, scratch: Path, args: argparse.Namespace) -> dict[str, Any]:
     progress(f"length {SYSTEMS[name]}: one match of {args.length} moves")
+    # Unreported warm-up first, so that "early" does not mean "cold" (JIT, caches, pools).
+    if name.startswith("ours"):
+        ours_matches(server.bases, args.long_game, 5, 40)
+    else:
+        peer_client(scratch, name, server.bases[0], "grid", 5, 40)
     before = load1()
     if name.startswith("ours"):
         result = ours_matches(server.bases, args.long_game, 1, args.length, trace=True)

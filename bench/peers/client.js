@@ -212,6 +212,10 @@ async function grid(system, base, matches, moves) {
 async function length(system, base, moves) {
   const totals = { latencies: [], moves: 0, stalled: 0, errors: {} };
   const trace = [];
+  // Warm this process up first (JIT, sockets), so that early moves are not merely cold ones.
+  const warm = await openMatch(system, base);
+  await play(warm, 100, { latencies: [], moves: 0, stalled: 0, errors: {} }, null);
+  await closeMatch(warm);
   const match = await openMatch(system, base);
   await play(match, moves, totals, trace);
   await closeMatch(match);
