@@ -33,6 +33,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -290,6 +291,30 @@ def peer_client(scratch: Path, system: str, base: str, *arguments: object) -> di
     return run_json(["node", "client.js", kind, base, *(str(a) for a in arguments)], scratch)
 
 
+@contextlib.contextmanager
+def py_spy(server: Running, output: Path | None) -> Iterator[None]:
+    """Sample the server with py-spy while the body runs (``--nonblocking``: the server is never
+    paused), writing collapsed stacks to ``output``; nothing when ``output`` is None."""
+    if output is None:
+        yield
+        return
+    executable = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [executable, "record", "--pid", str(server.pids[0]), "--rate", "200", "--nonblocking"]
+    command += ["--subprocesses", "--format", "raw", "--output", str(output)]
+    recorder = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.5)  # attached before the load starts
+        yield
+    finally:
+        recorder.send_signal(signal.SIGINT)
+        try:
+            recorder.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            recorder.kill()
+            recorder.wait(timeout=10)
+        progress(f"  py-spy profile: {output}")
+
+
 def measured_row(server: Running, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run one load; add the server's CPU per move and the machine's load before and after."""
     before, cpu = load1(), server.cpu_seconds()
@@ -306,11 +331,16 @@ def grid_rows(name: str, server: Running, scratch: Path, args: argparse.Namespac
     rows = []
     for matches, moves in parse_grid(args.grid):
         progress(f"grid {SYSTEMS[name]}: {matches}×{moves}")
+        profile = None
         if name.startswith("ours"):
             run = partial(ours_matches, server.bases, args.game, matches, moves)
+            if args.py_spy is not None:
+                args.py_spy.mkdir(parents=True, exist_ok=True)
+                profile = args.py_spy / f"{name}-{matches}x{moves}.txt"
         else:
             run = partial(peer_client, scratch, name, server.bases[0], "grid", matches, moves)
-        result = measured_row(server, run)
+        with py_spy(server, profile):
+            result = measured_row(server, run)
         result.update(system=name, matches=matches, moves_per_match=moves)
         progress(
             f"  {result['moves_per_s']} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
@@ -650,6 +680,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--processes-row", default="50x100")
     parser.add_argument("--scratch", type=Path, default=DEFAULT_SCRATCH, help="where the peers are installed")
     parser.add_argument("--no-pin", action="store_true", help="do not pin server and load generator")
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        metavar="DIR",
+        help="profile our servers with py-spy during each grid row (collapsed stacks into DIR; "
+        "summarise with bench/profile_summary.py); the sampling costs the server some CPU",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     args.systems = [s for s in args.systems.split(",") if s]

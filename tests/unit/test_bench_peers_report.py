@@ -88,3 +88,23 @@ def test_table_shows_ours_over_each_system_and_the_targets() -> None:
     assert "MISS SQLite 50×100: 0.3× boardgame.io in memory" in table
     assert "PASS SQLite 50×100: server CPU 1.2 ms/move" in table
     assert "MISS PostgreSQL 50×100: p99 60.0 ms" in table
+
+
+def test_profile_summary_counts_areas_once_per_stack_and_leaf_frames_as_own_time() -> None:
+    from profile_summary import parse_collapsed, summarise
+
+    lines = [
+        "run (/x/uvicorn/main.py:1);submit (/x/api/routers/games.py:9);apply (/x/domain/games/c.py:3) 3\n",
+        "run (/x/uvicorn/main.py:1);execute (/x/sqlalchemy/engine.py:5);commit (sqlite3:0) 1\n",
+        "\n",
+    ]
+    summary = summarise(parse_collapsed(lines), top=2)
+    assert summary.samples == 4
+    assert dict(summary.areas) == {
+        "uvicorn / h11 / httptools": 100.0,
+        "api (ours)": 75.0,
+        "domain (rules, views)": 75.0,
+        "SQLAlchemy / SQLModel": 25.0,
+        "database driver": 25.0,
+    }
+    assert summary.own == [("apply (/x/domain/games/c.py:3)", 75.0), ("commit (sqlite3:0)", 25.0)]
