@@ -293,13 +293,14 @@ def peer_client(scratch: Path, system: str, base: str, *arguments: object) -> di
 
 @contextlib.contextmanager
 def py_spy(server: Running, output: Path | None) -> Iterator[None]:
-    """Sample the server with py-spy while the body runs (``--nonblocking``: the server is never
-    paused), writing collapsed stacks to ``output``; nothing when ``output`` is None."""
+    """Sample the server with py-spy while the body runs, writing collapsed stacks to ``output``
+    (nothing when ``output`` is None). ``--gil``: only the thread holding the GIL, i.e. Python's
+    CPU work, not threads waiting on a queue or on the disk; ``--nonblocking``: never paused."""
     if output is None:
         yield
         return
     executable = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-    command = [executable, "record", "--pid", str(server.pids[0]), "--rate", "200", "--nonblocking"]
+    command = [executable, "record", "--pid", str(server.pids[0]), "--rate", "200", "--nonblocking", "--gil"]
     command += ["--subprocesses", "--format", "raw", "--output", str(output)]
     recorder = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:

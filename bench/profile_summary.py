@@ -21,15 +21,15 @@ AREAS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("persistence (ours)", ("/persistence/",)),
     ("api (ours)", ("/api/",)),
     ("SQLAlchemy / SQLModel", ("/sqlalchemy/", "/sqlmodel/")),
-    ("database driver", ("sqlite3", "/psycopg/", "psycopg_pool", "/redis/")),
+    ("database driver", ("/sqlite3", "/psycopg/", "/psycopg_pool/", "/redis/")),
     ("GraphQL (strawberry, graphql-core)", ("/strawberry/", "/graphql/")),
     ("FastAPI / Starlette", ("/fastapi/", "/starlette/")),
-    ("pydantic", ("/pydantic/", "pydantic_core")),
+    ("pydantic", ("/pydantic/", "/pydantic_core/")),
     ("uvicorn / h11 / httptools", ("/uvicorn/", "/h11/", "/httptools/")),
     ("websockets", ("/websockets/", "/wsproto/")),
-    ("anyio / thread hops", ("/anyio/", "/threading.py", "concurrent/futures")),
+    ("anyio / thread hops", ("/anyio/", "/threading.py", "/concurrent/futures/")),
     ("asyncio", ("/asyncio/",)),
-    ("json", ("/json/", "orjson")),
+    ("json", ("/json/", "/orjson")),
     ("logging", ("/logging/",)),
 )
 
@@ -47,8 +47,11 @@ def parse_collapsed(lines: Iterable[str]) -> list[tuple[list[str], int]]:
 
 
 def area_of(frame: str) -> str | None:
+    """The area of a frame, from its file: py-spy writes paths under site-packages relative
+    (``sqlalchemy/engine/default.py``) and others absolute, hence the leading ``/`` added."""
+    where = "/" + frame[frame.rfind("(") + 1 :]
     for area, needles in AREAS:
-        if any(needle in frame for needle in needles):
+        if any(needle in where for needle in needles):
             return area
     return None
 
