@@ -8,13 +8,15 @@ from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from fastapi import FastAPI, WebSocket
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import HTMLResponse
 from starlette.middleware.gzip import GZipMiddleware
 from strawberry.fastapi import GraphQLRouter
 
 from api.container import Container, build_container
 from api.cors import OriginPolicy, install_cors, origin_policy
 from api.deps import ContainerDep
+from api.docs import graphiql_page, install_docs
 from api.game_schemas import components
 from api.graphql_guard import build_schema
 from api.logs import configure_logging
@@ -44,12 +46,16 @@ GZIP_MINIMUM_BYTES = 1024
 
 class GuardedGraphQLRouter(GraphQLRouter):
     """JSON nested too deeply for the parser is malformed JSON (400), not a crash (500); a
-    cross-origin websocket is accepted only from an origin CORS allows."""
+    cross-origin websocket is accepted only from an origin CORS allows; GraphiQL is self-hosted."""
 
     origin_policy = OriginPolicy(frozenset())
 
     def is_websocket_origin_allowed(self, request: WebSocket, origin: str) -> bool:
         return self.origin_policy.allows(origin)
+
+    async def render_graphql_ide(self, request: Request) -> HTMLResponse:
+        """GraphiQL with its assets served by us (Strawberry's page loads them from a CDN)."""
+        return HTMLResponse(graphiql_page())
 
     def decode_json(self, data: str | bytes) -> object:
         try:
@@ -91,7 +97,10 @@ def create_app(
         version=package_version(),
         summary="Board games as a service: REST and GraphQL with live subscriptions.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    install_docs(app)
     install_problem_handlers(app)
     _publish_game_schemas(app, registry or default_registry())
     document_contract(app, package_version())
