@@ -38,6 +38,11 @@ class HttpError(Exception):
     pass
 
 
+IDLE_REOPEN_S = 2.0
+"""Servers close idle keep-alive connections (uvicorn after 5 s): reconnect before reusing one
+that has been idle this long, rather than send a request into a socket being closed."""
+
+
 class Connection:
     """One keep-alive HTTP/1.1 connection; requests on it are sequential."""
 
@@ -48,6 +53,7 @@ class Connection:
         self.host_header = f"{self.host}:{self.port}".encode()
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.last_used = 0.0
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -59,6 +65,8 @@ class Connection:
     async def request(
         self, method: str, path: str, body: Any = None, token: str | None = None
     ) -> tuple[int, Any]:
+        if self.writer is not None and time.monotonic() - self.last_used > IDLE_REOPEN_S:
+            await self.close()
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -94,6 +102,7 @@ class Connection:
             content = bytes(data)
         else:
             content = await self.reader.readexactly(length) if length else b""
+        self.last_used = time.monotonic()
         if close:
             await self.close()
         return status, json.loads(content) if content else None
