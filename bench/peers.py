@@ -99,6 +99,9 @@ def load1() -> float:
 def install(scratch: Path) -> None:
     """npm-install the pinned peers into ``scratch`` (once; again when the pins change) and copy
     our scripts next to them, so that ``require`` finds the peers' modules."""
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    if missing:
+        raise SystemExit(f"bench-peers needs {' and '.join(missing)} (e.g. apt-get install nodejs npm)")
     scratch.mkdir(parents=True, exist_ok=True)
     wanted = (PEERS_SRC / "package.json").read_text()
     stamp = scratch / ".installed-package.json"
