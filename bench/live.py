@@ -3,7 +3,8 @@
 ``python bench/live.py [--grid 50x100,200x50] [--game carcassonne] [--layouts ...] [--json]``
 
 For each layout (default: 1 instance + Redis, 2 instances + Redis, on PostgreSQL; and one worker
-per core on SQLite; also ``pg-1`` without Redis and ``sqlite-1``, one process), starts the servers on loopback, then runs ``bench/matches.py`` for each grid
+per core on SQLite; also ``pg-1`` without Redis and ``sqlite-1``, one process), starts the servers
+on loopback, then runs ``bench/matches.py`` for each grid
 row (M matches × K moves, two clients per match following the game on the GraphQL subscription),
 once with the polling loop (GET choices after events) and once with the push loop (the decision
 comes with the event). Prints moves/s, p50/p99 of "submit sent → own event received", GETs per
