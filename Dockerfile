@@ -7,12 +7,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     TABLETOP_DATABASE_URL=sqlite:////data/tabletop.db
 
 WORKDIR /app
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml constraints.txt README.md alembic.ini ./
 COPY domain ./domain
 COPY persistence ./persistence
 COPY api ./api
 COPY web ./web
-RUN pip install --no-cache-dir . \
+# Only what serving needs (no dev extra), at the versions pinned in constraints.txt (./run lock).
+RUN pip install --no-cache-dir --constraint constraints.txt . \
     && useradd --create-home --uid 10001 tabletop \
     && mkdir -p /data && chown tabletop /data
 

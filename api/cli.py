@@ -42,6 +42,11 @@ def _serve(args: list[str]) -> int:
         default=None,
         help="pin each worker process to its own core (default: on with several workers)",
     )
+    parser.add_argument(
+        "--migrate",
+        action="store_true",
+        help="migrate the database to the latest schema first (./run serve does)",
+    )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # a worker: accept on this socket
     parser.add_argument("--worker-index", type=int, help=argparse.SUPPRESS)
     options = parser.parse_args(args)
@@ -66,6 +71,10 @@ def _serve(args: list[str]) -> int:
         parser.error(str(exc))
     pin = options.pin if options.pin is not None else workers > 1
     try:
+        if options.migrate and options.fd is None:
+            from persistence.schema import migrate
+
+            migrate(settings.database_url)
         if options.fd is None and not settings.auto_migrate:
             _ensure_migrated(settings.database_url)
         if options.fd is None and workers > 1:
@@ -74,22 +83,42 @@ def _serve(args: list[str]) -> int:
 
                 migrate(settings.database_url)
             redis = settings.redis_url is not None
-            print(
-                f"serving on http://{options.host}:{options.port} with "
-                f"{describe(workers, usable_cpus()[:workers], pin, redis)}",
-                file=sys.stderr,
-            )
+            print(banner(options.host, options.port), file=sys.stderr)
+            print(f"  with {describe(workers, usable_cpus()[:workers], pin, redis)}", file=sys.stderr)
             return serve_workers(options.host, options.port, workers, pin, redis)
         if options.fd is not None:
             serve_worker(create_app(settings), settings, options.fd, options.worker_index or 0, pin)
             return 0
         if pin:
             pin_to_cpu(0)
-        serve(create_app(settings), settings, options.host, options.port)
+        def announce() -> None:
+            print(banner(options.host, options.port), file=sys.stderr, flush=True)
+
+        serve(create_app(settings), settings, options.host, options.port, on_ready=announce)
     except DatabaseNotMigrated as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def banner(host: str, port: int) -> str:
+    """Where the service listens and where its pages are (a wildcard address is browsed locally)."""
+    from api.app import package_version
+
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]", "": "127.0.0.1"}.get(host, host)
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    base = f"http://{shown}:{port}"
+    bound = f"[{host}]" if ":" in host else host
+    listening = f"http://{bound}:{port} (every interface)" if shown.strip("[]") != host else base
+    return "\n".join(
+        (
+            f"Tabletop {package_version()} listening on {listening}",
+            f"  API docs   {base}/docs  (also /redoc and /openapi.json)",
+            f"  GraphQL    {base}/graphql  (GraphiQL in a browser, subscriptions over websocket)",
+            f"  Play       {base}/play",
+        )
+    )
 
 
 def _ensure_migrated(database_url: str) -> None:

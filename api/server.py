@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -29,11 +30,32 @@ from api.logs import configure_logging
 from api.settings import Settings
 
 
-def serve(app: Any, settings: Settings, host: str, port: int, sock: socket.socket | None = None) -> None:
-    """Serve ``app`` on ``host:port``, or on an already bound ``sock`` (a worker of several)."""
+def serve(
+    app: Any,
+    settings: Settings,
+    host: str,
+    port: int,
+    sock: socket.socket | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> None:
+    """Serve ``app`` on ``host:port``, or on an already bound ``sock`` (a worker of several);
+    ``on_ready`` is called once the socket listens (after the app's start-up)."""
     configure_logging(settings.log_level)
     config = uvicorn_config(app, settings, host, port)
-    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
+    AnnouncingServer(config, on_ready).run(sockets=[sock] if sock is not None else None)
+
+
+class AnnouncingServer(uvicorn.Server):
+    """Says when it listens: only then is the address worth printing (the port may be taken)."""
+
+    def __init__(self, config: uvicorn.Config, on_ready: Callable[[], None] | None) -> None:
+        super().__init__(config)
+        self.on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and not self.should_exit and self.on_ready is not None:
+            self.on_ready()
 
 
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
