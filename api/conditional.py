@@ -1,4 +1,5 @@
-"""Conditional game reads: a weak ``ETag`` per game version and viewer, ``If-None-Match`` → 304.
+"""Conditional game reads (the game, its choices): a weak ``ETag`` per game version and viewer,
+``If-None-Match`` → 304.
 
 The tag is derived from the game's version (every change bumps it), the viewer (seat, host or
 spectator: two seats never share a tag, since they see different secrets) and the language of
@@ -17,9 +18,10 @@ CACHE_CONTROL = "private, no-cache"
 """Per viewer, and to be revalidated at each use (a 304 costs no view rendering)."""
 
 
-def game_etag(game_id: str, version: int, viewer: Viewer, lang: str) -> str:
+def game_etag(game_id: str, version: int, viewer: Viewer, lang: str, resource: str = "game") -> str:
     who = "host" if viewer.is_host else "spectator" if viewer.seat is None else f"seat{viewer.seat}"
-    digest = hashlib.sha256(f"{game_id}\x00{version}\x00{who}\x00{lang}".encode()).hexdigest()
+    tagged = f"{resource}\x00{game_id}\x00{version}\x00{who}\x00{lang}"
+    digest = hashlib.sha256(tagged.encode()).hexdigest()
     return f'W/"{version}-{digest[:20]}"'
 
 

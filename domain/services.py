@@ -76,6 +76,8 @@ class PendingChoices:
     decision: dict[str, JSON] | None
     choices: list[Choice]
     game_type: str = ""
+    seat: int | None = None
+    """Whose choices (None: a spectator's or the host's, which are none)."""
 
 
 SubmitListener = Callable[[str, list[str]], None]
@@ -334,6 +336,7 @@ class GameService:
             describe_decision(decision, match, viewer.seat) if decision else None,
             choices,
             match.game_type,
+            viewer.seat,
         )
 
     def submit(

@@ -26,6 +26,7 @@ from api.schemas import (
 )
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
 from domain.seating import take_seat
+from domain.services import Viewer
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -82,8 +83,12 @@ def list_games(
     return [GameSummaryPublic.of(s) for s in service.list_games(status, type, limit, offset)]
 
 
+IfNoneMatch = Annotated[
+    str | None,
+    Header(description="The ETag of an earlier read: 304 (no body) if nothing changed since."),
+]
 NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
-    304: {"description": "Not modified: the game is unchanged for this viewer since the ETag sent."}
+    304: {"description": "Not modified: unchanged for this viewer since the ETag sent (no body)."}
 }
 
 
@@ -100,10 +105,7 @@ def get_game(
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
-    if_none_match: Annotated[
-        str | None,
-        Header(description="The ETag of an earlier read: 304 (no body) if the game has not changed."),
-    ] = None,
+    if_none_match: IfNoneMatch = None,
 ) -> GamePublic | Response:
     """Read a game as the token's seat sees it (no token: as a spectator).
 
@@ -263,13 +265,28 @@ def replay_game(
     return ReplayPublic.of(replays.at(game_id, at, seat))
 
 
-@router.get("/{game_id}/choices", operation_id="getChoices", openapi_extra=problems("game_not_found"))
+@router.get(
+    "/{game_id}/choices",
+    operation_id="getChoices",
+    response_model=ChoicesPublic,
+    responses=NOT_MODIFIED,
+    openapi_extra=problems("game_not_found"),
+)
 def get_choices(
-    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
-) -> ChoicesPublic:
-    """What the token's seat must decide now, with every legal choice."""
+    game_id: str,
+    service: ServiceDep,
+    token: TokenDep,
+    lang: LanguageDep,
+    response: Response,
+    if_none_match: IfNoneMatch = None,
+) -> ChoicesPublic | Response:
+    """What the token's seat must decide now, with every legal choice (``ETag`` as for the game)."""
     pending = service.pending(game_id, token)
-    response.headers["Content-Language"] = lang
+    etag = game_etag(game_id, pending.version, Viewer(seat=pending.seat), lang, "choices")
+    headers = {"ETag": etag, "Vary": VARY, "Cache-Control": CACHE_CONTROL, "Content-Language": lang}
+    if matches(if_none_match, etag):
+        return Response(status_code=304, headers=headers)
+    response.headers.update(headers)
     return ChoicesPublic(
         version=pending.version,
         decision=translated_decision(pending.decision, pending.game_type, lang),

@@ -168,6 +168,21 @@ def test_a_change_to_the_game_changes_the_etag(client: TestClient) -> None:
     assert after.json()["version"] == pending["version"] + 1
 
 
+def test_choices_have_their_own_etag_per_seat_and_answer_304(client: TestClient) -> None:
+    game, tokens = seated_game(client)
+    url = f"/v1/games/{game['id']}/choices"
+    first = client.get(url, headers=auth(tokens[0]))
+    etag = first.headers["etag"]
+    assert client.get(f"/v1/games/{game['id']}", headers=auth(tokens[0])).headers["etag"] != etag
+    assert client.get(url, headers=auth(tokens[1])).headers["etag"] != etag
+    assert client.get(url, headers={**auth(tokens[0]), "If-None-Match": etag}).status_code == 304
+    other_seat = client.get(url, headers={**auth(tokens[1]), "If-None-Match": etag})
+    assert other_seat.status_code == 200 and other_seat.json()["choices"]
+    client.post(url, json={"choice": first.json()["choices"][0]}, headers=auth(tokens[0]))
+    changed = client.get(url, headers={**auth(tokens[0]), "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.json()["version"] == first.json()["version"] + 1
+
+
 # -- Location, Allow, gzip ---------------------------------------------------------------------
 
 
