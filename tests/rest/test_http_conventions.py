@@ -72,6 +72,19 @@ def test_a_cross_origin_read_exposes_the_headers_a_client_needs(listed_origin_cl
     assert {"etag", "location", "content-language", "x-request-id", "retry-after"} <= exposed
 
 
+def test_a_page_can_read_a_rate_limit_refusal(tmp_path: Path) -> None:
+    """CORS is outermost: a 429 (or any refusal at the edge) still tells the page why."""
+    settings = make_settings(
+        tmp_path, cors_origins=APP_ORIGIN, rate_limit_per_second=1.0, rate_limit_burst=2
+    )
+    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+        answers = [client.get("/v1/game-types", headers={"Origin": APP_ORIGIN}) for _ in range(3)]
+    refused = answers[-1]
+    assert refused.status_code == 429
+    assert refused.headers["access-control-allow-origin"] == APP_ORIGIN
+    assert "retry-after" in refused.headers["access-control-expose-headers"].lower()
+
+
 def test_the_embedded_default_allows_localhost_pages_only(client: TestClient) -> None:
     for origin in ("http://localhost:5173", "http://127.0.0.1:8080", "http://[::1]:3000"):
         answer = preflight(client, origin)
