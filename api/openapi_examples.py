@@ -35,7 +35,7 @@ CHOICES = {
 STATE = {
     "players": [
         {"seat": 0, "thalers": 4, "vp": 0, "helpers": 7, "hand": ["messenger", "trader", "bricklayer"]},
-        {"seat": 1, "thalers": 3, "vp": 0, "helpers": 7, "hand_size": 8},
+        {"seat": 1, "thalers": 3, "vp": 0, "helpers": 7, "hand": ["messenger", "trader", "bricklayer"]},
     ],
     "round": 1,
     "rounds": 12,
