@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import httpx
 from playwright.sync_api import Page, Response, Route
 
 from tests.e2e.services import ServerProcess
@@ -62,4 +63,22 @@ def test_graphiql_loads_the_schema_and_answers_a_query_offline(
     with page.expect_response(answered):
         page.locator(".graphiql-execute-button").click()
     page.locator(".graphiql-response").get_by_text("carcassonne").wait_for()
+    assert elsewhere == []
+
+
+def test_graphiql_follows_a_subscription_over_the_websocket(
+    open_page: Callable[..., Page], web_server: ServerProcess
+) -> None:
+    game = httpx.post(f"{web_server.base}/v1/games", json={"type": "im-schutze-der-burg"}).json()
+    httpx.post(f"{web_server.base}/v1/games/{game['id']}/seats", json={"name": "Ann"})
+    page, elsewhere = offline_page(open_page, web_server.base)
+    page.goto("/graphql")
+    page.locator(".graphiql-query-editor .CodeMirror").first.wait_for()
+    subscription = f'subscription {{ gameEvents(gameId: "{game["id"]}", after: 0) {{ seq type }} }}'
+    page.evaluate(
+        "text => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(text)",
+        subscription,
+    )
+    page.locator(".graphiql-execute-button").click()
+    page.locator(".graphiql-response").get_by_text("seat_joined").wait_for()
     assert elsewhere == []
