@@ -72,12 +72,22 @@ def test_graphiql_follows_a_subscription_over_the_websocket(
     game = httpx.post(f"{web_server.base}/v1/games", json={"type": "im-schutze-der-burg"}).json()
     httpx.post(f"{web_server.base}/v1/games/{game['id']}/seats", json={"name": "Ann"})
     page, elsewhere = offline_page(open_page, web_server.base)
-    page.goto("/graphql")
+    with page.expect_response(lambda r: r.url.endswith("/graphql") and r.request.method == "POST"):
+        page.goto("/graphql")  # the schema is loaded: GraphiQL no longer resets the editor
     page.locator(".graphiql-query-editor .CodeMirror").first.wait_for()
     subscription = f'subscription {{ gameEvents(gameId: "{game["id"]}", after: 0) {{ seq type }} }}'
-    page.evaluate(
-        "text => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.setValue(text)",
-        subscription,
+    page.wait_for_function(
+        """text => {
+            const editor = document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror;
+            if (editor.getValue() !== text) editor.setValue(text);
+            return editor.getValue() === text;
+        }""",
+        arg=subscription,
+        polling=250,
+    )
+    page.wait_for_timeout(300)
+    assert "gameEvents" in page.evaluate(
+        "() => document.querySelector('.graphiql-query-editor .CodeMirror').CodeMirror.getValue()"
     )
     page.locator(".graphiql-execute-button").click()
     page.locator(".graphiql-response").get_by_text("seat_joined").wait_for()
