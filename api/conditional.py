@@ -1,5 +1,5 @@
-"""Conditional game reads (the game, its choices): a weak ``ETag`` per game version and viewer,
-``If-None-Match`` → 304.
+"""Conditional reads, ``If-None-Match`` → 304: a weak ``ETag`` per game version and viewer for the
+game and its choices; a hash of the body for static game data.
 
 The tag is derived from the game's version (every change bumps it), the viewer (seat, host or
 spectator: two seats never share a tag, since they see different secrets) and the language of
@@ -10,8 +10,19 @@ means "nothing happened in the game", and the absolute ``deadline`` is still exa
 from __future__ import annotations
 
 import hashlib
+from typing import Annotated, Any
+
+from fastapi import Header
 
 from domain.services import Viewer
+
+IfNoneMatch = Annotated[
+    str | None,
+    Header(description="The ETag of an earlier read: 304 (no body) if nothing changed since."),
+]
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "Not modified: unchanged for this viewer since the ETag sent (no body)."}
+}
 
 VARY = "Authorization, Accept-Language"
 CACHE_CONTROL = "private, no-cache"
@@ -23,6 +34,11 @@ def game_etag(game_id: str, version: int, viewer: Viewer, lang: str, resource: s
     tagged = f"{resource}\x00{game_id}\x00{version}\x00{who}\x00{lang}"
     digest = hashlib.sha256(tagged.encode()).hexdigest()
     return f'W/"{version}-{digest[:20]}"'
+
+
+def content_etag(body: str) -> str:
+    """For answers that change only with the code (static game data): a hash of the body."""
+    return f'"{hashlib.sha256(body.encode()).hexdigest()[:32]}"'
 
 
 def matches(if_none_match: str | None, etag: str) -> bool:

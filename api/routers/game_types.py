@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from api.conditional import NOT_MODIFIED, IfNoneMatch, content_etag, matches
 from api.deps import LanguageDep, ServiceDep
 from api.openapi_contract import problems
 from api.schemas import GameTypeDetail, GameTypePublic
@@ -19,12 +20,32 @@ def list_game_types(service: ServiceDep, lang: LanguageDep, response: Response) 
     return [GameTypePublic.of(engine, lang) for engine in service.registry]
 
 
-@router.get("/{slug}", operation_id="getGameType", openapi_extra=problems("game_not_found"))
-def get_game_type(slug: str, service: ServiceDep, lang: LanguageDep, response: Response) -> GameTypeDetail:
-    """Describe one game type with all its static data (cards, tiles, board), in one language."""
+@router.get(
+    "/{slug}",
+    operation_id="getGameType",
+    response_model=GameTypeDetail,
+    responses=NOT_MODIFIED,
+    openapi_extra=problems("game_not_found"),
+)
+def get_game_type(
+    slug: str,
+    service: ServiceDep,
+    lang: LanguageDep,
+    response: Response,
+    if_none_match: IfNoneMatch = None,
+) -> GameTypeDetail | Response:
+    """Describe one game type with all its static data (cards, tiles, board), in one language.
+
+    The ``ETag`` changes only when the data does (a new version of the service): revalidate
+    with ``If-None-Match`` instead of downloading it again."""
     try:
         engine = service.registry.get(slug)
     except UnknownGameType as exc:
         raise GameNotFound(exc.message) from None
-    response.headers["Content-Language"] = lang
-    return GameTypeDetail.detail(engine, lang)
+    detail = GameTypeDetail.detail(engine, lang)
+    etag = content_etag(detail.model_dump_json())
+    headers = {"ETag": etag, "Vary": "Accept-Language", "Cache-Control": "no-cache", "Content-Language": lang}
+    if matches(if_none_match, etag):
+        return Response(status_code=304, headers=headers)
+    response.headers.update(headers)
+    return detail

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
-from api.conditional import CACHE_CONTROL, VARY, game_etag, matches
+from api.conditional import CACHE_CONTROL, NOT_MODIFIED, VARY, IfNoneMatch, game_etag, matches
 from api.deps import LanguageDep, PlayersDep, RematchesDep, ReplaysDep, ServiceDep, TokenDep
 from api.openapi_contract import problems
 from api.schemas import (
@@ -81,15 +81,6 @@ def list_games(
 ) -> list[GameSummaryPublic]:
     """List games, newest first, optionally by status and type."""
     return [GameSummaryPublic.of(s) for s in service.list_games(status, type, limit, offset)]
-
-
-IfNoneMatch = Annotated[
-    str | None,
-    Header(description="The ETag of an earlier read: 304 (no body) if nothing changed since."),
-]
-NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
-    304: {"description": "Not modified: unchanged for this viewer since the ETag sent (no body)."}
-}
 
 
 @router.get(

@@ -196,6 +196,17 @@ def test_choices_have_their_own_etag_per_seat_and_answer_304(client: TestClient)
     assert changed.status_code == 200 and changed.json()["version"] == first.json()["version"] + 1
 
 
+def test_static_game_data_is_revalidated_with_its_etag(client: TestClient) -> None:
+    url = "/v1/game-types/carcassonne"
+    first = client.get(url, params={"lang": "de"})
+    etag = first.headers["etag"]
+    again = client.get(url, params={"lang": "de"}, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    french = client.get(url, params={"lang": "fr"}, headers={"If-None-Match": etag})
+    assert french.status_code == 200 and french.headers["etag"] != etag
+    assert client.get("/v1/game-types/keythedral", headers={"If-None-Match": etag}).status_code == 200
+
+
 # -- Location, Allow, gzip ---------------------------------------------------------------------
 
 
