@@ -76,7 +76,7 @@ def problems(*codes: str) -> dict[str, Any]:
 
 
 def document_contract(app: FastAPI, version: str) -> None:
-    """Wrap ``app.openapi`` (after the problem media type and the game schemas are added)."""
+    """Wrap ``app.openapi`` (after the game schemas are added): info.version, problems, examples."""
     build: Callable[[], dict[str, Any]] = app.openapi
 
     def openapi() -> dict[str, Any]:
