@@ -38,6 +38,19 @@ def parse_bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
+def bearer_from_connection_params(params: object) -> str | None:
+    """The token of a websocket's ``connection_init`` payload: its ``authorization`` key in any
+    case, read like the HTTP header (absent: a spectator; malformed: refused)."""
+    if not isinstance(params, dict):
+        return None
+    values = [v for k, v in params.items() if isinstance(k, str) and k.lower() == "authorization"]
+    if not values or values[0] is None:
+        return None
+    if len(values) > 1 or not isinstance(values[0], str):
+        raise Unauthorized("connection_init must carry one 'authorization': 'Bearer <token>'")
+    return parse_bearer(values[0])
+
+
 class BearerToken(SecurityBase):
     """The ``Authorization: Bearer`` token, documented as the OpenAPI ``bearer`` security scheme.
 

@@ -13,11 +13,12 @@ from typing import Annotated, Any, TypeVar, cast
 import strawberry
 from pydantic import AfterValidator, TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
+from strawberry import ID
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from api.container import Container
-from api.deps import parse_bearer
+from api.deps import bearer_from_connection_params, parse_bearer
 from api.live import game_event_stream
 from api.schemas import (
     ChoiceSubmit,
@@ -38,7 +39,7 @@ from api.schemas import (
     GameTypeDetail as GameTypeDetailPublic,
 )
 from api.validation import check_idempotency_key
-from domain.errors import DomainError, GameNotFound, UnknownGameType
+from domain.errors import DomainError, GameTypeNotFound, UnknownGameType
 from domain.i18n import negotiate
 from domain.seating import take_seat
 
@@ -48,10 +49,13 @@ IDEMPOTENCY_KEY_ADAPTER: TypeAdapter[str | None] = TypeAdapter(
 )
 
 
-@strawberry.type
+@strawberry.type(
+    description="An expected failure: the REST problem's `code`, its HTTP status and why. "
+    "`httpStatus` (not `status`) so that a union query may also select `Game.status`."
+)
 class Problem:
     code: str
-    status: int
+    http_status: int
     detail: str
 
 
@@ -65,6 +69,13 @@ class GameOption:
     verified: bool
 
 
+@strawberry.type(description="An option value that lowers the most seats a game can have.")
+class PlayerLimit:
+    option: str
+    value: JSON
+    max_players: int
+
+
 @strawberry.type
 class GameType:
     slug: str
@@ -73,7 +84,7 @@ class GameType:
     min_players: int
     max_players: int
     options: list[GameOption]
-    player_limits: JSON
+    player_limits: list[PlayerLimit]
 
 
 @strawberry.type(description="A game type with all its static data, in one language.")
@@ -129,6 +140,11 @@ class Decision:
     sealed: list[int]
     your_sealed_choice: JSON | None
     data: JSON
+    decision_version: int | None = strawberry.field(
+        default=None,
+        description="Your seat's concurrency token for this decision (send it as "
+        "`decisionVersion`); it changes only when your own decision or choices change.",
+    )
 
 
 @strawberry.type
@@ -140,9 +156,15 @@ class GameResult:
     forfeited: list[int]
 
 
+@strawberry.type(description="Who is reading: a seat, the host, or (neither) a spectator.")
+class Viewer:
+    seat: int | None
+    host: bool
+
+
 @strawberry.type
 class Game:
-    id: str
+    id: ID
     type: str
     status: str
     version: int
@@ -158,15 +180,15 @@ class Game:
     seed_mode: str
     private: bool
     created_at: datetime
-    viewer_seat: int | None
+    viewer: Viewer
     clock: GameClock
-    rematch_of: str | None
-    rematch_id: str | None
+    rematch_of: ID | None
+    rematch_id: ID | None
 
 
 @strawberry.type
 class GameSummary:
-    id: str
+    id: ID
     type: str
     status: str
     players: int
@@ -177,8 +199,8 @@ class GameSummary:
 
 @strawberry.type
 class GameCreated:
-    id: str
-    rematch_of: str | None
+    id: ID
+    rematch_of: ID | None
     type: str
     status: str
     version: int
@@ -188,6 +210,7 @@ class GameCreated:
     private: bool
     host_token: str
     invite_code: str | None
+    created_at: datetime
 
 
 @strawberry.type
@@ -200,6 +223,7 @@ class SeatJoined:
 @strawberry.type
 class Choices:
     version: int
+    decision_version: int | None
     decision: Decision | None
     choices: list[JSON]
 
@@ -221,6 +245,7 @@ class Event:
 class SubmitResult:
     status: str
     version: int
+    decision_version: int | None
     events: list[Event]
     next: Choices | None = strawberry.field(
         default=None, description="What the submitting seat must decide next (null if nothing)."
@@ -236,7 +261,7 @@ class EventPage:
 GameTypeOrProblem = Annotated[GameTypeDetail | Problem, strawberry.union("GameTypeOrProblem")]
 @strawberry.type
 class PlayerCreated:
-    id: str
+    id: ID
     name: str
     token: str
     created_at: datetime
@@ -244,7 +269,7 @@ class PlayerCreated:
 
 @strawberry.type
 class PlayerGame:
-    game_id: str
+    game_id: ID
     type: str
     status: str
     seat: int
@@ -263,12 +288,12 @@ class PlayerGames:
 
 @strawberry.type
 class Webhook:
-    id: str
+    id: ID
     url: str
     filters: list[str]
     status: str
-    player_id: str | None
-    game_id: str | None
+    player_id: ID | None
+    game_id: ID | None
     created_at: datetime
     secret: str | None = strawberry.field(
         default=None, description="The whsec_ signing secret: only in the answer to createWebhook."
@@ -285,8 +310,8 @@ class WebhookAttempt:
 
 @strawberry.type
 class WebhookDelivery:
-    webhook_id: str
-    game_id: str
+    webhook_id: ID
+    game_id: ID
     kind: str
     payload: JSON
     status: str
@@ -309,7 +334,7 @@ class WebhookDeliveries:
 
 @strawberry.type
 class Replay:
-    game_id: str
+    game_id: ID
     at: int
     last_seq: int
     seat: int | None
@@ -342,8 +367,8 @@ def _container(info: Info) -> Container:
 def _token(info: Info) -> str | None:
     """The bearer token of the HTTP request, or of the websocket's connection parameters."""
     params = info.context.get("connection_params")
-    if isinstance(params, dict) and params.get("authorization"):
-        return parse_bearer(str(params["authorization"]))
+    if params is not None:
+        return bearer_from_connection_params(params)
     request = info.context.get("request")
     header = request.headers.get("authorization") if request is not None else None
     return parse_bearer(header)
@@ -364,7 +389,7 @@ def _game_type(t: GameTypePublic) -> dict[str, Any]:
         "min_players": t.min_players,
         "max_players": t.max_players,
         "options": [GameOption(**o.model_dump()) for o in t.options],
-        "player_limits": cast(JSON, [p.model_dump() for p in t.player_limits]),
+        "player_limits": [PlayerLimit(**p.model_dump()) for p in t.player_limits],
     }
 
 
@@ -378,6 +403,7 @@ def _offer(offer: Any) -> Choices | None:
         return None
     return Choices(
         version=offer["version"],
+        decision_version=offer["decision_version"],
         decision=_decision(offer["decision"]),
         choices=[cast(JSON, c) for c in offer["choices"]],
     )
@@ -407,7 +433,7 @@ def _game(public: GamePublic) -> Game:
         seed_mode=public.seed_mode,
         private=public.private,
         created_at=public.created_at,
-        viewer_seat=public.viewer.seat,
+        viewer=Viewer(seat=public.viewer.seat, host=public.viewer.host),
         clock=GameClock(
             mode=public.clock.mode,
             seconds=public.clock.seconds,
@@ -420,10 +446,10 @@ def _game(public: GamePublic) -> Game:
 
 def _problem(exc: Exception) -> Problem:
     if isinstance(exc, DomainError):
-        return Problem(code=exc.code, status=exc.status, detail=exc.message)
+        return Problem(code=exc.code, http_status=exc.status, detail=exc.message)
     assert isinstance(exc, ValidationError)
     detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-    return Problem(code="invalid_request", status=422, detail=detail)
+    return Problem(code="invalid_request", http_status=422, detail=detail)
 
 
 async def _attempt(work: Callable[[], T]) -> T | Problem:
@@ -460,7 +486,7 @@ class Query:
             try:
                 engine = registry.get(slug)
             except UnknownGameType as exc:
-                raise GameNotFound(exc.message) from None
+                raise GameTypeNotFound(exc.message) from None
             detail = GameTypeDetailPublic.detail(engine, language)
             return GameTypeDetail(
                 **_game_type(detail),
@@ -500,7 +526,7 @@ class Query:
         ]
 
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
-    async def game(self, info: Info, id: str, lang: str | None = None) -> GameOrProblem:
+    async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
         service, token, language = _container(info).service, _token(info), _lang(info, lang)
 
         def read() -> Game:
@@ -510,7 +536,7 @@ class Query:
         return await _attempt(read)
 
     @strawberry.field(description="What the token's seat must decide now, with every legal choice.")
-    async def choices(self, info: Info, game_id: str, lang: str | None = None) -> ChoicesResult:
+    async def choices(self, info: Info, game_id: ID, lang: str | None = None) -> ChoicesResult:
         service, token, language = _container(info).service, _token(info), _lang(info, lang)
 
         def read() -> Choices:
@@ -518,6 +544,7 @@ class Query:
             decision = translated_decision(pending.decision, pending.game_type, language)
             return Choices(
                 version=pending.version,
+                decision_version=pending.decision_version,
                 decision=_decision(decision.model_dump(mode="json") if decision else None),
                 choices=[cast(JSON, c) for c in pending.choices],
             )
@@ -526,7 +553,7 @@ class Query:
 
     @strawberry.field(description="The game's events after a sequence number.")
     async def events(
-        self, info: Info, game_id: str, after: int = 0, limit: int = 500
+        self, info: Info, game_id: ID, after: int = 0, limit: int = 500
     ) -> EventsResult:
         service, token = _container(info).service, _token(info)
 
@@ -556,7 +583,7 @@ class Query:
         "recomputed from the revealed seed and the recorded choices."
     )
     async def replay(
-        self, info: Info, game_id: str, at: int, seat: int | None = None
+        self, info: Info, game_id: ID, at: int, seat: int | None = None
     ) -> ReplayResult:
         replays = _container(info).replays
 
@@ -571,7 +598,7 @@ class Query:
         return await _attempt(read)
 
     @strawberry.field(description="The bearer player's webhook endpoints, or (host token) a game's.")
-    async def webhooks(self, info: Info, game_id: str | None = None) -> WebhooksResult:
+    async def webhooks(self, info: Info, game_id: ID | None = None) -> WebhooksResult:
         webhooks, token = _container(info).webhooks, _token(info)
 
         def read() -> Webhooks:
@@ -582,7 +609,7 @@ class Query:
 
     @strawberry.field(description="An endpoint's deliveries, newest first, with every attempt.")
     async def webhook_deliveries(
-        self, info: Info, webhook_id: str, limit: int = 100
+        self, info: Info, webhook_id: ID, limit: int = 100
     ) -> DeliveriesResult:
         webhooks, token = _container(info).webhooks, _token(info)
 
@@ -611,7 +638,7 @@ class Mutation:
         "with gameId. The answer carries the signing secret, shown once."
     )
     async def create_webhook(
-        self, info: Info, url: str, filters: list[str], game_id: str | None = None
+        self, info: Info, url: str, filters: list[str], game_id: ID | None = None
     ) -> WebhookResult:
         webhooks, token = _container(info).webhooks, _token(info)
 
@@ -623,7 +650,7 @@ class Mutation:
         return await _attempt(create)
 
     @strawberry.mutation(description="Make a failing endpoint active again (failed deliveries resent).")
-    async def enable_webhook(self, info: Info, webhook_id: str) -> WebhookResult:
+    async def enable_webhook(self, info: Info, webhook_id: ID) -> WebhookResult:
         webhooks, token = _container(info).webhooks, _token(info)
 
         def enable() -> Webhook:
@@ -632,7 +659,7 @@ class Mutation:
         return await _attempt(enable)
 
     @strawberry.mutation(description="Stop sending to an endpoint.")
-    async def delete_webhook(self, info: Info, webhook_id: str) -> WebhookResult:
+    async def delete_webhook(self, info: Info, webhook_id: ID) -> WebhookResult:
         webhooks, token = _container(info).webhooks, _token(info)
 
         def delete() -> Webhook:
@@ -658,7 +685,7 @@ class Mutation:
     @strawberry.mutation(
         description="A new token for one of the bearer player's own seats (the old one stops working)."
     )
-    async def reissue_seat_token(self, info: Info, game_id: str, seat: int) -> JoinGameResult:
+    async def reissue_seat_token(self, info: Info, game_id: ID, seat: int) -> JoinGameResult:
         players, token = _container(info).players, _token(info)
 
         def reissue() -> SeatJoined:
@@ -703,7 +730,7 @@ class Mutation:
                     body.clock.settings() if body.clock is not None else None,
                 )
             )
-            return GameCreated(**public.model_dump(exclude={"created_at"}))
+            return GameCreated(**public.model_dump())
 
         return await _attempt(create)
 
@@ -715,7 +742,7 @@ class Mutation:
     async def join_game(
         self,
         info: Info,
-        game_id: str,
+        game_id: ID,
         name: str | None = None,
         bot: str | None = None,
         invite_code: str | None = None,
@@ -743,7 +770,7 @@ class Mutation:
     @strawberry.mutation(
         description="Free a lobby seat: the host removes any seat, a seat (its token) leaves."
     )
-    async def remove_seat(self, info: Info, game_id: str, seat: int) -> GameOrProblem:
+    async def remove_seat(self, info: Info, game_id: ID, seat: int) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
 
         def remove() -> Game:
@@ -753,7 +780,7 @@ class Mutation:
         return await _attempt(remove)
 
     @strawberry.mutation(description="Start the game (host token).")
-    async def start_game(self, info: Info, game_id: str) -> GameOrProblem:
+    async def start_game(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
 
         def start() -> Game:
@@ -763,7 +790,7 @@ class Mutation:
         return await _attempt(start)
 
     @strawberry.mutation(description="Abort the game (host token).")
-    async def abort_game(self, info: Info, game_id: str) -> GameOrProblem:
+    async def abort_game(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
 
         def abort() -> Game:
@@ -776,19 +803,19 @@ class Mutation:
         description="The next game of a finished one (host or seat token): same type, options, "
         "clock and seats; people take their seats by joining with their previous seat token."
     )
-    async def rematch_game(self, info: Info, game_id: str) -> CreateGameResult:
+    async def rematch_game(self, info: Info, game_id: ID) -> CreateGameResult:
         rematches, token = _container(info).rematches, _token(info)
 
         def rematch() -> GameCreated:
             public = GameCreatedPublic.of(rematches.create(game_id, token))
-            return GameCreated(**public.model_dump(exclude={"created_at"}))
+            return GameCreated(**public.model_dump())
 
         return await _attempt(rematch)
 
     @strawberry.mutation(
         description="Resign the token's seat: a bot plays it to the end; the result says so."
     )
-    async def resign_seat(self, info: Info, game_id: str) -> GameOrProblem:
+    async def resign_seat(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
 
         def resign() -> Game:
@@ -798,7 +825,7 @@ class Mutation:
         return await _attempt(resign)
 
     @strawberry.mutation(description="Take the seat back from the bot that played it on timeout.")
-    async def return_to_seat(self, info: Info, game_id: str) -> GameOrProblem:
+    async def return_to_seat(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
 
         def back() -> Game:
@@ -811,20 +838,24 @@ class Mutation:
     async def submit_choice(
         self,
         info: Info,
-        game_id: str,
+        game_id: ID,
         choice: JSON,
         version: int | None = None,
         idempotency_key: str | None = None,
+        decision_version: int | None = None,
     ) -> SubmitChoiceResult:
         service, token = _container(info).service, _token(info)
 
         def submit() -> SubmitResult:
-            body = ChoiceSubmit(choice=choice, version=version)
+            body = ChoiceSubmit(choice=choice, version=version, decision_version=decision_version)
             key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
-            result = service.submit(game_id, token, body.choice, body.version, key)
+            result = service.submit(
+                game_id, token, body.choice, body.version, key, body.decision_version
+            )
             return SubmitResult(
                 status=result["status"],
                 version=result["version"],
+                decision_version=result.get("decision_version"),
                 events=[Event(**e) for e in result["events"]],
                 next=_offer(result.get("next")),
             )
@@ -839,7 +870,7 @@ class Subscription:
         "then live (reveals the moment the last seat seals). Ends with the game."
     )
     async def game_events(
-        self, info: Info, game_id: str, after: int = 0
+        self, info: Info, game_id: ID, after: int = 0
     ) -> AsyncGenerator[Event, None]:
         container, token = _container(info), _token(info)
         match = await run_in_threadpool(container.service.load, game_id)

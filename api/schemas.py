@@ -288,6 +288,13 @@ class DecisionPublic(BaseModel):
     simultaneous: bool
     sealed: list[int] = Field(description="Seats that have sealed a simultaneous choice.")
     your_sealed_choice: dict[str, Any] | None = None
+    decision_version: int | None = Field(
+        None,
+        description="Your seat's concurrency token for this decision: send it back as `decision_version` "
+        "when you submit. It changes only when your own decision or choices change (a new "
+        "decision, or you seal or replace your choice), never when another seat seals. Null when "
+        "the viewer is not asked.",
+    )
     data: dict[str, Any]
 
 
@@ -393,6 +400,13 @@ class GameSummaryPublic(BaseModel):
 
 class ChoicesPublic(BaseModel):
     version: int
+    decision_version: int | None = Field(
+        None,
+        description="Your seat's concurrency token for this decision: send it back as `decision_version` "
+        "when you submit. It changes only when your own decision or choices change (a new "
+        "decision, or you seal or replace your choice), never when another seat seals. Null when "
+        "the viewer is not asked.",
+    )
     decision: DecisionPublic | None
     choices: list[dict[str, Any]] = Field(description="Every legal choice; post one back verbatim.")
 
@@ -401,8 +415,20 @@ class ChoiceSubmit(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     choice: Annotated[dict[str, Any], AfterValidator(check_json_depth)]
+    decision_version: int | None = Field(
+        None,
+        ge=0,
+        le=INT32_MAX,
+        description="The `decision_version` of the decision you answer (from the choices, the "
+        "game's `decision` or an event's `next`): 409 `version_conflict` only if your seat's "
+        "decision has moved on since. Recommended.",
+    )
     version: int | None = Field(
-        None, ge=0, le=INT32_MAX, description="The version you decided on; stale → 409."
+        None,
+        ge=0,
+        le=INT32_MAX,
+        description="The game `version` you decided on (older clients): 409 only if your seat's "
+        "decision changed after it (other seats sealing do not count).",
     )
 
 
@@ -415,6 +441,11 @@ class EventPublic(BaseModel):
 class SubmitResultPublic(BaseModel):
     status: Literal["sealed", "applied"]
     version: int
+    decision_version: int | None = Field(
+        None,
+        description="Your seat's concurrency token now (null when your seat has nothing to "
+        "decide): send it to replace a sealed choice.",
+    )
     events: list[EventPublic]
     next: ChoicesPublic | None = Field(
         None,

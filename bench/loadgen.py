@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 GAME_EVENTS = (
-    "subscription Events($gameId: String!, $after: Int!) "
+    "subscription Events($gameId: ID!, $after: Int!) "
     "{ gameEvents(gameId: $gameId, after: $after) { seq type data } }"
 )
 

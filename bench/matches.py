@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadgen import Connection, HttpError, call, new_game, percentile
 
 EVENTS_POLL = (
-    "subscription Events($gameId: String!, $after: Int!) "
+    "subscription Events($gameId: ID!, $after: Int!) "
     "{ gameEvents(gameId: $gameId, after: $after) { seq type } }"
 )
 EVENTS_PUSH = (
-    "subscription Events($gameId: String!, $after: Int!) "
+    "subscription Events($gameId: ID!, $after: Int!) "
     "{ gameEvents(gameId: $gameId, after: $after) { seq type next { version choices } } }"
 )
 TERMINAL = {"game_over", "game_aborted"}

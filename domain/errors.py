@@ -15,8 +15,16 @@ class DomainError(Exception):
 
 
 class UnknownGameType(DomainError):
+    """A game type named in a request (body or query) that is not hosted."""
+
     code = "unknown_game_type"
     status = 422
+
+
+class GameTypeNotFound(UnknownGameType):
+    """The same fault when the game type is the resource read (a path): 404, same code."""
+
+    status = 404
 
 
 class InvalidOptions(DomainError):
@@ -67,6 +75,11 @@ class IllegalChoice(DomainError):
 class VersionConflict(DomainError):
     code = "version_conflict"
     status = 409
+
+
+class StaleDecision(VersionConflict):
+    """The client decided on a decision that has since moved on (the guard, not a storage race:
+    trying again on fresh state cannot help)."""
 
 
 class Unauthorized(DomainError):

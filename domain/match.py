@@ -29,7 +29,7 @@ from domain.errors import (
     RematchExists,
     SeatNotFound,
     SeatResigned,
-    VersionConflict,
+    StaleDecision,
 )
 from domain.seeding import SEED_MODE_SERVER, rng_for_seed
 
@@ -150,6 +150,10 @@ class Match:
     timing: Timing = field(default_factory=Timing)
     rematch_of: str | None = None
     rematch_id: str | None = None
+    decision_version: int = 0
+    """The version at which the engine last put a new decision (start, or a decision applied)."""
+    sealed_versions: dict[int, int] = field(default_factory=dict)
+    """The version at which each seat sealed its choice in the open simultaneous decision."""
     loaded_version: int = 0
     new_events: list[RecordedEvent] = field(default_factory=list)
     new_choices: list[AppliedChoices] = field(default_factory=list)
@@ -227,13 +231,16 @@ class Match:
         self.state, opening = self.engine.setup(len(self.seats), self.options, rng_for_seed(self.seed))
         self.status = MatchStatus.IN_PROGRESS
         events = [Event("game_started", {"players": len(self.seats)}), *opening]
-        return self._record(events, self._finish_if_over())
+        recorded = self._record(events, self._finish_if_over())
+        self._decision_moved()
+        return recorded
 
     def abort(self) -> list[RecordedEvent]:
         if self.is_over:
             raise GameOver(f"game {self.id} is already {self.status.value}")
         self.status = MatchStatus.ABORTED
         self.sealed.clear()
+        self.sealed_versions.clear()
         return self._record([Event("game_aborted", self._revealed())])
 
     def expire_lobby(self) -> list[RecordedEvent]:
@@ -288,14 +295,14 @@ class Match:
 
     def resign(self, seat: int) -> list[RecordedEvent]:
         """The seat leaves the game for good; a bot plays it to the end (the "zombie")."""
-        self._guard_playable(None)
+        self._guard_playable()
         self._guard_not_quit(seat)
         self.seats[seat].stand_in = "resigned"
         return self._record([Event("seat_resigned", {"seat": seat})])
 
     def expire_clock(self, seat: int, action: str) -> list[RecordedEvent]:
         """The seat's clock ran out: a bot plays for it until it returns, or it forfeits."""
-        self._guard_playable(None)
+        self._guard_playable()
         self._guard_not_quit(seat)
         self.seats[seat].stand_in = "timeout" if action == "bot" else "forfeited"
         return self._record([Event("clock_expired", {"seat": seat, "action": action})])
@@ -305,7 +312,7 @@ class Match:
         self._guard_not_quit(seat)
         if self.seats[seat].stand_in != "timeout":
             return []
-        self._guard_playable(None)
+        self._guard_playable()
         self.seats[seat].stand_in = None
         return self._record([Event("seat_returned", {"seat": seat})])
 
@@ -336,9 +343,25 @@ class Match:
             return None, []
         return decision, self.engine.legal_choices(self.state, seat)
 
-    def submit(self, seat: int, choice: Choice, expected_version: int | None = None) -> SubmitResult:
+    def decision_version_for(self, seat: int | None) -> int | None:
+        """The seat's concurrency token: it changes only when *its* decision or choices change
+        (a new decision is put, or it seals or replaces its own choice), never when another seat
+        seals. None when the seat has nothing to decide."""
+        decision = self.decision()
+        if seat is None or decision is None or seat not in decision.seats:
+            return None
+        return self.sealed_versions.get(seat, self.decision_version)
+
+    def submit(
+        self,
+        seat: int,
+        choice: Choice,
+        expected_version: int | None = None,
+        expected_decision_version: int | None = None,
+    ) -> SubmitResult:
         """Guard, then seal or apply one seat's choice."""
-        self._guard_playable(expected_version)
+        self._guard_playable()
+        self._guard_fresh(seat, expected_version, expected_decision_version)
         decision = self.engine.decision(self.state)
         if decision is None or seat not in decision.seats:
             raise NotYourDecision(f"seat {seat} has nothing to decide now")
@@ -353,14 +376,29 @@ class Match:
             return self._seal(decision, seat, choice)
         return self._apply(decision, {seat: choice})
 
-    def _guard_playable(self, expected_version: int | None) -> None:
+    def _guard_playable(self) -> None:
         if self.status is MatchStatus.LOBBY:
             raise GameNotInProgress(f"game {self.id} has not started yet")
         if self.status is not MatchStatus.IN_PROGRESS:
             raise GameOver(f"game {self.id} is {self.status.value}")
-        if expected_version is not None and expected_version != self.version:
-            raise VersionConflict(
-                f"game {self.id} is at version {self.version}, not {expected_version}; reload and retry"
+
+    def _guard_fresh(
+        self, seat: int, expected_version: int | None, expected_decision_version: int | None
+    ) -> None:
+        """Refuse a choice made on a decision that has moved on for this seat. A game ``version``
+        read while the seat's decision was already open is still good: other seats sealing in
+        the meantime change the version, not this seat's decision."""
+        current = self.decision_version_for(seat)
+        moved_at = current if current is not None else self.decision_version
+        if expected_decision_version is not None and expected_decision_version != current:
+            raise StaleDecision(
+                f"seat {seat}'s decision is at decision_version {current}, not "
+                f"{expected_decision_version}; reload the choices and retry"
+            )
+        if expected_version is not None and not moved_at <= expected_version <= self.version:
+            raise StaleDecision(
+                f"version {expected_version} is stale: seat {seat}'s decision changed at version "
+                f"{moved_at} (game {self.id} is at version {self.version}); reload and retry"
             )
 
     def _seal(self, decision: Decision, seat: int, choice: Choice) -> SubmitResult:
@@ -378,6 +416,7 @@ class Match:
         )
         if any(s not in self.sealed for s in decision.seats):
             recorded = self._record([sealed_event])
+            self.sealed_versions[seat] = self.version
             return SubmitResult("sealed", self.version, tuple(recorded))
         sealed, self.sealed = self.sealed, {}
         return self._apply(decision, sealed, prefix=[sealed_event])
@@ -392,8 +431,14 @@ class Match:
             # the next seat learns from an event that it is asked (with its ``next``).
             events = [Event("choice_applied", {"seat": min(choices), "decision": decision.kind})]
         recorded = self._record(events, self._finish_if_over())
+        self._decision_moved()
         self.new_choices.append(AppliedChoices(self.version, self.last_seq, dict(choices)))
         return SubmitResult("applied", self.version, tuple(recorded))
+
+    def _decision_moved(self) -> None:
+        """The engine's state changed: every seat's decision is a new one."""
+        self.decision_version = self.version
+        self.sealed_versions.clear()
 
     def _finish_if_over(self) -> list[Event]:
         outcome = self.engine.outcome(self.state)

@@ -18,6 +18,7 @@ from domain.errors import (
     InvalidSeed,
     InviteRequired,
     SeatResigned,
+    StaleDecision,
     TooManyBotOnlyGames,
     Unauthorized,
     VersionConflict,
@@ -78,6 +79,7 @@ class PendingChoices:
     game_type: str = ""
     seat: int | None = None
     """Whose choices (None: a spectator's or the host's, which are none)."""
+    decision_version: int | None = None
 
 
 SubmitListener = Callable[[str, list[str]], None]
@@ -337,6 +339,7 @@ class GameService:
             choices,
             match.game_type,
             viewer.seat,
+            match.decision_version_for(viewer.seat),
         )
 
     def submit(
@@ -346,17 +349,22 @@ class GameService:
         choice: Choice,
         version: int | None = None,
         idempotency_key: str | None = None,
+        decision_version: int | None = None,
     ) -> dict[str, JSON]:
         """Seal or apply a seat's choice; a retried key returns the first result unchanged, the
         same key with another choice or version is refused."""
-        request = fingerprint({"choice": choice, "version": version})
+        named: dict[str, JSON] = {"choice": choice, "version": version}
+        if decision_version is not None:
+            named["decision_version"] = decision_version
+        request = fingerprint(named)
+        expected = (version, decision_version)
         for attempt in range(MAX_RETRIES):
             try:
-                return self._submit_once(game_id, token, choice, version, idempotency_key, request)
-            except VersionConflict:
-                # Another writer got there first. A client that named a version asked to be told;
-                # otherwise the guards are simply run again on the fresh state.
-                if version is not None or attempt == MAX_RETRIES - 1:
+                return self._submit_once(game_id, token, choice, expected, idempotency_key, request)
+            except VersionConflict as conflict:
+                # Another writer got there first: the guards are simply run again on the fresh
+                # state, which answers 409 only if this seat's own decision has moved on.
+                if isinstance(conflict, StaleDecision) or attempt == MAX_RETRIES - 1:
                     if idempotency_key is not None:
                         earlier = self._remembered(game_id, token, idempotency_key)
                         if earlier is not None:
@@ -370,7 +378,7 @@ class GameService:
         game_id: str,
         token: str | None,
         choice: Choice,
-        version: int | None,
+        expected: tuple[int | None, int | None],
         idempotency_key: str | None,
         request: str,
     ) -> dict[str, JSON]:
@@ -385,11 +393,12 @@ class GameService:
                     return earlier.response
             if match.seats[seat].has_quit:
                 raise SeatResigned(f"seat {seat} has {match.seats[seat].stand_in}")
-            result = match.submit(seat, choice, version)
+            result = match.submit(seat, choice, *expected)
             match.return_to_seat(seat)  # acting again takes the seat back from a stand-in bot
             response: dict[str, JSON] = {
                 "status": result.status,
                 "version": match.version,
+                "decision_version": match.decision_version_for(seat),
                 "events": [event.for_viewer(seat) for event in result.events],
                 "next": next_decision(match, seat),
             }
@@ -604,6 +613,7 @@ def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:
         return None
     return {
         "version": match.version,
+        "decision_version": match.decision_version_for(seat),
         "decision": describe_decision(decision, match, seat),
         "choices": choices,
     }
@@ -638,5 +648,6 @@ def describe_decision(decision: Decision, match: Match, seat: int | None) -> dic
         "simultaneous": decision.simultaneous,
         "sealed": sorted(match.sealed) if decision.simultaneous else [],
         "your_sealed_choice": match.sealed.get(seat) if seat is not None else None,
+        "decision_version": match.decision_version_for(seat),
         "data": dict(decision.data),
     }

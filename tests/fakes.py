@@ -112,6 +112,7 @@ class FakeRepository:
         loaded = copy.copy(match)
         loaded.seats = copy.deepcopy(match.seats)
         loaded.sealed = copy.deepcopy(match.sealed)
+        loaded.sealed_versions = dict(match.sealed_versions)
         loaded.timing = copy.deepcopy(match.timing)
         loaded.state = match.engine.load(json.loads(state)) if state else None
         loaded.loaded_version = match.version
@@ -130,6 +131,7 @@ class FakeRepository:
         stored = copy.copy(match)
         stored.seats = copy.deepcopy(match.seats)
         stored.sealed = copy.deepcopy(match.sealed)
+        stored.sealed_versions = dict(match.sealed_versions)
         stored.timing = copy.deepcopy(match.timing)
         stored.state = None
         stored.new_events = []

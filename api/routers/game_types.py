@@ -8,7 +8,7 @@ from api.conditional import NOT_MODIFIED, IfNoneMatch, content_etag, matches
 from api.deps import LanguageDep, ServiceDep
 from api.openapi_contract import problems
 from api.schemas import GameTypeDetail, GameTypePublic
-from domain.errors import GameNotFound, UnknownGameType
+from domain.errors import GameTypeNotFound, UnknownGameType
 
 router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
 
@@ -25,7 +25,7 @@ def list_game_types(service: ServiceDep, lang: LanguageDep, response: Response) 
     operation_id="getGameType",
     response_model=GameTypeDetail,
     responses=NOT_MODIFIED,
-    openapi_extra=problems("game_not_found"),
+    openapi_extra=problems(("unknown_game_type", 404)),
 )
 def get_game_type(
     slug: str,
@@ -41,7 +41,7 @@ def get_game_type(
     try:
         engine = service.registry.get(slug)
     except UnknownGameType as exc:
-        raise GameNotFound(exc.message) from None
+        raise GameTypeNotFound(exc.message) from None
     detail = GameTypeDetail.detail(engine, lang)
     etag = content_etag(detail.model_dump_json())
     headers = {"ETag": etag, "Vary": "Accept-Language", "Cache-Control": "no-cache", "Content-Language": lang}

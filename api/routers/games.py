@@ -280,6 +280,7 @@ def get_choices(
     response.headers.update(headers)
     return ChoicesPublic(
         version=pending.version,
+        decision_version=pending.decision_version,
         decision=translated_decision(pending.decision, pending.game_type, lang),
         choices=pending.choices,
     )
@@ -315,7 +316,9 @@ def submit_choice(
     ] = None,
 ) -> SubmitResultPublic:
     """Submit one of the listed choices: sealed (others still choosing) or applied."""
-    result = service.submit(game_id, token, body.choice, body.version, idempotency_key)
+    result = service.submit(
+        game_id, token, body.choice, body.version, idempotency_key, body.decision_version
+    )
     return SubmitResultPublic.model_validate(result)
 
 

@@ -121,7 +121,7 @@ async def graphql_socket(base: str, token: str | None = None) -> AsyncIterator[G
 
 
 GAME_EVENTS = """
-subscription Events($gameId: String!, $after: Int!) {
+subscription Events($gameId: ID!, $after: Int!) {
   gameEvents(gameId: $gameId, after: $after) { seq type data }
 }
 """

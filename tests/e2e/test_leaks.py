@@ -22,7 +22,7 @@ GAMES = [
     ("keythedral", 2, {}),
     ("carcassonne", 3, {"abbey_and_mayor": True}),
 ]
-GAME_QUERY = """query($id: String!) { game(id: $id) { __typename ... on Game { state decision { kind sealed }
+GAME_QUERY = """query($id: ID!) { game(id: $id) { __typename ... on Game { state decision { kind sealed }
   seed status } } }"""
 
 

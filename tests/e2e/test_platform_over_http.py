@@ -96,15 +96,16 @@ def test_graphql_queries_and_mutations_mirror_rest(server: str) -> None:
     bad = httpx.post(
         f"{server}/graphql",
         json={
-            "query": 'mutation { createGame(type: "chess") { __typename ... on Problem { code status } } }'
+            "query": 'mutation { createGame(type: "chess") '
+            "{ __typename ... on Problem { code httpStatus } } }"
         },
     ).json()["data"]["createGame"]
-    assert bad == {"__typename": "Problem", "code": "unknown_game_type", "status": 422}
+    assert bad == {"__typename": "Problem", "code": "unknown_game_type", "httpStatus": 422}
     types = httpx.post(
         f"{server}/graphql", json={"query": "{ gameTypes { slug minPlayers options { name default } } }"}
     )
     assert "duel" in [t["slug"] for t in types.json()["data"]["gameTypes"]]
-    read = "query($id: String!) { game(id: $id) { __typename ... on Game { status version seed } } }"
+    read = "query($id: ID!) { game(id: $id) { __typename ... on Game { status version seed } } }"
     game = httpx.post(f"{server}/graphql", json={"query": read, "variables": {"id": created["id"]}}).json()[
         "data"
     ]["game"]

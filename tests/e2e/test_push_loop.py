@@ -22,7 +22,7 @@ from tests.e2e.services import all_events
 pytestmark = pytest.mark.timeout(180)
 
 EVENTS_WITH_NEXT = """
-subscription Events($gameId: String!, $after: Int!) {
+subscription Events($gameId: ID!, $after: Int!) {
   gameEvents(gameId: $gameId, after: $after) {
     seq type data
     next { version choices decision { kind seats } }

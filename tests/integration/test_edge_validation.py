@@ -90,11 +90,11 @@ def test_graphql_inputs_the_database_cannot_hold_get_a_problem_or_a_coded_error(
 ) -> None:
     game_id, token = game
     seat = {"Authorization": f"Bearer {token}"}
-    submit = """mutation($g: String!, $c: JSON!, $k: String) {
+    submit = """mutation($g: ID!, $c: JSON!, $k: String) {
       submitChoice(gameId: $g, choice: $c, idempotencyKey: $k) { ... on Problem { code } } }"""
     create = 'mutation($s: String) { createGame(type: "duel", seed: $s) { ... on Problem { code } } }'
-    read = "query($g: String!) { game(id: $g) { ... on Problem { code } } }"
-    events = "query($g: String!, $a: Int!) { events(gameId: $g, after: $a) { ... on Problem { code } } }"
+    read = "query($g: ID!) { game(id: $g) { ... on Problem { code } } }"
+    events = "query($g: ID!, $a: Int!) { events(gameId: $g, after: $a) { ... on Problem { code } } }"
     answers = {
         "long idempotency key": graphql(
             client, submit, {"g": game_id, "c": {"card": 1}, "k": "k" * 300}, **seat

@@ -37,9 +37,9 @@ def test_accept_language_and_lang_choose_the_language(client: TestClient) -> Non
     assert names["im-schutze-der-burg"] == "À l'ombre des murailles"
 
 
-def test_unknown_game_type_is_404_game_not_found(client: TestClient) -> None:
+def test_unknown_game_type_is_404_unknown_game_type(client: TestClient) -> None:
     response = client.get("/v1/game-types/nope")
-    assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+    assert response.status_code == 404 and response.json()["code"] == "unknown_game_type"
 
 
 def test_decision_prompts_follow_the_language(client: TestClient) -> None:
@@ -58,7 +58,7 @@ def test_graphql_game_type_has_the_same_static_data(client: TestClient) -> None:
     query = """query($slug: String!, $lang: String) {
       gameType(slug: $slug, lang: $lang) {
         ... on GameTypeDetail { slug name language data prompts logTemplates }
-        ... on Problem { code status }
+        ... on Problem { code httpStatus }
       }
     }"""
     answer: dict[str, Any] = client.post(
@@ -71,4 +71,4 @@ def test_graphql_game_type_has_the_same_static_data(client: TestClient) -> None:
     missing = client.post(
         "/graphql", json={"query": query, "variables": {"slug": "nope"}}
     ).json()["data"]["gameType"]
-    assert missing == {"code": "game_not_found", "status": 404}
+    assert missing == {"code": "unknown_game_type", "httpStatus": 404}

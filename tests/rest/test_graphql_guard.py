@@ -62,7 +62,7 @@ def test_a_costly_operation_is_refused_and_its_cost_is_explained(client: TestCli
 def test_normal_operations_pass_the_limits(client: TestClient) -> None:
     created = graphql(client, 'mutation { createGame(type: "duel") { ... on GameCreated { id } } }')
     game_id = created.json()["data"]["createGame"]["id"]
-    query = """query($id: String!) {
+    query = """query($id: ID!) {
       game(id: $id) { ... on Game { id seats { seat name } decision { kind } } }
       events(gameId: $id, limit: 1000) { ... on EventPage { events { seq type data } lastSeq } }
       gameTypes { slug options { name default } }

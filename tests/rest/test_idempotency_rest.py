@@ -53,7 +53,7 @@ def test_a_submit_key_reused_with_another_choice_is_422(client: TestClient) -> N
     assert_problem(reused, 422, "idempotency_key_reused")
     mutation = (
         f'mutation {{ submitChoice(gameId: "{game["id"]}", choice: {{card: 3}}, '
-        f'idempotencyKey: "{once["Idempotency-Key"]}") {{ ... on Problem {{ code status }} }} }}'
+        f'idempotencyKey: "{once["Idempotency-Key"]}") {{ ... on Problem {{ code httpStatus }} }} }}'
     )
     answer = client.post("/graphql", json={"query": mutation}, headers=auth(tokens[0]))
-    assert answer.json()["data"]["submitChoice"] == {"code": "idempotency_key_reused", "status": 422}
+    assert answer.json()["data"]["submitChoice"] == {"code": "idempotency_key_reused", "httpStatus": 422}

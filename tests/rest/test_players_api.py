@@ -81,7 +81,7 @@ def test_players_over_graphql(client: TestClient) -> None:
     game = new_game(client)
     joined = gql(
         client,
-        'mutation($g: String!) { joinGame(gameId: $g) { ... on SeatJoined { seat token } } }',
+        'mutation($g: ID!) { joinGame(gameId: $g) { ... on SeatJoined { seat token } } }',
         token,
         g=game["id"],
     )["joinGame"]
@@ -95,11 +95,11 @@ def test_players_over_graphql(client: TestClient) -> None:
     assert mine == {"games": [{"gameId": game["id"], "seat": 0, "status": "lobby", "yourTurn": False}]}
     reissued = gql(
         client,
-        "mutation($g: String!) { reissueSeatToken(gameId: $g, seat: 0) "
+        "mutation($g: ID!) { reissueSeatToken(gameId: $g, seat: 0) "
         "{ ... on SeatJoined { token } ... on Problem { code } } }",
         token,
         g=game["id"],
     )["reissueSeatToken"]
     assert reissued["token"] != joined["token"]
-    refused = gql(client, "{ myGames { ... on Problem { code status } } }")["myGames"]
-    assert refused == {"code": "unauthorized", "status": 401}
+    refused = gql(client, "{ myGames { ... on Problem { code httpStatus } } }")["myGames"]
+    assert refused == {"code": "unauthorized", "httpStatus": 401}

@@ -73,14 +73,14 @@ def test_resign_and_clock_over_graphql(client: TestClient) -> None:
     )["createGame"]
     game_id = created["id"]
     tokens = [
-        gql(client, 'mutation($g: String!, $n: String!) { joinGame(gameId: $g, name: $n) '
+        gql(client, 'mutation($g: ID!, $n: String!) { joinGame(gameId: $g, name: $n) '
             "{ ... on SeatJoined { token } } }", g=game_id, n=name)["joinGame"]["token"]
         for name in ("a", "b")
     ]
     client.post(f"/v1/games/{game_id}/start", headers=auth(created["hostToken"]))
     resigned = gql(
         client,
-        "mutation($g: String!) { resignSeat(gameId: $g) { ... on Game { seats { seat standIn } "
+        "mutation($g: ID!) { resignSeat(gameId: $g) { ... on Game { seats { seat standIn } "
         "clock { mode seconds seats { seat deadline remainingSeconds } } } } }",
         tokens[0],
         g=game_id,
@@ -89,14 +89,14 @@ def test_resign_and_clock_over_graphql(client: TestClient) -> None:
     assert resigned["clock"]["mode"] == "per_decision" and resigned["clock"]["seconds"] == 90
     again = gql(
         client,
-        "mutation($g: String!) { resignSeat(gameId: $g) { ... on Problem { code } } }",
+        "mutation($g: ID!) { resignSeat(gameId: $g) { ... on Problem { code } } }",
         tokens[0],
         g=game_id,
     )["resignSeat"]
     assert again == {"code": "seat_resigned"}
     back = gql(
         client,
-        "mutation($g: String!) { returnToSeat(gameId: $g) { ... on Problem { code } } }",
+        "mutation($g: ID!) { returnToSeat(gameId: $g) { ... on Problem { code } } }",
         tokens[0],
         g=game_id,
     )["returnToSeat"]

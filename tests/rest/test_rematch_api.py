@@ -57,14 +57,14 @@ def test_rematch_over_graphql(client: TestClient) -> None:
     game, _ = finished_duel(client)
     created = gql(
         client,
-        "mutation($g: String!) { rematchGame(gameId: $g) "
+        "mutation($g: ID!) { rematchGame(gameId: $g) "
         "{ ... on GameCreated { id rematchOf hostToken } ... on Problem { code } } }",
         game["host_token"],
         g=game["id"],
     )["rematchGame"]
     assert created["rematchOf"] == game["id"]
     linked = gql(
-        client, "query($g: String!) { game(id: $g) { ... on Game { rematchId seats { confirmed } } } }",
+        client, "query($g: ID!) { game(id: $g) { ... on Game { rematchId seats { confirmed } } } }",
         g=game["id"],
     )["game"]
     assert linked["rematchId"] == created["id"]
@@ -85,7 +85,7 @@ def test_replay_over_rest_and_graphql(client: TestClient) -> None:
     )
     replay = gql(
         client,
-        "query($g: String!, $at: Int!) { replay(gameId: $g, at: $at, seat: 1) "
+        "query($g: ID!, $at: Int!) { replay(gameId: $g, at: $at, seat: 1) "
         "{ ... on Replay { phase matchesFinalState events { seq } } } }",
         g=game["id"],
         at=last_seq,

@@ -39,6 +39,8 @@ export const api = {
   start: (gameId, token) => call("POST", `/v1/games/${gameId}/start`, { token }),
   game: (gameId, token) => call("GET", `/v1/games/${gameId}`, { token }),
   choices: (gameId, token) => call("GET", `/v1/games/${gameId}/choices`, { token }),
-  submit: (gameId, token, choice) => call("POST", `/v1/games/${gameId}/choices`, { token, body: { choice } }),
+  submit: (gameId, token, choice, decisionVersion) => call("POST", `/v1/games/${gameId}/choices`, {
+    token, body: decisionVersion === null || decisionVersion === undefined ? { choice } : { choice, decision_version: decisionVersion },
+  }),
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
 };

@@ -78,7 +78,8 @@ export async function showGame(main, gameId) {
     document.body.dataset.busy = "submit";
     els.error.textContent = "";
     try {
-      await api.submit(gameId, page.token, choice);
+      // The seat's concurrency token: a 409 only if this seat's own decision moved on meanwhile.
+      await api.submit(gameId, page.token, choice, page.decisionVersion);
       page.ui = {};
       page.choices = null;
       await refresh();
@@ -106,10 +107,12 @@ export async function showGame(main, gameId) {
       do {
         again = false;
         const game = await api.game(gameId, page.token);
-        const choices = myDecision(game) ? (await api.choices(gameId, page.token)).choices : null;
+        const pending = myDecision(game) ? await api.choices(gameId, page.token) : null;
+        const choices = pending ? pending.choices : null;
         if (JSON.stringify(choices) !== JSON.stringify(page.choices)) page.ui = {};
         page.game = game;
         page.choices = choices;
+        page.decisionVersion = pending ? pending.decision_version : null;
       } while (again);
       refreshing = null;
       render();

@@ -2,7 +2,7 @@
 // It resubscribes by itself after any drop with `after` = the last sequence number it delivered,
 // and drops anything at or below it, so no event is lost and none comes twice.
 
-const QUERY = "subscription Live($gameId: String!, $after: Int!) { gameEvents(gameId: $gameId, after: $after) { seq type data } }";
+const QUERY = "subscription Live($gameId: ID!, $after: Int!) { gameEvents(gameId: $gameId, after: $after) { seq type data } }";
 const TERMINAL = new Set(["game_over", "game_aborted"]);
 
 /**

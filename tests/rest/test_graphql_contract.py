@@ -1,0 +1,162 @@
+"""GraphQL's contract with generated clients (issue 12 §4): every selectable field resolves, a
+union query may select `Game.status` with `Problem.httpStatus`, identifiers are `ID`, REST and
+GraphQL expose the same fields, and the websocket's token is read like the HTTP header."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+from starlette.websockets import WebSocketDisconnect
+
+from api import schemas
+
+PROTOCOL = "graphql-transport-ws"
+
+
+def gql(client: TestClient, query: str, token: str | None = None, **variables: Any) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    assert "errors" not in body, body["errors"]
+    return body["data"]  # type: ignore[no-any-return]
+
+
+def test_every_game_type_field_resolves_boolean_options_included(client: TestClient) -> None:
+    types = gql(client, """{ gameTypes { slug minPlayers maxPlayers
+        options { name type default allowed description verified }
+        playerLimits { option value maxPlayers } } }""")["gameTypes"]
+    isdb = next(t for t in types if t["slug"] == "im-schutze-der-burg")
+    winter = next(o for o in isdb["options"] if o["name"] == "winter")
+    assert winter["type"] == "bool" and winter["allowed"] is None and winter["default"] is False
+    rest = {t["slug"]: t for t in client.get("/v1/game-types").json()}
+    for found in types:
+        assert found["playerLimits"] == [
+            {"option": p["option"], "value": p["value"], "maxPlayers": p["max_players"]}
+            for p in rest[found["slug"]]["player_limits"]
+        ]
+
+
+UNION = """query($id: ID!) { game(id: $id) {
+  __typename ... on Game { id status viewer { seat host } } ... on Problem { code httpStatus detail } } }"""
+
+
+def test_a_union_query_may_select_game_status_and_the_problem_status(client: TestClient) -> None:
+    created = client.post("/v1/games", json={"type": "duel"}).json()
+    found = gql(client, UNION, created["host_token"], id=created["id"])["game"]
+    assert found == {"__typename": "Game", "id": created["id"], "status": "lobby",
+                     "viewer": {"seat": None, "host": True}}
+    missing = gql(client, UNION, id="nope")["game"]
+    assert missing["__typename"] == "Problem"
+    assert (missing["code"], missing["httpStatus"]) == ("game_not_found", 404)
+
+
+def graphql_types(client: TestClient) -> dict[str, dict[str, Any]]:
+    query = """{ __schema { types { name fields { name type { kind name ofType { kind name } }
+        args { name type { kind name ofType { kind name } } } } } } }"""
+    types = gql(client, query)["__schema"]["types"]
+    return {t["name"]: {f["name"]: f for f in t["fields"] or []} for t in types}
+
+
+def named(type_ref: dict[str, Any]) -> str:
+    while type_ref.get("ofType"):
+        type_ref = type_ref["ofType"]
+    return str(type_ref["name"])
+
+
+def test_identifiers_are_ids(client: TestClient) -> None:
+    types = graphql_types(client)
+    assert named(types["Game"]["id"]["type"]) == "ID"
+    assert named(types["GameCreated"]["createdAt"]["type"]) == "DateTime"
+    assert named(types["PlayerGame"]["gameId"]["type"]) == "ID"
+    game_arg = next(a for a in types["Query"]["game"]["args"] if a["name"] == "id")
+    assert named(game_arg["type"]) == "ID"
+    for operation in ("submitChoice", "startGame", "joinGame"):
+        arg = next(a for a in types["Mutation"][operation]["args"] if a["name"] == "gameId")
+        assert named(arg["type"]) == "ID", operation
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+PAIRS: list[tuple[type[BaseModel], str]] = [
+    (schemas.GamePublic, "Game"),
+    (schemas.GameCreated, "GameCreated"),
+    (schemas.GameTypePublic, "GameType"),
+    (schemas.GameTypeDetail, "GameTypeDetail"),
+    (schemas.OptionPublic, "GameOption"),
+    (schemas.PlayerLimitPublic, "PlayerLimit"),
+    (schemas.SeatPublic, "Seat"),
+    (schemas.DecisionPublic, "Decision"),
+    (schemas.ChoicesPublic, "Choices"),
+    (schemas.SubmitResultPublic, "SubmitResult"),
+    (schemas.SeatCreated, "SeatJoined"),
+    (schemas.PlayerGamePublic, "PlayerGame"),
+    (schemas.ReplayPublic, "Replay"),
+    (schemas.ViewerPublic, "Viewer"),
+]
+
+
+@pytest.mark.parametrize(("model", "graphql_name"), PAIRS, ids=[name for _, name in PAIRS])
+def test_rest_and_graphql_expose_the_same_fields(
+    client: TestClient, model: type[BaseModel], graphql_name: str
+) -> None:
+    fields = graphql_types(client)[graphql_name]
+    rest = {camel(name) for name in model.model_fields}
+    assert rest - set(fields) == set(), f"{graphql_name} lacks REST fields"
+    assert set(fields) - rest - {"next"} == set(), f"{graphql_name} has fields REST lacks"
+
+
+def seated_duel(client: TestClient) -> tuple[str, str]:
+    game = client.post("/v1/games", json={"type": "duel"}).json()
+    seat = client.post(f"/v1/games/{game['id']}/seats", json={"name": "Ann"}).json()["token"]
+    client.post(f"/v1/games/{game['id']}/seats", json={"name": "Ben"})
+    client.post(f"/v1/games/{game['id']}/start", headers={"Authorization": f"Bearer {game['host_token']}"})
+    return game["id"], seat
+
+
+SUBSCRIBE = "subscription($g: ID!) { gameEvents(gameId: $g, after: 0) { seq type next { decisionVersion } } }"
+
+
+@pytest.mark.parametrize("key", ["Authorization", "AUTHORIZATION", "authorization"])
+def test_the_websocket_reads_the_authorization_key_in_any_case(client: TestClient, key: str) -> None:
+    game_id, token = seated_duel(client)
+    with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
+        socket.send_json({"type": "connection_init", "payload": {key: f"Bearer {token}"}})
+        assert socket.receive_json()["type"] == "connection_ack"
+        socket.send_json({"id": "1", "type": "subscribe",
+                          "payload": {"query": SUBSCRIBE, "variables": {"g": game_id}}})
+        for _ in range(50):
+            event = socket.receive_json()["payload"]["data"]["gameEvents"]
+            if event["next"] is not None:
+                break
+        assert event["next"]["decisionVersion"] is not None, "the seat was read as a spectator"
+
+
+@pytest.mark.parametrize("value", ["Basic dXNlcg==", "Bearer", 42])
+def test_a_malformed_websocket_token_closes_the_socket_with_4403(
+    client: TestClient, value: object
+) -> None:
+    with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
+        socket.send_json({"type": "connection_init", "payload": {"Authorization": value}})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 4403
+
+
+def test_an_unknown_websocket_token_is_an_error_not_a_spectator(client: TestClient) -> None:
+    game_id, _ = seated_duel(client)
+    with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
+        socket.send_json({"type": "connection_init", "payload": {"Authorization": "Bearer forged"}})
+        assert socket.receive_json()["type"] == "connection_ack"
+        socket.send_json({"id": "1", "type": "subscribe",
+                          "payload": {"query": SUBSCRIBE, "variables": {"g": game_id}}})
+        answer = socket.receive_json()
+    assert answer["type"] in ("error", "next"), answer
+    errors = answer["payload"] if answer["type"] == "error" else answer["payload"]["errors"]
+    assert "does not belong to this game" in str(errors)
