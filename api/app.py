@@ -12,11 +12,13 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from starlette.middleware.gzip import GZipMiddleware
 from strawberry.exceptions import ConnectionRejectionError
-from strawberry.fastapi import GraphQLRouter
+from strawberry.fastapi import BaseContext, GraphQLRouter
 from strawberry.types.unset import UnsetType
 
 from api.container import Container, build_container
 from api.cors import OriginPolicy, install_cors, origin_policy
+from api.deps import ContainerDep, bearer_from_connection_params
+from api.docs import graphiql_page, install_docs
 from api.game_schemas import components
 from api.graphql_guard import build_schema
 from api.logs import configure_logging
@@ -27,8 +29,8 @@ from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
 from api.routers import game_types, games, health, players, webhooks
 from api.settings import Settings
-from domain.errors import Unauthorized
 from api.web import install_web_client
+from domain.errors import Unauthorized
 from domain.registry import EngineRegistry, default_registry
 from persistence.schema import ensure_migrated, migrate
 
@@ -64,12 +66,15 @@ class GuardedGraphQLRouter(GraphQLRouter):
         except RecursionError:
             raise json.JSONDecodeError("nested too deeply", "", 0) from None
 
-    async def on_ws_connect(self, context: dict[str, Any]) -> UnsetType | dict[str, object] | None:
+    async def on_ws_connect(
+        self, context: BaseContext | dict[str, Any]
+    ) -> UnsetType | dict[str, object] | None:
         """``connection_init``'s ``authorization`` (any case) is read like the HTTP header: a
         malformed one closes the socket with 4403 instead of quietly making a spectator. (A
         well-formed token is checked against the game when an operation uses it.)"""
         try:
-            bearer_from_connection_params(context.get("connection_params"))
+            params = context.get("connection_params") if isinstance(context, dict) else None
+            bearer_from_connection_params(params)
         except Unauthorized as refused:
             raise ConnectionRejectionError({"code": refused.code, "detail": refused.message}) from None
         return await super().on_ws_connect(context)

@@ -43,6 +43,7 @@ from strawberry.types.execution import ExecutionResult as StrawberryExecutionRes
 
 from api import graphql_schema
 from api.middleware import RATE_KEY, REQUEST_ID_KEY, VERDICT_KEY
+from api.problems import known
 from api.ratelimit import RateLimiter
 from api.settings import Settings
 from domain.errors import DomainError
@@ -179,7 +180,7 @@ def classify(error: GraphQLError) -> Classified:
 
 def coded(error: GraphQLError, request_id: str | None) -> GraphQLError:
     found = classify(error)
-    extensions: dict[str, Any] = {"code": found.code}
+    extensions: dict[str, Any] = {"code": known(found.code)}
     if not found.expected and request_id:
         extensions["request_id"] = request_id
     return GraphQLError(

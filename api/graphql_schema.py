@@ -23,6 +23,7 @@ from api.live import game_event_stream
 from api.schemas import (
     ChoiceSubmit,
     GameCreate,
+    GamePagePublic,
     GamePublic,
     GameTypePublic,
     PlayerCreate,
@@ -41,6 +42,7 @@ from api.schemas import (
 from api.validation import check_idempotency_key
 from domain.errors import DomainError, GameTypeNotFound, UnknownGameType
 from domain.i18n import negotiate
+from domain.lobby import LobbyFilter
 from domain.seating import take_seat
 
 T = TypeVar("T")
@@ -187,14 +189,34 @@ class Game:
 
 
 @strawberry.type
+class SeatSummary:
+    seat: int
+    name: str
+    bot: str | None
+
+
+@strawberry.type
 class GameSummary:
     id: ID
     type: str
     status: str
     players: int
+    max_players: int
+    seats: list[SeatSummary]
+    awaiting: list[int] = strawberry.field(
+        description="Whose turn it is: the seats the game waits for now."
+    )
     version: int
     created_at: datetime
+    updated_at: datetime
     seed_mode: str
+
+
+@strawberry.type(description="One page of the lobby: pass `nextCursor` as `cursor` for the next.")
+class GamePage:
+    items: list[GameSummary]
+    total: int
+    next_cursor: str | None
 
 
 @strawberry.type
@@ -412,7 +434,7 @@ def _offer(offer: Any) -> Choices | None:
 def _game(public: GamePublic) -> Game:
     dumped = public.model_dump(mode="json")
     return Game(
-        id=public.id,
+        id=ID(public.id),
         type=public.type,
         status=public.status,
         version=public.version,
@@ -421,8 +443,8 @@ def _game(public: GamePublic) -> Game:
             Seat(seat=s.seat, name=s.name, bot=s.bot, stand_in=s.stand_in, confirmed=s.confirmed)
             for s in public.seats
         ],
-        rematch_of=public.rematch_of,
-        rematch_id=public.rematch_id,
+        rematch_of=ID(public.rematch_of) if public.rematch_of else None,
+        rematch_id=ID(public.rematch_id) if public.rematch_id else None,
         max_players=public.max_players,
         state=dumped["state"],
         decision=_decision(dumped["decision"]),
@@ -499,31 +521,37 @@ class Query:
 
         return await _attempt(read)
 
-    @strawberry.field(description="Games, newest first.")
+    @strawberry.field(
+        description="Public games, newest first, by status, type and joinability (true: lobbies "
+        "with a free seat), one page at a time."
+    )
     async def games(
         self,
         info: Info,
         status: str | None = None,
         type: str | None = None,
+        joinable: bool | None = None,
         limit: int = 50,
-        offset: int = 0,
-    ) -> list[GameSummary]:
+        cursor: str | None = None,
+    ) -> GamePage:
         service = _container(info).service
-        summaries = await run_in_threadpool(
-            service.list_games, status, type, max(1, min(limit, 200)), max(0, offset)
-        )
-        return [
-            GameSummary(
-                id=s.id,
-                type=s.game_type,
-                status=s.status,
-                players=s.players,
-                version=s.version,
-                created_at=s.created_at,
-                seed_mode=s.seed_mode,
+        page = await run_in_threadpool(
+            lambda: service.list_games(
+                LobbyFilter(status, type, joinable), max(1, min(limit, 200)), cursor
             )
-            for s in summaries
-        ]
+        )
+        public = GamePagePublic.of(page)
+        return GamePage(
+            items=[
+                GameSummary(
+                    **s.model_dump(exclude={"seats"}),
+                    seats=[SeatSummary(**seat.model_dump()) for seat in s.seats],
+                )
+                for s in public.items
+            ],
+            total=public.total,
+            next_cursor=public.next_cursor,
+        )
 
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
     async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
@@ -674,7 +702,7 @@ class Mutation:
         def create() -> PlayerCreated:
             created = players.create(PlayerCreate(name=name).name)
             return PlayerCreated(
-                id=created.player.id,
+                id=ID(created.player.id),
                 name=created.player.name,
                 token=created.token,
                 created_at=created.player.created_at,

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import parse_bearer
 from api.metrics import Metrics
+from api.problems import known
 from api.ratelimit import Network, RateLimiter, Verdict, client_address, parse_networks
 from api.settings import Settings
 from domain.errors import DomainError
@@ -42,6 +43,7 @@ Problem = tuple[int, str, str]
 
 
 def problem_body(status: int, code: str, detail: str) -> bytes:
+    known(code)
     return json.dumps(
         {
             "type": f"https://tabletop.example/problems/{code}",

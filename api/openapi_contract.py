@@ -17,19 +17,8 @@ from fastapi import FastAPI
 
 from api.deps import BEARER_SCHEME
 from api.openapi_examples import OPERATION_EXAMPLES, SCHEMA_EXAMPLES, problem_example
+from api.problems import known, problem_codes
 from api.schemas import Problem
-from domain import errors
-
-EDGE_CODES: dict[str, int] = {
-    "invalid_request": 422,
-    "malformed_json": 400,
-    "bad_content_length": 400,
-    "request_timeout": 408,
-    "payload_too_large": 413,
-    "rate_limited": 429,
-    "internal_error": 500,
-}
-"""Codes answered before (or around) any use case: middleware, validation, the error handler."""
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 PROBLEMS_KEY = "x-problem-codes"
@@ -52,22 +41,24 @@ STATUS_TEXT = {
 }
 
 
-def domain_codes() -> dict[str, int]:
-    found: dict[str, int] = {}
-    pending: list[type[errors.DomainError]] = [errors.DomainError]
-    while pending:
-        cls = pending.pop()
-        found[cls.code] = cls.status
-        pending.extend(cls.__subclasses__())
-    found.pop(errors.DomainError.code)
-    return found
+Documented = str | tuple[str, int]
+"""A problem code, or a code and the status it comes with here (for a code with several)."""
 
 
-def status_of(code: str) -> int:
-    return EDGE_CODES.get(code) or domain_codes()[code]
+def status_of(entry: Documented) -> int:
+    """The status of a documented code: the registry's own, when it has only one."""
+    if isinstance(entry, tuple):
+        code, status = entry
+        if status not in problem_codes()[code].statuses:
+            raise LookupError(f"problem code '{code}' never comes with status {status}")
+        return status
+    statuses = problem_codes()[known(entry)].statuses
+    if len(statuses) != 1:
+        raise LookupError(f"problem code '{entry}' comes with {statuses}: name the status")
+    return statuses[0]
 
 
-def problems(*codes: str) -> dict[str, Any]:
+def problems(*codes: Documented) -> dict[str, Any]:
     """``openapi_extra`` of an operation whose use cases can answer these problem codes (the edge
     codes are added to every operation). An unknown code fails at import."""
     for code in codes:
@@ -122,8 +113,9 @@ def _complete(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
     for status in [s for s in responses if s[:1] in "45" and s != "503"]:
         del responses[status]
     by_status: dict[int, list[str]] = {}
-    for code in dict.fromkeys(codes):
-        by_status.setdefault(status_of(code), []).append(code)
+    for entry in dict.fromkeys(codes):
+        code = entry[0] if isinstance(entry, tuple) else entry
+        by_status.setdefault(status_of(entry), []).append(code)
     for status, status_codes in sorted(by_status.items()):
         responses[str(status)] = _problem_response(status, status_codes)
     for status, response in responses.items():
@@ -147,8 +139,8 @@ def _validated(parameter: dict[str, Any]) -> bool:
     return False
 
 
-def _documented_codes(operation: dict[str, Any]) -> list[str]:
-    codes: list[str] = operation.pop(PROBLEMS_KEY, [])
+def _documented_codes(operation: dict[str, Any]) -> list[Documented]:
+    codes: list[Documented] = operation.pop(PROBLEMS_KEY, [])
     return list(codes)
 
 

@@ -1,8 +1,14 @@
-"""RFC 9457 problem details: one shape, with a stable machine-readable ``code``, for every failure."""
+"""RFC 9457 problem details: one shape, with a stable machine-readable ``code``, for every failure.
+
+Every code the API can answer is registered here, once: the domain's typed errors, and the codes
+the edge itself raises (``API_CODES``); a code that is not registered is never sent (``known``),
+and a test holds the README's table of codes equal to this registry."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,7 +24,56 @@ PROBLEM_TYPE = "https://tabletop.example/problems/"
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
+@dataclass(frozen=True, slots=True)
+class ProblemCode:
+    code: str
+    statuses: tuple[int, ...]
+    """The HTTP statuses it comes with; empty for a code only GraphQL errors carry."""
+
+
+API_CODES = (
+    ProblemCode("invalid_request", (422,)),
+    ProblemCode("malformed_json", (400,)),
+    ProblemCode("bad_content_length", (400,)),
+    ProblemCode("not_found", (404,)),
+    ProblemCode("method_not_allowed", (405,)),
+    ProblemCode("request_timeout", (408,)),
+    ProblemCode("payload_too_large", (413,)),
+    ProblemCode("rate_limited", (429,)),
+    ProblemCode("internal_error", (500,)),
+    ProblemCode("graphql_parse_failed", ()),
+    ProblemCode("graphql_validation_failed", ()),
+    ProblemCode("too_many_tokens", ()),
+    ProblemCode("query_too_deep", ()),
+    ProblemCode("too_many_aliases", ()),
+    ProblemCode("query_too_costly", ()),
+)
+"""Codes of the edge (HTTP, validation, GraphQL documents), beside the domain's typed errors."""
+
+
+@cache
+def problem_codes() -> dict[str, ProblemCode]:
+    """Every code the API can answer, with its HTTP statuses."""
+    statuses: dict[str, set[int]] = {}
+    pending = list(DomainError.__subclasses__())
+    while pending:
+        error = pending.pop()
+        pending.extend(error.__subclasses__())
+        statuses.setdefault(error.code, set()).add(error.status)
+    for entry in API_CODES:
+        statuses.setdefault(entry.code, set()).update(entry.statuses)
+    return {code: ProblemCode(code, tuple(sorted(found))) for code, found in sorted(statuses.items())}
+
+
+def known(code: str) -> str:
+    """``code``, refused unless registered: the API never answers a code the README lacks."""
+    if code not in problem_codes():
+        raise LookupError(f"problem code '{code}' is not registered in api/problems.py")
+    return code
+
+
 def problem(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    known(code)
     body = {
         "type": PROBLEM_TYPE + code,
         "title": code.replace("_", " "),
@@ -66,7 +121,7 @@ def install_problem_handlers(app: FastAPI) -> None:
     async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
-        code = codes.get(exc.status_code, "http_error")
+        code = codes.get(exc.status_code, "invalid_request" if exc.status_code < 500 else "internal_error")
         answer = problem(exc.status_code, code, str(exc.detail))
         answer.headers.update(exc.headers or {})
         if exc.status_code == 405:

@@ -12,12 +12,17 @@ from api.validation import INT32_MAX, MAX_SEED_LENGTH, Text, check_json_depth
 from domain.catalog import all_catalogs, describe, prompt_text
 from domain.engine import Decision, GameEngine
 from domain.i18n import DEFAULT_LANGUAGE
+from domain.lobby import GamePage, GameSummary
 from domain.match import Match
 from domain.players import PlayerGame
-from domain.ports import GameSummary
 from domain.replay import Replayed
 from domain.services import Created, Viewer, describe_decision
 from domain.webhook_model import Attempt, Delivery, Endpoint
+
+
+class FieldProblem(BaseModel):
+    loc: list[str] = Field(description="Where: `body`, `query`, `header` or `path`, then the field.")
+    msg: str
 
 
 class Problem(BaseModel):
@@ -26,8 +31,11 @@ class Problem(BaseModel):
     type: str
     title: str
     status: int
-    code: str = Field(description="Stable machine-readable error code.")
+    code: str = Field(description="Stable machine-readable error code (see the README's table).")
     detail: str
+    errors: list[FieldProblem] | None = Field(
+        None, description="`invalid_request` (422) from request validation: one entry per field."
+    )
 
 
 class OptionPublic(BaseModel):
@@ -374,13 +382,25 @@ class GamePublic(BaseModel):
         )
 
 
+class SeatSummaryPublic(BaseModel):
+    seat: int
+    name: str
+    bot: str | None
+
+
 class GameSummaryPublic(BaseModel):
     id: str
     type: str
     status: str
-    players: int
+    players: int = Field(description="Seats taken.")
+    max_players: int = Field(description="Seats this game can have (with its options).")
+    seats: list[SeatSummaryPublic]
+    awaiting: list[int] = Field(
+        description="Whose turn it is: the seats the game waits for now (empty unless in progress)."
+    )
     version: int
     created_at: datetime
+    updated_at: datetime
     seed_mode: Literal["server", "host"] = Field(
         description="'host': the host chose the seed and can foresee every draw of the game."
     )
@@ -392,9 +412,29 @@ class GameSummaryPublic(BaseModel):
             type=summary.game_type,
             status=summary.status,
             players=summary.players,
+            max_players=summary.max_players,
+            seats=[SeatSummaryPublic(seat=s.seat, name=s.name, bot=s.bot) for s in summary.seats],
+            awaiting=list(summary.awaiting),
             version=summary.version,
             created_at=summary.created_at,
+            updated_at=summary.updated_at or summary.created_at,
             seed_mode=summary.seed_mode,
+        )
+
+
+class GamePagePublic(BaseModel):
+    items: list[GameSummaryPublic] = Field(description="Newest first.")
+    total: int = Field(description="Games matching the filters, on every page.")
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null on the last page."
+    )
+
+    @classmethod
+    def of(cls, page: GamePage) -> GamePagePublic:
+        return cls(
+            items=[GameSummaryPublic.of(s) for s in page.items],
+            total=page.total,
+            next_cursor=page.next_cursor,
         )
 
 

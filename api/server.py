@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +26,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.logs import configure_logging
+from api.middleware import problem_body
 from api.settings import Settings
 
 
@@ -112,15 +112,11 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._header_timer = None
         if self.transport.is_closing():
             return
-        body = json.dumps(
-            {
-                "type": "https://tabletop.example/problems/request_timeout",
-                "title": "request timeout",
-                "status": 408,
-                "code": "request_timeout",
-                "detail": f"the request headers were not received within {self.header_timeout:g} s",
-            }
-        ).encode()
+        body = problem_body(
+            408,
+            "request_timeout",
+            f"the request headers were not received within {self.header_timeout:g} s",
+        )
         head = (
             "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/problem+json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"

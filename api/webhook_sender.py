@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 import httpx
 from standardwebhooks.webhooks import Webhook
 
-from domain.errors import WebhookTargetRefused
+from domain.errors import WebhookTargetRefused, as_json
 from domain.ports import UnitOfWorkFactory
 from domain.webhook_model import Attempt, ClaimedDelivery
 from domain.webhooks import RetryPolicy
@@ -82,11 +82,11 @@ class TargetGuard:
         try:
             addresses = self.resolver(parts.hostname, port)
         except OSError:
-            raise WebhookTargetRefused(f"the host {parts.hostname!r} does not resolve") from None
+            raise WebhookTargetRefused(f"the host {as_json(parts.hostname)} does not resolve") from None
         refused = [a for a in addresses if _forbidden_address(a)]
         if refused or not addresses:
             raise WebhookTargetRefused(
-                f"the host {parts.hostname!r} resolves to a non-public address; webhooks only "
+                f"the host {as_json(parts.hostname)} resolves to a non-public address; webhooks only "
                 "go to public addresses"
             )
         return addresses[0]

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.engine import JSON
-from domain.errors import InvalidOptions
+from domain.errors import InvalidOptions, as_json
 
 CLOCK_MODES = ("none", "per_decision", "fischer")
 EXPIRY_ACTIONS = ("bot", "forfeit")
@@ -49,11 +49,11 @@ class ClockSettings:
             raise InvalidOptions(f"unknown clock field(s): {', '.join(unknown)}")
         mode = given.get("mode", "none")
         if mode not in CLOCK_MODES:
-            raise InvalidOptions(f"clock mode must be one of {', '.join(CLOCK_MODES)}, got {mode!r}")
+            raise InvalidOptions(f"clock mode must be one of {', '.join(CLOCK_MODES)}, got {as_json(mode)}")
         on_expiry = given.get("on_expiry", "bot")
         if on_expiry not in EXPIRY_ACTIONS:
             raise InvalidOptions(
-                f"clock on_expiry must be one of {', '.join(EXPIRY_ACTIONS)}, got {on_expiry!r}"
+                f"clock on_expiry must be one of {', '.join(EXPIRY_ACTIONS)}, got {as_json(on_expiry)}"
             )
         seconds = _seconds(given, "seconds", 0 if mode == "none" else None)
         increment = _seconds(given, "increment", 0)
@@ -79,7 +79,7 @@ def _seconds(given: Mapping[str, JSON], name: str, default: float | None) -> flo
     if value is None:
         raise InvalidOptions(f"clock {name} is required")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidOptions(f"clock {name} must be a number of seconds, got {value!r}")
+        raise InvalidOptions(f"clock {name} must be a number of seconds, got {as_json(value)}")
     if not 0 <= value <= MAX_CLOCK_SECONDS:
         raise InvalidOptions(f"clock {name} must be between 0 and {MAX_CLOCK_SECONDS}")
     return float(value)

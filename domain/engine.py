@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from domain.errors import InvalidOptions
+from domain.errors import InvalidOptions, as_json
 
 JSON = Any
 """A JSON-compatible value (dicts with string keys, lists, str, int, float, bool, None)."""
@@ -36,12 +36,12 @@ class OptionSpec:
     def validate(self, value: JSON) -> JSON:
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise InvalidOptions(f"option '{self.name}' must be true or false, got {value!r}")
+                raise InvalidOptions(f"option '{self.name}' must be true or false, got {as_json(value)}")
         elif self.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidOptions(f"option '{self.name}' must be an integer, got {value!r}")
+            raise InvalidOptions(f"option '{self.name}' must be an integer, got {as_json(value)}")
         if self.allowed and value not in self.allowed:
-            allowed = ", ".join(repr(a) for a in self.allowed)
-            raise InvalidOptions(f"option '{self.name}' must be one of {allowed}, got {value!r}")
+            allowed = ", ".join(as_json(a) for a in self.allowed)
+            raise InvalidOptions(f"option '{self.name}' must be one of {allowed}, got {as_json(value)}")
         return value
 
 

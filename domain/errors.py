@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
+
+def as_json(value: object) -> str:
+    """A value quoted in an error message as the client wrote it: JSON, never a Python repr."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return json.dumps(str(value), ensure_ascii=False)
+
 
 class DomainError(Exception):
     """Base of every expected failure; the message is safe to show to the caller."""

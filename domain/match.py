@@ -30,6 +30,7 @@ from domain.errors import (
     SeatNotFound,
     SeatResigned,
     StaleDecision,
+    as_json,
 )
 from domain.seeding import SEED_MODE_SERVER, rng_for_seed
 
@@ -503,11 +504,11 @@ def _explain_illegal(decision: Decision, legal: list[Choice], choice: Choice) ->
     same_keys = [c for c in legal if set(c) == set(choice)]
     if not same_keys:
         return (
-            f"choice {choice!r} does not fit decision '{decision.kind}': "
+            f"choice {as_json(choice)} does not fit decision '{decision.kind}': "
             f"legal choices have the fields {{{'} or {'.join(shapes)}}}"
         )
     differing = sorted({k for c in same_keys for k in c if not same_json(c[k], choice.get(k))})
     return (
-        f"choice {choice!r} is not one of the {len(legal)} legal choices for decision "
+        f"choice {as_json(choice)} is not one of the {len(legal)} legal choices for decision "
         f"'{decision.kind}' (check {', '.join(differing)}); GET the choices and post one back verbatim"
     )

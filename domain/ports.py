@@ -11,19 +11,9 @@ from typing import Protocol, Self
 
 from domain.engine import JSON
 from domain.idempotency import Remembered
+from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.match import AppliedChoices, Match, RecordedEvent
 from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    id: str
-    game_type: str
-    status: str
-    players: int
-    version: int
-    created_at: datetime
-    seed_mode: str = "server"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +40,13 @@ class GameRepository(Protocol):
         ...
 
     def list(
-        self, status: str | None, game_type: str | None, limit: int, offset: int
+        self, where: LobbyFilter, limit: int, after: LobbyCursor | None = None
     ) -> builtins.list[GameSummary]:
+        """Public games matching ``where``, newest first (``id`` breaks ties), after ``after``."""
+        ...
+
+    def count(self, where: LobbyFilter) -> int:
+        """How many public games match ``where``."""
         ...
 
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:

@@ -31,10 +31,11 @@ from domain.idempotency import (
     new_nonce,
     token_for_key,
 )
+from domain.lobby import GamePage, LobbyCursor, LobbyFilter
 from domain.match import Match, MatchStatus, RecordedEvent, SubmitResult
 from domain.names import clean_seat_name
 from domain.outbox import enqueue_outbox
-from domain.ports import BotGame, Clock, EventPublisher, GameSummary, UnitOfWork, UnitOfWorkFactory
+from domain.ports import BotGame, Clock, EventPublisher, UnitOfWork, UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.seeding import (
     SEED_MODE_HOST,
@@ -440,13 +441,19 @@ class GameService:
         with self.uow() as uow:
             return uow.games.get(game_id)
 
-    def list_games(
-        self, status: str | None, game_type: str | None, limit: int, offset: int
-    ) -> list[GameSummary]:
-        if game_type is not None:
-            self.registry.get(game_type)
+    def list_games(self, where: LobbyFilter, limit: int, cursor: str | None = None) -> GamePage:
+        """One page of public games, newest first, with the total and the next page's cursor."""
+        if where.game_type is not None:
+            self.registry.get(where.game_type)
+        after = LobbyCursor.decode(cursor) if cursor is not None else None
         with self.uow() as uow:
-            return uow.games.list(status, game_type, limit, offset)
+            found = uow.games.list(where, limit + 1, after)
+            total = uow.games.count(where)
+        items = found[:limit]
+        more = len(found) > limit
+        last = items[-1] if items else None
+        next_cursor = LobbyCursor(last.created_at, last.id).encode() if more and last else None
+        return GamePage(items, total, next_cursor)
 
     def events(
         self, game_id: str, token: str | None, after: int, limit: int

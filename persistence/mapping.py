@@ -13,8 +13,8 @@ from typing import Any
 
 from domain.clocks import Timing
 from domain.engine import Event
+from domain.lobby import GameSummary, SeatSummary
 from domain.match import Match, MatchStatus, RecordedEvent, Seat
-from domain.ports import GameSummary
 from domain.registry import EngineRegistry
 
 
@@ -116,6 +116,10 @@ def summary_from_row(row: Mapping[Any, Any]) -> GameSummary:
         version=row["version"],
         created_at=as_utc(row["created_at"]),
         seed_mode=row["seed_mode"],
+        max_players=row["max_players"],
+        seats=tuple(SeatSummary(s["index"], s["name"], s.get("bot")) for s in row["seats"]),
+        updated_at=as_utc(row["updated_at"]),
+        awaiting=tuple(row["awaited_seats"] or ()),
     )
 
 

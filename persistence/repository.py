@@ -12,15 +12,16 @@ import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, bindparam, exists, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, exists, func, insert, not_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from domain.engine import JSON
 from domain.errors import GameNotFound, VersionConflict
 from domain.idempotency import Remembered
+from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.match import AppliedChoices, Match, RecordedEvent
-from domain.ports import BotGame, GameSummary
+from domain.ports import BotGame
 from domain.registry import EngineRegistry
 from persistence.mapping import (
     changed_game_values,
@@ -46,7 +47,10 @@ _SUMMARY_COLUMNS = (
     games.c.seats,
     games.c.version,
     games.c.created_at,
+    games.c.updated_at,
     games.c.seed_mode,
+    games.c.max_players,
+    games.c.awaited_seats,
 )
 
 
@@ -122,17 +126,23 @@ class SqlGameRepository:
         self._append_events(match)
 
     def list(
-        self, status: str | None, game_type: str | None, limit: int, offset: int
+        self, where: LobbyFilter, limit: int, after: LobbyCursor | None = None
     ) -> builtins.list[GameSummary]:
         """Newest first, private games never; ``id`` breaks ties so pages stay stable."""
-        query = select(*_SUMMARY_COLUMNS).where(games.c.private.is_(False))
-        if status is not None:
-            query = query.where(games.c.status == status)
-        if game_type is not None:
-            query = query.where(games.c.game_type == game_type)
-        query = query.order_by(games.c.created_at.desc(), games.c.id.desc())
-        rows = self.session.execute(query.limit(limit).offset(offset)).mappings()
-        return [summary_from_row(row) for row in rows]
+        query = select(*_SUMMARY_COLUMNS).where(*_lobby_conditions(where))
+        if after is not None:
+            query = query.where(
+                or_(
+                    games.c.created_at < after.created_at,
+                    and_(games.c.created_at == after.created_at, games.c.id < after.id),
+                )
+            )
+        query = query.order_by(games.c.created_at.desc(), games.c.id.desc()).limit(limit)
+        return [summary_from_row(row) for row in self.session.execute(query).mappings()]
+
+    def count(self, where: LobbyFilter) -> int:
+        query = select(func.count()).select_from(games).where(*_lobby_conditions(where))
+        return int(self.session.execute(query).scalar_one())
 
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
         if not _storable_id(game_id):
@@ -264,6 +274,21 @@ class SqlGameRepository:
 
     def _exists(self, game_id: str) -> bool:
         return bool(self.session.execute(_GAME_EXISTS, {"game_id": game_id}).scalar())
+
+
+def _lobby_conditions(where: LobbyFilter) -> builtins.list[ColumnElement[bool]]:
+    conditions: builtins.list[ColumnElement[bool]] = [games.c.private.is_(False)]
+    if where.status is not None:
+        conditions.append(games.c.status == where.status)
+    if where.game_type is not None:
+        conditions.append(games.c.game_type == where.game_type)
+    if where.joinable is not None:
+        open_seat = and_(
+            games.c.status == "lobby",
+            games.c.bot_seats + games.c.human_seats < games.c.max_players,
+        )
+        conditions.append(open_seat if where.joinable else not_(open_seat))
+    return conditions
 
 
 def _storable_id(game_id: str) -> bool:

@@ -14,8 +14,9 @@ from typing import Self
 from domain.engine import JSON
 from domain.errors import GameNotFound, VersionConflict
 from domain.idempotency import Remembered
+from domain.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
 from domain.match import AppliedChoices, Match, RecordedEvent
-from domain.ports import BotGame, GameSummary, Player, PlayerSeat
+from domain.ports import BotGame, Player, PlayerSeat
 from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
@@ -142,19 +143,34 @@ class FakeRepository:
         match.new_choices.clear()
 
     def list(
-        self, status: str | None, game_type: str | None, limit: int, offset: int
+        self, where: LobbyFilter, limit: int, after: LobbyCursor | None = None
     ) -> builtins.list[GameSummary]:
-        matches = [m for m, _ in self.rows.values()]
-        found = [
+        found = sorted(
+            (m for m, _ in self.rows.values() if _matches(m, where)),
+            key=lambda m: (m.created_at, m.id),
+            reverse=True,
+        )
+        if after is not None:
+            found = [m for m in found if (m.created_at, m.id) < (after.created_at, after.id)]
+        return [
             GameSummary(
-                m.id, m.game_type, m.status.value, len(m.seats), m.version, m.created_at, m.seed_mode
+                m.id,
+                m.game_type,
+                m.status.value,
+                len(m.seats),
+                m.version,
+                m.created_at,
+                m.seed_mode,
+                m.max_players,
+                tuple(SeatSummary(s.index, s.name, s.bot) for s in m.seats),
+                m.created_at,
+                tuple(sorted(m.awaited_seats())),
             )
-            for m in matches
-            if not m.private
-            and (status is None or m.status.value == status)
-            and (game_type is None or m.game_type == game_type)
+            for m in found[:limit]
         ]
-        return found[offset : offset + limit]
+
+    def count(self, where: LobbyFilter) -> int:
+        return sum(1 for m, _ in self.rows.values() if _matches(m, where))
 
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
         if game_id not in self.rows:
@@ -267,3 +283,13 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self.moment += timedelta(seconds=seconds)
+
+
+def _matches(match: Match, where: LobbyFilter) -> bool:
+    joinable = match.status.value == "lobby" and len(match.seats) < match.max_players
+    return (
+        not match.private
+        and (where.status is None or match.status.value == where.status)
+        and (where.game_type is None or match.game_type == where.game_type)
+        and (where.joinable is None or where.joinable == joinable)
+    )

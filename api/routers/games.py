@@ -16,8 +16,8 @@ from api.schemas import (
     EventsPage,
     GameCreate,
     GameCreated,
+    GamePagePublic,
     GamePublic,
-    GameSummaryPublic,
     ReplayPublic,
     SeatCreate,
     SeatCreated,
@@ -25,6 +25,7 @@ from api.schemas import (
     translated_decision,
 )
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
+from domain.lobby import LobbyFilter
 from domain.seating import take_seat
 from domain.services import Viewer
 
@@ -71,16 +72,26 @@ def located(response: Response, created: GameCreated) -> GameCreated:
     return created
 
 
-@router.get("", operation_id="listGames", openapi_extra=problems())
+@router.get("", operation_id="listGames", openapi_extra=problems(("unknown_game_type", 422)))
 def list_games(
     service: ServiceDep,
-    status: Annotated[str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")] = None,
-    type: Annotated[str | None, Query(max_length=64)] = None,
+    status: Annotated[
+        str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")
+    ] = None,
+    type: Annotated[str | None, Query(max_length=64, description="A game-type slug.")] = None,
+    joinable: Annotated[
+        bool | None,
+        Query(description="true: lobbies with a free seat; false: every other game."),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
-) -> list[GameSummaryPublic]:
-    """List games, newest first, optionally by status and type."""
-    return [GameSummaryPublic.of(s) for s in service.list_games(status, type, limit, offset)]
+    cursor: Annotated[
+        str | None, Query(max_length=512, description="`next_cursor` of the previous page.")
+    ] = None,
+) -> GamePagePublic:
+    """List public games, newest first, by status, type and joinability: one page at a time."""
+    return GamePagePublic.of(
+        service.list_games(LobbyFilter(status, type, joinable), limit, cursor)
+    )
 
 
 @router.get(

@@ -62,11 +62,11 @@ def test_no_viewer_learns_what_it_may_not_see(
 
             task = asyncio.create_task(asyncio.to_thread(play))
             while "game" not in created and not task.done():
-                games = http.get("/v1/games", params={"type": slug, "status": "in_progress"}).json()
+                games = http.get("/v1/games", params={"type": slug, "status": "in_progress"}).json()["items"]
                 if games:
                     break
                 await asyncio.sleep(0.02)
-            game_id = http.get("/v1/games", params={"type": slug}).json()[0]["id"]
+            game_id = http.get("/v1/games", params={"type": slug}).json()["items"][0]["id"]
             game = await task
             assert game.game_id == game_id
             streams = await asyncio.wait_for(subscribe_all(server, game_id, [None, *game.tokens]), 120)

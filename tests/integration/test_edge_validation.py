@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,8 +59,11 @@ def test_rest_inputs_the_database_cannot_hold_are_refused_with_4xx(
         "lone surrogate name": raw_json(client, f"/v1/games/{game_id}/seats", '{"name": "\\ud800x"}'),
         "NUL in name": client.post(f"/v1/games/{game_id}/seats", json={"name": "a\x00"}),
         "after 2^31": client.get(f"/v1/games/{game_id}/events", params={"after": 2**31}),
-        "offset 2^31": client.get("/v1/games", params={"offset": 2**31}),
-        "offset 2^63": client.get("/v1/games", params={"offset": 2**63}),
+        "limit 2^31": client.get("/v1/games", params={"limit": 2**31}),
+        "limit 2^63": client.get("/v1/games", params={"limit": 2**63}),
+        "long cursor": client.get("/v1/games", params={"cursor": "c" * 600}),
+        "forged cursor": client.get("/v1/games", params={"cursor": "WyJ4IiwgMV0"}),
+        "cursor with NUL": client.get("/v1/games", params={"cursor": NUL_CURSOR}),
         "NUL in id": client.get("/v1/games/ab%00cd"),
         "NUL in id, events": client.get("/v1/games/ab%00cd/events"),
         "lone surrogate in id": client.get("/v1/games/%ED%A0%80"),
@@ -85,6 +89,9 @@ def graphql(client: TestClient, query: str, variables: dict[str, Any], **headers
     return body
 
 
+NUL_CURSOR = base64.urlsafe_b64encode(b'["2026-01-01T00:00:00+00:00", "a\\u0000b"]').decode()
+
+
 def test_graphql_inputs_the_database_cannot_hold_get_a_problem_or_a_coded_error(
     client: TestClient, game: tuple[str, str]
 ) -> None:
@@ -105,6 +112,8 @@ def test_graphql_inputs_the_database_cannot_hold_get_a_problem_or_a_coded_error(
         "NUL in id": graphql(client, read, {"g": "ab\x00cd"}),
         "long id": graphql(client, read, {"g": "a" * 300}),
         "after 2^31": graphql(client, events, {"g": game_id, "a": 2**31}),
+        "cursor with NUL": graphql(client, "query($c: String) { games(cursor: $c) { total } }",
+                                   {"c": NUL_CURSOR}),
     }
     body = json.dumps({"query": submit, "variables": {"g": game_id, "c": "DEEP", "k": None}})
     deep = client.post(

@@ -92,3 +92,57 @@ def test_seat_counts_are_backfilled_for_games_stored_before_them(tmp_path: objec
         assert tuple(counts) == (2, 1)
     finally:
         db_engine.dispose()
+
+
+def test_decision_versions_and_lobby_facts_are_backfilled(tmp_path: object) -> None:
+    """Games stored before 0011: a decision counts as put at the current version, and the seat
+    limit and awaited seats come from the stored game."""
+    import json
+
+    from alembic import command
+
+    from domain.registry import default_registry
+    from domain.seeding import rng_for_seed
+    from persistence.schema import alembic_config
+
+    engine = default_registry().get("im-schutze-der-burg")
+    options = engine.meta.resolve_options({})
+    state, _ = engine.setup(3, options, rng_for_seed("old"))
+    decision = engine.decision(state)
+    assert decision is not None and 0 in decision.seats
+    db_engine = create_db_engine(f"sqlite:///{tmp_path}/old.db")
+    insert = text(
+        "INSERT INTO games (id, game_type, options, seed, seed_commitment, seed_mode, private, "
+        "host_token_hash, status, seats, bot_seats, human_seats, version, state, sealed, last_seq, "
+        "created_at, updated_at) VALUES (:id, 'im-schutze-der-burg', :options, 's', 'c', 'host', 0,"
+        " 'h', :status, :seats, 0, :humans, 7, :state, :sealed, 7, '2026-01-01', '2026-01-01')"
+    )
+    seats = [{"index": i, "name": n, "token_hash": n, "bot": None} for i, n in enumerate("abc")]
+    try:
+        with db_engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0010_game_choices")
+            connection.execute(insert, {
+                "id": "playing", "options": json.dumps(options), "status": "in_progress",
+                "seats": json.dumps(seats), "humans": 3, "state": json.dumps(engine.dump(state)),
+                "sealed": json.dumps({"0": {"card": "x"}}),
+            })
+            connection.execute(insert, {
+                "id": "lobby", "options": json.dumps(options), "status": "lobby",
+                "seats": json.dumps(seats[:1]), "humans": 1, "state": None, "sealed": "{}",
+            })
+        migrate(db_engine)
+        with db_engine.connect() as connection:
+            rows = {
+                row.id: row
+                for row in connection.execute(
+                    text("SELECT id, decision_version, max_players, awaited_seats FROM games")
+                )
+            }
+        assert rows["playing"].decision_version == 7 == rows["lobby"].decision_version
+        assert rows["playing"].max_players == rows["lobby"].max_players == 4
+        assert json.loads(rows["playing"].awaited_seats) == [s for s in decision.seats if s != 0]
+        assert json.loads(rows["lobby"].awaited_seats) == []
+    finally:
+        db_engine.dispose()

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, event, func, select
 
 from domain.errors import GameNotFound, VersionConflict
 from domain.idempotency import Remembered
+from domain.lobby import LobbyCursor, LobbyFilter
 from domain.match import Match, MatchStatus
 from domain.ports import GameRepository, UnitOfWorkFactory
 from domain.registry import EngineRegistry
@@ -222,10 +223,13 @@ def test_listing_is_newest_first_and_filters_by_status_and_type(
         uow.commit()
 
     with uow_factory() as uow:
-        everything = uow.games.list(None, None, limit=10, offset=0)
-        aborted = uow.games.list("aborted", None, limit=10, offset=0)
-        lobby_page = uow.games.list("lobby", "duel", limit=2, offset=1)
-        other_type = uow.games.list(None, "chess", limit=10, offset=0)
+        everything = uow.games.list(LobbyFilter(), limit=10)
+        aborted = uow.games.list(LobbyFilter("aborted"), limit=10)
+        after_newest_lobby = LobbyCursor(matches[4].created_at, matches[4].id)
+        lobby_page = uow.games.list(LobbyFilter("lobby", "duel"), 2, after_newest_lobby)
+        other_type = uow.games.list(LobbyFilter(None, "chess"), limit=10)
+        joinable = uow.games.list(LobbyFilter(joinable=True), limit=10)
+        lobby_total = uow.games.count(LobbyFilter("lobby"))
         counts = uow.games.count_by_status()
 
     assert [s.id for s in everything] == [m.id for m in reversed(matches)]
@@ -237,6 +241,9 @@ def test_listing_is_newest_first_and_filters_by_status_and_type(
         1,
     )
     assert newest.created_at == minutes_later(4)
+    assert (newest.max_players, [s.name for s in newest.seats], newest.awaiting) == (3, ["ada"], ())
+    assert lobby_total == 3
+    assert [s.id for s in joinable] == [matches[4].id, matches[2].id, matches[0].id]
     assert [s.id for s in aborted] == [matches[3].id, matches[1].id]
     assert counts == {"lobby": 3, "aborted": 2}
     assert [s.id for s in lobby_page] == [matches[2].id, matches[0].id]
@@ -344,7 +351,7 @@ def test_many_concurrent_writers_on_sqlite_neither_deadlock_nor_fail(tmp_path) -
         with ThreadPoolExecutor(12) as pool:
             ids = list(pool.map(create, range(60), timeout=60))
         with factory() as uow:
-            assert len(uow.games.list(None, None, 100, 0)) == len(set(ids)) == 60
+            assert len(uow.games.list(LobbyFilter(), 100)) == len(set(ids)) == 60
     finally:
         db_engine.dispose()
 

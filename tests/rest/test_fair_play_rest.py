@@ -38,7 +38,7 @@ def test_every_joiner_sees_the_seed_mode_in_the_listing_and_the_game(client: Tes
     server = new_game(client)
     host = new_game(client, seed="demo-1")
     assert (server["seed_mode"], host["seed_mode"]) == ("server", "host")
-    listed = {g["id"]: g["seed_mode"] for g in client.get("/v1/games?status=lobby").json()}
+    listed = {g["id"]: g["seed_mode"] for g in client.get("/v1/games?status=lobby").json()["items"]}
     assert listed[server["id"]] == "server" and listed[host["id"]] == "host"
     view = client.get(f"/v1/games/{host['id']}").json()
     assert view["seed_mode"] == "host" and view["seed"] is None and view["seed_salt"] is None

@@ -13,7 +13,7 @@ def test_a_private_game_is_unlisted_and_needs_its_invite_code(client: TestClient
     assert private["private"] is True and private["invite_code"]
     public = new_game(client)
     assert public["private"] is False and public["invite_code"] is None
-    listed = [g["id"] for g in client.get("/v1/games", params={"status": "lobby"}).json()]
+    listed = [g["id"] for g in client.get("/v1/games", params={"status": "lobby"}).json()["items"]]
     assert public["id"] in listed and private["id"] not in listed
     seats = f"/v1/games/{private['id']}/seats"
     assert_problem(client.post(seats, json={"name": "squatter"}), 403, "invite_required")

@@ -224,9 +224,9 @@ def test_idempotency_key_returns_the_original_result(client: TestClient) -> None
 def test_list_games_filters_by_status_and_type(client: TestClient) -> None:
     lobby = new_game(client)
     started, _ = seated_game(client)
-    in_progress = client.get("/v1/games", params={"status": "in_progress"}).json()
+    in_progress = client.get("/v1/games", params={"status": "in_progress"}).json()["items"]
     assert [g["id"] for g in in_progress] == [started["id"]]
-    ids = [g["id"] for g in client.get("/v1/games", params={"type": "duel"}).json()]
+    ids = [g["id"] for g in client.get("/v1/games", params={"type": "duel"}).json()["items"]]
     assert set(ids) == {lobby["id"], started["id"]}
     assert_problem(client.get("/v1/games", params={"status": "weird"}), 422, "invalid_request")
     assert_problem(client.get("/v1/games", params={"type": "chess"}), 422, "unknown_game_type")

@@ -11,6 +11,7 @@ import pytest
 
 from domain.bots import choose, context_for
 from domain.errors import Forbidden, Unauthorized
+from domain.lobby import LobbyFilter
 from domain.match import MatchStatus, Seat
 from domain.registry import EngineRegistry
 from domain.seeding import SEED_MODE_HOST, SEED_MODE_SERVER, rng_for_bot, verify_commitment
@@ -150,5 +151,5 @@ def test_salt_is_revealed_with_the_seed_only_when_the_game_is_over(service: Game
 def test_the_seed_mode_is_in_the_lobby_listing(service: GameService) -> None:
     server = service.create_game("duel", None, None).match.id
     host = service.create_game("duel", None, "tournament-1").match.id
-    modes = {s.id: s.seed_mode for s in service.list_games("lobby", None, 10, 0)}
+    modes = {s.id: s.seed_mode for s in service.list_games(LobbyFilter("lobby"), 10).items}
     assert modes == {server: SEED_MODE_SERVER, host: SEED_MODE_HOST}

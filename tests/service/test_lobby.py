@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import Forbidden, GameNotInLobby, InvalidName, InviteRequired, Unauthorized
+from domain.lobby import LobbyFilter
 from domain.registry import EngineRegistry
 from domain.services import GameService
 from tests.duel_game import DuelEngine
@@ -28,7 +29,7 @@ def test_a_private_game_is_not_listed_and_is_joined_only_with_its_invite_code(
     private = service.create_game("duel", None, None, private=True)
     assert public.invite_code is None and private.invite_code
     game_id = private.match.id
-    assert [s.id for s in service.list_games("lobby", None, 50, 0)] == [public.match.id]
+    assert [s.id for s in service.list_games(LobbyFilter("lobby"), 50).items] == [public.match.id]
     with pytest.raises(InviteRequired):
         service.join(game_id, "squatter")
     with pytest.raises(InviteRequired):

@@ -29,11 +29,8 @@ async function call(method, path, { token, body, query } = {}) {
 export const api = {
   gameTypes: () => call("GET", "/v1/game-types"),
   gameType: (slug) => call("GET", `/v1/game-types/${encodeURIComponent(slug)}`),
-  /** Lobby list; accepts both a bare list and a page object ({items: [...]}) answer. */
-  listGames: async (query) => {
-    const body = await call("GET", "/v1/games", { query });
-    return Array.isArray(body) ? body : body.items;
-  },
+  /** One lobby page: {items, total, next_cursor}. */
+  listGames: (query) => call("GET", "/v1/games", { query }),
   createGame: (type, options, isPrivate) => call("POST", "/v1/games", { body: { type, options, private: isPrivate } }),
   join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
   start: (gameId, token) => call("POST", `/v1/games/${gameId}/start`, { token }),

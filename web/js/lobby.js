@@ -113,11 +113,13 @@ function createForm(types) {
 async function openGames(types) {
   const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
   const list = h("ul", { class: "games", id: "open-games" });
-  const games = await api.listGames({ status: "lobby", limit: 20 });
+  const page = await api.listGames({ joinable: true, limit: 20 });
+  const games = page.items;
   if (!games.length) list.append(h("li", {}, [t("lobby.no_open_games")]));
   for (const game of games) {
+    const seated = game.seats.map((seat) => seat.name).join(", ");
     list.append(h("li", {}, [
-      `${names[game.type] || game.type} · ${t("lobby.seated", { count: game.players })} `,
+      `${names[game.type] || game.type} · ${t("lobby.seated", { count: game.players })} (${game.players}/${game.max_players}${seated ? `: ${seated}` : ""}) `,
       h("a", { href: `#/join/${game.id}`, class: "button" }, [t("lobby.join")]),
       " ",
       h("a", { href: `#/game/${game.id}` }, [t("lobby.watch")]),
