@@ -140,8 +140,9 @@ def _validated(parameter: dict[str, Any]) -> bool:
 
 
 def _documented_codes(operation: dict[str, Any]) -> list[Documented]:
-    codes: list[Documented] = operation.pop(PROBLEMS_KEY, [])
-    return list(codes)
+    """The router's codes (FastAPI hands a ``(code, status)`` pair back as a list)."""
+    codes: list[Any] = operation.pop(PROBLEMS_KEY, [])
+    return [(str(c[0]), int(c[1])) if isinstance(c, list | tuple) else str(c) for c in codes]
 
 
 def _problem_response(status: int, codes: list[str]) -> dict[str, Any]:

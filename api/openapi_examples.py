@@ -25,10 +25,26 @@ DECISION = {
     "simultaneous": True,
     "sealed": [],
     "your_sealed_choice": None,
+    "decision_version": 3,
     "data": {"round": 1, "cards_to_choose": 2},
+}
+SUMMARY_SEAT = {"seat": 0, "name": "Ann", "bot": None}
+SUMMARY = {
+    "id": GAME_ID,
+    "type": "im-schutze-der-burg",
+    "status": "lobby",
+    "players": 1,
+    "max_players": 4,
+    "seats": [SUMMARY_SEAT],
+    "awaiting": [],
+    "version": 1,
+    "created_at": CREATED_AT,
+    "updated_at": CREATED_AT,
+    "seed_mode": "server",
 }
 CHOICES = {
     "version": 3,
+    "decision_version": 3,
     "decision": DECISION,
     "choices": [PICK, {"cards": ["messenger", "bricklayer"]}, {"cards": ["trader", "bricklayer"]}],
 }
@@ -135,15 +151,9 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "rematch_of": None,
         "rematch_id": None,
     },
-    "GameSummaryPublic": {
-        "id": GAME_ID,
-        "type": "im-schutze-der-burg",
-        "status": "lobby",
-        "players": 1,
-        "version": 1,
-        "created_at": CREATED_AT,
-        "seed_mode": "server",
-    },
+    "GameSummaryPublic": SUMMARY,
+    "SeatSummaryPublic": SUMMARY_SEAT,
+    "GamePagePublic": {"items": [SUMMARY], "total": 1, "next_cursor": None},
     "GameTypePublic": GAME_TYPE,
     "GameTypeDetail": {
         **GAME_TYPE,
@@ -154,10 +164,11 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "schemas": {"View": "/openapi.json#/components/schemas/ImSchutzeDerBurgView"},
     },
     "ChoicesPublic": CHOICES,
-    "ChoiceSubmit": {"choice": PICK, "version": 3},
+    "ChoiceSubmit": {"choice": PICK, "decision_version": 3},
     "SubmitResultPublic": {
         "status": "sealed",
         "version": 4,
+        "decision_version": 4,
         "events": [{"seq": 4, "type": "choice_sealed", "data": {"seat": 0}}],
         "next": None,
     },
@@ -226,7 +237,8 @@ OPERATION_EXAMPLES: dict[str, Any] = {
 
 PROBLEM_DETAILS: dict[str, str] = {
     "game_not_found": f"no game '{GAME_ID}'",
-    "version_conflict": f"game {GAME_ID} is at version 4, not 3; reload and retry",
+    "version_conflict": "seat 0's decision is at decision_version 4, not 3; reload the choices "
+    "and retry",
     "unauthorized": "the bearer token does not belong to this game",
     "rate_limited": "more than 100 requests in 2 s from this token or address; retry after 1 s",
     "internal_error": "an unexpected error occurred; it has been logged",

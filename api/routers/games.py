@@ -48,7 +48,7 @@ TokenKeyHeader = Annotated[
     status_code=201,
     operation_id="createGame",
     openapi_extra=problems(
-        "unknown_game_type",
+        ("unknown_game_type", 422),
         "invalid_options",
         "invalid_seed",
         "invalid_idempotency_key",

@@ -94,7 +94,11 @@ def test_each_problem_response_lists_its_codes_with_an_example(document: dict[st
 def test_operations_document_only_problems_they_can_meet(document: dict[str, Any]) -> None:
     ops = operations(document)
     assert set(documented_codes(ops["listGameTypes"])) == {"rate_limited", "internal_error"}
-    assert set(documented_codes(ops["getGameType"])) == {"game_not_found", "rate_limited", "internal_error"}
+    assert set(documented_codes(ops["getGameType"])) == {
+        "unknown_game_type",
+        "rate_limited",
+        "internal_error",
+    }
     assert "version_conflict" not in documented_codes(ops["startGame"])
     assert "invalid_request" not in documented_codes(ops["getGame"])  # no parameter can be refused
     assert "game_over" not in documented_codes(ops["createGame"])
