@@ -55,6 +55,7 @@ def deliveries_for(
                             "type": "your_turn",
                             "seat": viewer,
                             "version": match.version,
+                            "decision_version": match.decision_version_for(viewer),
                             "since": clock.since.isoformat() if clock.since else None,
                             "deadline": clock.deadline.isoformat() if clock.deadline else None,
                         },

@@ -70,6 +70,8 @@ def test_each_endpoint_gets_what_its_owner_may_see_and_nothing_more(
     notices = [d for d in outbox if d.endpoint_id == turns.id]
     assert [d.kind for d in notices] == ["your_turn", "your_turn", "game_over"]
     assert notices[0].payload["seat"] == 0 and notices[0].payload["since"] is not None
+    # The game's opening decision was put at the version the notice carries: answer it with that.
+    assert notices[0].payload["decision_version"] == notices[0].payload["version"]
     assert all(d.game_id == game_id for d in outbox)
     assert len({d.message_id for d in outbox}) == len(outbox)
 
