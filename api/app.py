@@ -21,6 +21,7 @@ from api.deps import ContainerDep, bearer_from_connection_params
 from api.docs import graphiql_page, install_docs
 from api.game_schemas import components
 from api.graphql_guard import build_schema
+from api.graphql_http_problems import GraphQLHttpProblems
 from api.logs import configure_logging
 from api.metrics import Metrics
 from api.middleware import RequestGuard
@@ -138,6 +139,7 @@ def create_app(
     app.include_router(webhooks.router)
     app.include_router(graphql, prefix="/graphql")
     install_web_client(app)
+    app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter)
     install_cors(app, settings)

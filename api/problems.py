@@ -34,6 +34,8 @@ class ProblemCode:
 API_CODES = (
     ProblemCode("invalid_request", (422,)),
     ProblemCode("malformed_json", (400,)),
+    ProblemCode("unsupported_content_type", (400,)),
+    ProblemCode("graphql_request_invalid", (400,)),
     ProblemCode("bad_content_length", (400,)),
     ProblemCode("not_found", (404,)),
     ProblemCode("method_not_allowed", (405,)),
