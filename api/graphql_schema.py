@@ -39,8 +39,8 @@ from api.schemas import GameCreated as GameCreatedPublic
 from api.schemas import (
     GameTypeDetail as GameTypeDetailPublic,
 )
-from api.validation import check_idempotency_key
-from domain.errors import DomainError, GameTypeNotFound, UnknownGameType
+from api.validation import INT32_MAX, check_idempotency_key
+from domain.errors import DomainError, GameTypeNotFound, InvalidRequest, UnknownGameType
 from domain.i18n import negotiate
 from domain.lobby import LobbyFilter
 from domain.seating import take_seat
@@ -474,6 +474,13 @@ def _problem(exc: Exception) -> Problem:
     return Problem(code="invalid_request", http_status=422, detail=detail)
 
 
+def _in_range(name: str, value: int, low: int, high: int) -> int:
+    """A paging argument, refused out of range as REST refuses the same query parameter (422)."""
+    if not low <= value <= high:
+        raise InvalidRequest(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
 async def _attempt(work: Callable[[], T]) -> T | Problem:
     """Run a blocking use case off the event loop; expected failures become a Problem."""
     try:
@@ -535,10 +542,9 @@ class Query:
         cursor: str | None = None,
     ) -> GamePage:
         service = _container(info).service
+        limit = _in_range("limit", limit, 1, 200)
         page = await run_in_threadpool(
-            lambda: service.list_games(
-                LobbyFilter(status, type, joinable), max(1, min(limit, 200)), cursor
-            )
+            lambda: service.list_games(LobbyFilter(status, type, joinable), limit, cursor)
         )
         public = GamePagePublic.of(page)
         return GamePage(
@@ -586,7 +592,9 @@ class Query:
         service, token = _container(info).service, _token(info)
 
         def read() -> EventPage:
-            _, events = service.events(game_id, token, max(0, after), max(1, min(limit, 1000)))
+            _, events = service.events(
+                game_id, token, _in_range("after", after, 0, INT32_MAX), _in_range("limit", limit, 1, 1000)
+            )
             return EventPage(
                 events=[Event(**e) for e in events],
                 last_seq=events[-1]["seq"] if events else after,
@@ -599,7 +607,9 @@ class Query:
         players, token = _container(info).players, _token(info)
 
         def read() -> PlayerGames:
-            found = players.games_of(token, max(1, min(limit, 200)), max(0, offset))
+            found = players.games_of(
+                token, _in_range("limit", limit, 1, 200), _in_range("offset", offset, 0, INT32_MAX)
+            )
             return PlayerGames(
                 games=[PlayerGame(**PlayerGamePublic.of(g).model_dump()) for g in found]
             )
@@ -642,7 +652,7 @@ class Query:
         webhooks, token = _container(info).webhooks, _token(info)
 
         def read() -> WebhookDeliveries:
-            found = webhooks.deliveries(token, webhook_id, max(1, min(limit, 500)))
+            found = webhooks.deliveries(token, webhook_id, _in_range("limit", limit, 1, 500))
             return WebhookDeliveries(deliveries=[_delivery(WebhookDeliveryPublic.of(d)) for d in found])
 
         return await _attempt(read)

@@ -81,6 +81,23 @@ def test_a_bad_lobby_filter_has_one_code_in_both_apis(client: TestClient) -> Non
     assert listed["errors"][0]["extensions"]["code"] == "invalid_request"
 
 
+def test_paging_arguments_out_of_range_are_refused_in_both_apis(client: TestClient) -> None:
+    """GraphQL used to clamp a limit silently where REST refused it."""
+    assert code_of(client.get("/v1/games", params={"limit": 0})) == (422, "invalid_request")
+    listed = gql(client, "{ games(limit: 0) { total } }")
+    assert listed["errors"][0]["extensions"]["code"] == "invalid_request"
+    game = client.post("/v1/games", json={"type": "duel"}).json()
+    assert code_of(client.get(f"/v1/games/{game['id']}/events", params={"limit": 5000})) == (
+        422,
+        "invalid_request",
+    )
+    query = '{ events(gameId: "ID", limit: 5000) { ... on Problem { code httpStatus } } }'
+    events = gql(client, query.replace("ID", game["id"]))
+    assert events["data"]["events"] == {"code": "invalid_request", "httpStatus": 422}
+    mine = gql(client, "{ myGames(offset: -1) { ... on Problem { code } } }")
+    assert mine["data"]["myGames"] == {"code": "invalid_request"}
+
+
 def test_details_quote_values_as_json_not_python(client: TestClient) -> None:
     game = client.post("/v1/games", json={"type": "duel"}).json()
     tokens = [
