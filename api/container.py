@@ -23,6 +23,7 @@ from domain.services import GameService
 from domain.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
+from persistence.hot_states import HotStates
 from persistence.hub import HubBroker
 from persistence.pubsub import InProcessBroker, RedisBroker
 from persistence.uow import SqlUnitOfWorkFactory
@@ -93,7 +94,10 @@ def build_container(
         broker = HubBroker(settings.event_hub)
     else:
         broker = InProcessBroker()
-    service = GameService(SqlUnitOfWorkFactory(db_engine, registry), registry, broker, SystemClock())
+    hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
+    service = GameService(
+        SqlUnitOfWorkFactory(db_engine, registry, hot_states), registry, broker, SystemClock()
+    )
     service.max_bot_only_games = settings.max_bot_only_games
     metrics = metrics or Metrics()
     service.submit_listeners.append(metrics.count_submit)

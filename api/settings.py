@@ -17,6 +17,12 @@ class Settings(BaseSettings):
         pattern="^(FULL|NORMAL|EXTRA)$",
         description="SQLite fsync level; FULL makes every committed change survive a power loss.",
     )
+    hot_states: int = Field(
+        500,
+        ge=0,
+        description="Games whose last committed engine state is kept in memory so a load skips "
+        "rebuilding it (games whose engine can copy a state: Carcassonne); 0 turns it off.",
+    )
     redis_url: SecretStr | None = Field(
         None, description="Redis URL for cross-instance events; in-process when unset."
     )

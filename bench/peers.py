@@ -224,9 +224,17 @@ def pinned(command: list[str], pin: bool) -> list[str]:
 
 @contextlib.contextmanager
 def system_server(
-    name: str, scratch: Path, work: Path, *, pin: bool = True, instances: int = 1, workers: int = 1
+    name: str,
+    scratch: Path,
+    work: Path,
+    *,
+    pin: bool = True,
+    instances: int = 1,
+    workers: int = 1,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[tuple[Running, str | None]]:
-    """Start ``name`` on a fresh store; yield it and its database URL (None for memory)."""
+    """Start ``name`` on a fresh store; yield it and its database URL (None for memory).
+    ``extra_env``: more settings for ours (``bench/ab.py`` compares two)."""
     postgres = name in ("bgio-pg", "ours-pg")
     work.mkdir(parents=True, exist_ok=True)
     with database(postgres, work) as url, contextlib.ExitStack() as stack:
@@ -236,7 +244,7 @@ def system_server(
             log = work / f"{name}-{port}.log"
             base = f"http://127.0.0.1:{port}"
             if name.startswith("ours"):
-                env = {**OURS_ENV, "TABLETOP_DATABASE_URL": url}
+                env = {**OURS_ENV, "TABLETOP_DATABASE_URL": url, **(extra_env or {})}
                 if postgres:
                     env["TABLETOP_REDIS_URL"] = REDIS_URL
                 command = [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port)]

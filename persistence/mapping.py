@@ -74,10 +74,15 @@ def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
     return values
 
 
-def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry) -> Match:
-    """Rebuild the aggregate as stored, ready for a change guarded by ``loaded_version``."""
+def match_from_row(
+    row: Mapping[Any, Any], registry: EngineRegistry, live_state: Any | None = None
+) -> Match:
+    """Rebuild the aggregate as stored, ready for a change guarded by ``loaded_version``;
+    ``live_state``: an engine state equal to the row's, which then is not loaded again."""
     engine = registry.get(row["game_type"])
-    state = row["state"]
+    state = live_state
+    if state is None and row["state"] is not None:
+        state = engine.load(row["state"])
     return Match(
         id=row["id"],
         engine=engine,
@@ -95,7 +100,7 @@ def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry) -> Match:
         version=row["version"],
         decision_version=row["decision_version"],
         sealed_versions={int(seat): v for seat, v in (row["sealed_versions"] or {}).items()},
-        state=engine.load(state) if state is not None else None,
+        state=state,
         sealed={int(seat): choice for seat, choice in row["sealed"].items()},
         last_seq=row["last_seq"],
         result=row["result"],

@@ -9,10 +9,25 @@ unit of work's transaction without the ORM's identity-map bookkeeping.
 from __future__ import annotations
 
 import builtins
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, exists, func, insert, not_, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Text,
+    and_,
+    bindparam,
+    cast,
+    exists,
+    func,
+    insert,
+    not_,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -23,6 +38,7 @@ from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.match import AppliedChoices, Match, RecordedEvent
 from domain.ports import BotGame
 from domain.registry import EngineRegistry
+from persistence.hot_states import HotStates, state_copier
 from persistence.mapping import (
     changed_game_values,
     event_from_row,
@@ -56,7 +72,11 @@ _SUMMARY_COLUMNS = (
 
 # Built once: SQLAlchemy memoises the cache key of a statement object, so reusing these spares the
 # construction and key generation that a fresh statement costs on every request.
-_GET_GAME = select(games).where(games.c.id == bindparam("game_id"))
+# The state comes as text and is decoded only when no kept state (``HotStates``) replaces it.
+_GET_GAME = select(
+    *(column for column in games.c if column.name != "state"),
+    cast(games.c.state, Text).label("state"),
+).where(games.c.id == bindparam("game_id"))
 _GET_GAME_FOR_UPDATE = _GET_GAME.with_for_update()
 _SAVE_GAME = update(games).where(
     games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")
@@ -83,16 +103,26 @@ class SqlGameRepository:
     """``domain.ports.GameRepository`` on a SQLAlchemy session (SQLite or PostgreSQL)."""
 
     def __init__(
-        self, session: Session, registry: EngineRegistry, before_write: Callable[[], None] | None = None
+        self,
+        session: Session,
+        registry: EngineRegistry,
+        before_write: Callable[[], None] | None = None,
+        hot_states: HotStates | None = None,
     ) -> None:
         self.session = session
         self.registry = registry
         self._before_write = before_write or _nothing
         self._row_locks = session.get_bind().dialect.name == "postgresql"
+        self._hot_states = hot_states
+        self.written: builtins.list[str] = []
+        """Ids of the games written in this transaction (to forget if it does not commit)."""
+        self.to_keep: builtins.list[tuple[str, int, Any, Callable[[Any], Any]]] = []
+        """Copies of the states written, for ``HotStates.keep`` once the commit succeeded."""
 
     def add(self, match: Match) -> None:
         self._before_write()
         self.session.execute(insert(games).values(game_values(match, _now())))
+        self._written(match)
         self._append_events(match)
 
     def get(self, game_id: str, for_update: bool = False) -> Match:
@@ -105,7 +135,12 @@ class SqlGameRepository:
         row = self.session.execute(statement, {"game_id": game_id}).mappings().first()
         if row is None:
             raise GameNotFound(f"no game with id '{game_id}'")
-        return match_from_row(row, self.registry)
+        stored = row["state"]
+        hot = self._hot_states
+        live = hot.copy_of(game_id, row["version"]) if hot is not None and stored else None
+        if live is not None or stored is None:
+            return match_from_row(row, self.registry, live)
+        return match_from_row({**row, "state": json.loads(stored)}, self.registry)
 
     def save(self, match: Match) -> None:
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
@@ -119,10 +154,13 @@ class SqlGameRepository:
             },
         )
         if result.rowcount == 0:  # type: ignore[attr-defined]
+            if self._hot_states is not None:
+                self._hot_states.forget(match.id)
             raise VersionConflict(
                 f"game {match.id} changed since it was loaded at version {match.loaded_version}; "
                 "reload and retry"
             )
+        self._written(match)
         self._append_events(match)
 
     def list(
@@ -241,6 +279,15 @@ class SqlGameRepository:
                 self.session.execute(insert(create_requests).values(values))
         except IntegrityError:
             raise VersionConflict("a concurrent create with the same idempotency key won") from None
+
+    def _written(self, match: Match) -> None:
+        """Copy the state just dumped into the row, before anything can change it."""
+        self.written.append(match.id)
+        if self._hot_states is None or match.state is None:
+            return
+        copy = state_copier(match.engine)
+        if copy is not None:
+            self.to_keep.append((match.id, match.version, copy(match.state), copy))
 
     def _append_events(self, match: Match) -> None:
         """One executemany for however many events a change produced (and its choices)."""

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from domain.ports import GameRepository, PlayerRepository, WebhookRepository
 from domain.registry import EngineRegistry
+from persistence.hot_states import HotStates
 from persistence.players import SqlPlayerRepository
 from persistence.repository import SqlGameRepository
 from persistence.webhooks import SqlWebhookRepository
@@ -34,18 +35,24 @@ class SqlUnitOfWork:
         sessions: sessionmaker[Session],
         registry: EngineRegistry,
         write_lock: SqliteWriteLock | None = None,
+        hot_states: HotStates | None = None,
     ) -> None:
         self._sessions = sessions
         self._registry = registry
         self._session: Session | None = None
         self._write_lock = write_lock
         self._holds_write_lock = False
+        self._hot_states = hot_states
+        self._game_rows: SqlGameRepository | None = None
 
     def __enter__(self) -> Self:
         if self._session is not None:
             raise RuntimeError("a unit of work is single-use; ask the factory for a new one")
         self._session = self._sessions()
-        self.games = SqlGameRepository(self._session, self._registry, self._before_write)
+        self._game_rows = SqlGameRepository(
+            self._session, self._registry, self._before_write, self._hot_states
+        )
+        self.games = self._game_rows
         self.players = SqlPlayerRepository(self._session, self._before_write)
         self.webhooks = SqlWebhookRepository(self._session, self._before_write)
         return self
@@ -73,6 +80,7 @@ class SqlUnitOfWork:
         finally:
             session.close()
             self._release_write_lock()
+            self._forget_uncommitted()
 
     def _release_write_lock(self) -> None:
         if self._holds_write_lock:
@@ -85,9 +93,32 @@ class SqlUnitOfWork:
             self._require_session().commit()
         finally:
             self._release_write_lock()
+        self._keep_committed()
 
     def rollback(self) -> None:
         self._require_session().rollback()
+        self._forget_uncommitted()
+
+    def _keep_committed(self) -> None:
+        """Only a committed state may serve later loads (``persistence.hot_states``)."""
+        rows = self._game_rows
+        if self._hot_states is None or rows is None:
+            return
+        for game_id, version, state, copy in rows.to_keep:
+            self._hot_states.keep(game_id, version, state, copy)
+        rows.to_keep.clear()
+        rows.written.clear()
+
+    def _forget_uncommitted(self) -> None:
+        """A write that did not commit: drop what is kept of those games (the version guard
+        would refuse it anyway; dropping makes it plain)."""
+        rows = self._game_rows
+        if self._hot_states is None or rows is None:
+            return
+        for game_id in rows.written:
+            self._hot_states.forget(game_id)
+        rows.to_keep.clear()
+        rows.written.clear()
 
     def _require_session(self) -> Session:
         if self._session is None:
@@ -98,9 +129,12 @@ class SqlUnitOfWork:
 class SqlUnitOfWorkFactory:
     """``domain.ports.UnitOfWorkFactory``: a fresh unit of work per call, sharing the engine."""
 
-    def __init__(self, db_engine: Engine, registry: EngineRegistry) -> None:
+    def __init__(
+        self, db_engine: Engine, registry: EngineRegistry, hot_states: HotStates | None = None
+    ) -> None:
         self.db_engine = db_engine
         self.registry = registry
+        self.hot_states = hot_states
         # expire_on_commit=False: nothing is read back through the ORM after commit anyway.
         self._sessions = sessionmaker(bind=db_engine, expire_on_commit=False, autoflush=False)
         database = db_engine.url.database
@@ -111,4 +145,4 @@ class SqlUnitOfWorkFactory:
         )
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self._sessions, self.registry, self._write_lock)
+        return SqlUnitOfWork(self._sessions, self.registry, self._write_lock, self.hot_states)

@@ -14,7 +14,7 @@ from domain.games.carcassonne.choices import (
     placement_choices,
     wagon_targets,
 )
-from domain.games.carcassonne.copying import restore_board
+from domain.games.carcassonne.copying import clone, restore_board
 from domain.games.carcassonne.flow import (
     continue_end_round,
     draw,
@@ -307,6 +307,11 @@ class CarcassonneEngine:
             "wagon_queue": list(st.wagon_queue),
             "end_queue": list(st.end_queue),
         }
+
+    def copy_state(self, state: CarcState) -> CarcState:
+        """Copies the board's derived structures (``load`` rebuilds them tile by tile): a fiftieth
+        of a load's cost on a full board, so storage keeps live states (``CopiesState``)."""
+        return clone(state)
 
     def load(self, data: Mapping[str, JSON]) -> CarcState:
         st = CarcState(

@@ -1,0 +1,139 @@
+"""Two settings of our server compared in one run: ``./run bench-ab``.
+
+``./run bench-ab --system ours-sqlite --a TABLETOP_HOT_STATES=0 --b TABLETOP_HOT_STATES=500
+--row 20x100 --rounds 3``
+
+Starts two servers of the same kind (``ours-sqlite`` or ``ours-pg``, as ``bench-peers`` does:
+pinned to CPU 0, each on its own fresh store, default settings plus ``--a`` / ``--b``) and drives
+them in alternating rounds (A B B A A B …) with the same ``bench/matches.py --loop push`` load, so
+that the machine's noise falls on both. Per round: moves/s, p50/p99, server CPU per move, the
+median latency of early moves (move 1–20 of a game) and late ones (move 80+), load before→after;
+then the mean of each side and the ratio B ÷ A.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from peers import (  # noqa: E402  (bench/peers.py)
+    DEFAULT_SCRATCH,
+    measured_row,
+    ours_matches,
+    progress,
+    system_server,
+)
+from peers_report import parse_grid  # noqa: E402
+
+EARLY, LATE = 20, 80
+
+
+def settings(pairs: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        out[name] = value
+    return out
+
+
+def early_late_ms(trace: Sequence[Sequence[float]]) -> tuple[float | None, float | None]:
+    early = [ms for number, ms in trace if number <= EARLY]
+    late = [ms for number, ms in trace if number >= LATE]
+    return (
+        statistics.median(early) if early else None,
+        statistics.median(late) if late else None,
+    )
+
+
+def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
+    (matches, moves), = parse_grid(args.row)
+    sides = {"A": settings(args.a), "B": settings(args.b)}
+    order = [("A", "B") if r % 2 == 0 else ("B", "A") for r in range(args.rounds)]
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        servers = {
+            side: stack.enter_context(
+                system_server(args.system, DEFAULT_SCRATCH, Path(tmp) / side, extra_env=env)
+            )[0]
+            for side, env in sides.items()
+        }
+        for warm in servers.values():  # warm-up, unreported
+            ours_matches(warm.bases, args.game, 2, 20)
+        for number, pair in enumerate(order, 1):
+            for side in pair:
+                server = servers[side]
+                progress(f"round {number}: {side}")
+                row = measured_row(
+                    server, lambda s=server: ours_matches(s.bases, args.game, matches, moves, True)
+                )
+                early, late = early_late_ms(row.pop("trace", []))
+                rows.append({"round": number, "side": side, "early_ms": early, "late_ms": late, **row})
+    return {"system": args.system, "row": args.row, "settings": sides, "rounds": rows}
+
+
+def _mean(rows: Sequence[dict[str, Any]], key: str) -> float | None:
+    values = [row[key] for row in rows if row.get(key) is not None]
+    return statistics.fmean(values) if values else None
+
+
+def report(result: dict[str, Any]) -> str:
+    sides = ", ".join(f"{side}: {env}" for side, env in result["settings"].items())
+    lines = [
+        f"{result['system']}, {result['row']} ({sides})",
+        "",
+        "| round | side | moves/s | p50 ms | p99 ms | server CPU ms/move | early ms | late ms "
+        "| load before→after |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in result["rounds"]:
+        lines.append(
+            f"| {row['round']} | {row['side']} | {_f(row.get('moves_per_s'))} | {_f(row.get('p50_ms'))} "
+            f"| {_f(row.get('p99_ms'))} | {_f(row.get('cpu_ms_per_move'), 2)} | {_f(row.get('early_ms'))} "
+            f"| {_f(row.get('late_ms'))} | {row['load_before']:.1f}→{row['load_after']:.1f} |"
+        )
+    lines.append("")
+    keys = ("moves_per_s", "p50_ms", "p99_ms", "cpu_ms_per_move", "early_ms", "late_ms")
+    by_side = {side: [r for r in result["rounds"] if r["side"] == side] for side in ("A", "B")}
+    lines.append("| mean | " + " | ".join(keys) + " |")
+    lines.append("|---|" + "---|" * len(keys))
+    means = {side: [_mean(rows, key) for key in keys] for side, rows in by_side.items()}
+    for side, values in means.items():
+        lines.append(f"| {side} | " + " | ".join(_f(v, 2) for v in values) + " |")
+    ratios = [b / a if a and b is not None else None for a, b in zip(means["A"], means["B"], strict=True)]
+    lines.append("| B ÷ A | " + " | ".join(_f(v, 2) for v in ratios) + " |")
+    return "\n".join(lines)
+
+
+def _f(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--system", choices=("ours-sqlite", "ours-pg"), default="ours-sqlite")
+    parser.add_argument("--a", action="append", default=[], help="NAME=VALUE for server A (repeatable)")
+    parser.add_argument("--b", action="append", default=[], help="NAME=VALUE for server B (repeatable)")
+    parser.add_argument("--row", default="20x100", help="MATCHESxMOVES per round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; each runs A and B once")
+    parser.add_argument("--game", default="carcassonne")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = run_rounds(args)
+    print(json.dumps(result) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
