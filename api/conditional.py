@@ -29,9 +29,19 @@ CACHE_CONTROL = "private, no-cache"
 """Per viewer, and to be revalidated at each use (a 304 costs no view rendering)."""
 
 
-def game_etag(game_id: str, version: int, viewer: Viewer, lang: str, resource: str = "game") -> str:
+def game_etag(
+    game_id: str,
+    version: int,
+    viewer: Viewer,
+    lang: str,
+    resource: str = "game",
+    connected: frozenset[int] = frozenset(),
+) -> str:
+    """``connected``: the seats connected now (the game view shows them; presence changes no
+    version, so it must change the tag itself)."""
     who = "host" if viewer.is_host else "spectator" if viewer.seat is None else f"seat{viewer.seat}"
-    tagged = f"{resource}\x00{game_id}\x00{version}\x00{who}\x00{lang}"
+    seats = ",".join(str(seat) for seat in sorted(connected))
+    tagged = f"{resource}\x00{game_id}\x00{version}\x00{who}\x00{lang}\x00{seats}"
     digest = hashlib.sha256(tagged.encode()).hexdigest()
     return f'W/"{version}-{digest[:20]}"'
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -12,10 +13,12 @@ from starlette.concurrency import run_in_threadpool
 from api.bot_runner import BotRunner
 from api.deadline_runner import DeadlineRunner
 from api.metrics import Metrics
+from api.presence_runner import PresenceRunner
 from api.settings import Settings
 from api.webhook_sender import TargetGuard, WebhookSender
 from domain.deadlines import DeadlineService
 from domain.players import PlayerService
+from domain.presence import PresenceService
 from domain.registry import EngineRegistry, default_registry
 from domain.rematch import RematchService
 from domain.replay import ReplayService
@@ -42,13 +45,15 @@ class Container:
     replays: ReplayService
     rematches: RematchService
     guard: TargetGuard
+    presence: PresenceService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
     sender: WebhookSender | None = None
+    presence_runner: PresenceRunner | None = None
 
     def start_background(self) -> None:
-        """Start the work that runs beside requests: the bot seats and the deadlines."""
+        """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
         self.bots = BotRunner(self.service, self.settings.bot_think_seconds)
         self.service.after_change.append(self.bots.notify)
         self.bots.start()
@@ -68,8 +73,13 @@ class Container:
             settings.webhook_poll_seconds,
         )
         self.sender.start()
+        self.presence_runner = PresenceRunner(self.presence, self.presence.ttl.total_seconds() / 3)
+        self.presence_runner.start()
 
     async def stop_background(self) -> None:
+        if self.presence_runner is not None:
+            await run_in_threadpool(self.presence_runner.stop)
+            self.presence_runner = None
         if self.sender is not None:
             await run_in_threadpool(self.sender.stop)
             self.sender = None
@@ -117,5 +127,6 @@ def build_container(
         ReplayService(service),
         RematchService(service),
         guard,
+        PresenceService(service, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
         metrics,
     )

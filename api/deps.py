@@ -16,6 +16,7 @@ from api.container import Container
 from domain.errors import Unauthorized
 from domain.i18n import LANGUAGES, negotiate
 from domain.players import PlayerService
+from domain.presence import PresenceService
 from domain.rematch import RematchService
 from domain.replay import ReplayService
 from domain.services import GameService
@@ -100,6 +101,10 @@ async def get_webhooks(container: Annotated[Container, Depends(get_container)]) 
     return container.webhooks
 
 
+async def get_presence(container: Annotated[Container, Depends(get_container)]) -> PresenceService:
+    return container.presence
+
+
 async def get_replays(container: Annotated[Container, Depends(get_container)]) -> ReplayService:
     return container.replays
 
@@ -116,3 +121,4 @@ PlayersDep = Annotated[PlayerService, Depends(get_players)]
 WebhooksDep = Annotated[WebhookService, Depends(get_webhooks)]
 ReplaysDep = Annotated[ReplayService, Depends(get_replays)]
 RematchesDep = Annotated[RematchService, Depends(get_rematches)]
+PresenceDep = Annotated[PresenceService, Depends(get_presence)]

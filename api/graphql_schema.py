@@ -6,6 +6,8 @@ Resolvers call the same use cases and reuse the REST mappings, so both APIs say 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, TypeVar, cast
@@ -64,6 +66,7 @@ class Problem:
 @strawberry.type
 class GameOption:
     name: str
+    label: str
     type: str
     default: JSON
     allowed: JSON | None
@@ -89,9 +92,17 @@ class GameType:
     player_limits: list[PlayerLimit]
 
 
+@strawberry.type(description="A bot a host can seat: send `level` as `bot` when joining.")
+class BotLevel:
+    level: str
+    name: str
+    description: str
+
+
 @strawberry.type(description="A game type with all its static data, in one language.")
 class GameTypeDetail(GameType):
     language: str
+    bot_levels: list[BotLevel]
     prompts: JSON
     log_templates: JSON
     data: JSON | None
@@ -105,6 +116,10 @@ class Seat:
     bot: str | None
     stand_in: str | None
     confirmed: bool
+    connected: bool = strawberry.field(
+        description="The seat follows the game now: a live subscription with its own token is "
+        "open (on any instance). Always false for a bot seat."
+    )
 
 
 @strawberry.type
@@ -440,7 +455,14 @@ def _game(public: GamePublic) -> Game:
         version=public.version,
         options=dumped["options"],
         seats=[
-            Seat(seat=s.seat, name=s.name, bot=s.bot, stand_in=s.stand_in, confirmed=s.confirmed)
+            Seat(
+                seat=s.seat,
+                name=s.name,
+                bot=s.bot,
+                stand_in=s.stand_in,
+                confirmed=s.confirmed,
+                connected=s.connected,
+            )
             for s in public.seats
         ],
         rematch_of=ID(public.rematch_of) if public.rematch_of else None,
@@ -520,6 +542,7 @@ class Query:
             return GameTypeDetail(
                 **_game_type(detail),
                 language=detail.language,
+                bot_levels=[BotLevel(**b.model_dump()) for b in detail.bot_levels],
                 prompts=cast(JSON, detail.prompts),
                 log_templates=cast(JSON, detail.log_templates),
                 data=cast(JSON, detail.data),
@@ -562,10 +585,18 @@ class Query:
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
     async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
         service, token, language = _container(info).service, _token(info), _lang(info, lang)
+        presence = _container(info).presence
 
         def read() -> Game:
             match = service.load(id)
-            return _game(GamePublic.of(match, service.viewer(match, token), language))
+            return _game(
+                GamePublic.of(
+                    match,
+                    service.viewer(match, token),
+                    presence.connected(match.id),
+                    language,
+                )
+            )
 
         return await _attempt(read)
 
@@ -810,30 +841,39 @@ class Mutation:
     )
     async def remove_seat(self, info: Info, game_id: ID, seat: int) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
+        presence = _container(info).presence
 
         def remove() -> Game:
             match = service.remove_seat(game_id, seat, token)
-            return _game(GamePublic.of(match, service.viewer_or_spectator(match, token)))
+            return _game(
+                GamePublic.of(
+                    match,
+                    service.viewer_or_spectator(match, token),
+                    presence.connected(match.id),
+                )
+            )
 
         return await _attempt(remove)
 
     @strawberry.mutation(description="Start the game (host token).")
     async def start_game(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
+        presence = _container(info).presence
 
         def start() -> Game:
             match = service.start(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token)))
+            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
 
         return await _attempt(start)
 
     @strawberry.mutation(description="Abort the game (host token).")
     async def abort_game(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
+        presence = _container(info).presence
 
         def abort() -> Game:
             match = service.abort(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token)))
+            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
 
         return await _attempt(abort)
 
@@ -855,20 +895,22 @@ class Mutation:
     )
     async def resign_seat(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
+        presence = _container(info).presence
 
         def resign() -> Game:
             match = service.resign(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token)))
+            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
 
         return await _attempt(resign)
 
     @strawberry.mutation(description="Take the seat back from the bot that played it on timeout.")
     async def return_to_seat(self, info: Info, game_id: ID) -> GameOrProblem:
         service, token = _container(info).service, _token(info)
+        presence = _container(info).presence
 
         def back() -> Game:
             match = service.return_to_seat(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token)))
+            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
 
         return await _attempt(back)
 
@@ -916,6 +958,11 @@ class Subscription:
         final_seq = match.last_seq if match.is_over else None
         metrics = container.metrics
         metrics.active_subscriptions.inc()
+        present = (
+            await run_in_threadpool(container.presence.connect, game_id, seat)
+            if seat is not None and final_seq is None
+            else None
+        )
         try:
             async for event in game_event_stream(
                 container, game_id, seat, max(0, after), final_seq
@@ -925,6 +972,15 @@ class Subscription:
                 )
         finally:
             metrics.active_subscriptions.dec()
+            if present is not None:
+                await _disconnect(container, present)
+
+
+async def _disconnect(container: Container, connection_id: str) -> None:
+    """End a seat's presence, even while the subscription's task is being cancelled (a closed
+    socket): shielded, so a second cancellation cannot leave the row behind until it expires."""
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.shield(run_in_threadpool(container.presence.disconnect, connection_id))
 
 
 schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription)

@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from api.game_schemas import refs as game_schema_refs
 from api.validation import INT32_MAX, MAX_SEED_LENGTH, Text, check_json_depth
-from domain.catalog import all_catalogs, describe, prompt_text
+from domain.catalog import all_catalogs, bot_levels, describe, prompt_text
 from domain.engine import Decision, GameEngine
 from domain.i18n import DEFAULT_LANGUAGE
 from domain.lobby import GamePage, GameSummary
@@ -40,6 +40,7 @@ class Problem(BaseModel):
 
 class OptionPublic(BaseModel):
     name: str
+    label: str = Field(description="A short name for people, in the answer's language.")
     type: Literal["bool", "enum", "int"]
     default: Any
     allowed: list[Any] | None = Field(description="Allowed values; null when any value of the type is.")
@@ -68,6 +69,7 @@ class GameTypePublic(BaseModel):
         catalog = all_catalogs().get(meta.slug)
         texts = describe(catalog, meta, lang) if catalog is not None else None
         option_texts: dict[str, str] = texts["options"] if texts else {}
+        option_labels: dict[str, str] = texts["option_labels"] if texts else {}
         return cls(
             slug=meta.slug,
             name=texts["name"] if texts else meta.name,
@@ -77,6 +79,7 @@ class GameTypePublic(BaseModel):
             options=[
                 OptionPublic(
                     name=o.name,
+                    label=option_labels.get(o.name, o.name),
                     type=o.kind,
                     default=o.default,
                     allowed=list(o.allowed) or None,
@@ -92,10 +95,19 @@ class GameTypePublic(BaseModel):
         )
 
 
+class BotLevelPublic(BaseModel):
+    level: str = Field(description="What to send as `bot` when seating a bot.")
+    name: str
+    description: str
+
+
 class GameTypeDetail(GameTypePublic):
     """A game type with everything printed on its components, in one language."""
 
     language: str = Field(description="The language of every text here (also in Content-Language).")
+    bot_levels: list[BotLevelPublic] = Field(
+        description="The bots a host can seat (`{\"bot\": level}`), weakest first."
+    )
     prompts: dict[str, str] = Field(
         description="The prompt of each decision kind (`decision.kind` in games and choices)."
     )
@@ -123,6 +135,7 @@ class GameTypeDetail(GameTypePublic):
         return cls(
             **base.model_dump(),
             language=lang,
+            bot_levels=[BotLevelPublic(**level) for level in bot_levels(lang)],
             prompts=texts["prompts"] if texts else {},
             log_templates=texts["log_templates"] if texts else {},
             data=texts["data"] if texts else None,
@@ -269,6 +282,11 @@ class SeatPublic(BaseModel):
     confirmed: bool = Field(
         True, description="False for a rematch seat its player has not taken yet."
     )
+    connected: bool = Field(
+        False,
+        description="The seat follows the game now: a live subscription with its own token is "
+        "open (on any instance). Always false for a bot seat.",
+    )
 
 
 class SeatClockPublic(BaseModel):
@@ -351,7 +369,14 @@ class GamePublic(BaseModel):
     rematch_id: str | None = Field(None, description="This game's rematch, once created.")
 
     @classmethod
-    def of(cls, match: Match, viewer: Viewer, lang: str = DEFAULT_LANGUAGE) -> GamePublic:
+    def of(
+        cls,
+        match: Match,
+        viewer: Viewer,
+        connected: frozenset[int],
+        lang: str = DEFAULT_LANGUAGE,
+    ) -> GamePublic:
+        """``connected``: the seats with an open subscription now (``PresenceService``)."""
         decision = match.decision()
         return cls(
             id=match.id,
@@ -361,7 +386,12 @@ class GamePublic(BaseModel):
             options=match.options,
             seats=[
                 SeatPublic(
-                    seat=s.index, name=s.name, bot=s.bot, stand_in=s.stand_in, confirmed=s.confirmed
+                    seat=s.index,
+                    name=s.name,
+                    bot=s.bot,
+                    stand_in=s.stand_in,
+                    confirmed=s.confirmed,
+                    connected=s.index in connected,
                 )
                 for s in match.seats
             ],

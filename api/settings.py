@@ -93,6 +93,13 @@ class Settings(BaseSettings):
     deadline_poll_seconds: float = Field(
         0.5, gt=0, description="How often each instance looks for due deadlines."
     )
+    presence_ttl_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="A seat's open subscription counts as connected this long after its "
+        "instance last said so (each instance renews its own every third of it): the presence "
+        "of a crashed instance's subscribers ends within this time.",
+    )
     webhook_allow_private_targets: bool = Field(
         False,
         description="Allow webhook URLs on loopback, private, link-local and other non-public "

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from domain.bots import BOT_LEVELS
 from domain.engine import JSON, GameMeta
 from domain.i18n import LANGUAGES, load_texts, platform_texts
 
@@ -32,7 +33,8 @@ class GameCatalog:
 
     def texts(self, lang: str) -> dict[str, str]:
         """Every text of the game in ``lang``: prompts (``prompt.<decision kind>``), log templates
-        (``event.<event type>``), option descriptions (``option.<name>``) and component texts."""
+        (``event.<event type>``), option labels (``option_label.<name>``) and descriptions
+        (``option.<name>``) and component texts."""
         return _texts(self, lang)
 
 
@@ -52,7 +54,8 @@ class Translator:
 
 
 def describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> dict[str, JSON]:
-    """Names, option descriptions, prompts, log templates and static data of a game in ``lang``."""
+    """Names, option labels and descriptions, prompts, log templates and static data of a game
+    in ``lang``."""
     return _describe(catalog, meta, lang)
 
 
@@ -65,6 +68,7 @@ def _describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> dict[str, JSON
         "name": texts["game.name"],
         "description": texts["game.description"],
         "options": {spec.name: texts[f"option.{spec.name}"] for spec in meta.options},
+        "option_labels": {spec.name: texts[f"option_label.{spec.name}"] for spec in meta.options},
         "prompts": _prefixed(texts, "prompt."),
         "log_templates": {**_prefixed(common, "event."), **_prefixed(texts, "event.")},
         "data": catalog.build(texts),
@@ -73,6 +77,15 @@ def _describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> dict[str, JSON
 
 def _prefixed(texts: Texts, prefix: str) -> dict[str, str]:
     return {key.removeprefix(prefix): text for key, text in sorted(texts.items()) if key.startswith(prefix)}
+
+
+def bot_levels(lang: str) -> list[dict[str, str]]:
+    """The bots a host can seat in any game, weakest first, named and explained in ``lang``."""
+    texts = platform_texts(lang)
+    return [
+        {"level": level, "name": texts[f"bot.{level}.name"], "description": texts[f"bot.{level}.description"]}
+        for level in BOT_LEVELS
+    ]
 
 
 def prompt_text(catalog: GameCatalog | None, kind: str, lang: str, fallback: str) -> str:
@@ -96,4 +109,12 @@ def _all_catalogs() -> tuple[tuple[str, GameCatalog], ...]:
     return tuple((c.slug, c) for c in (isdb, keythedral, carcassonne))
 
 
-__all__ = ["LANGUAGES", "GameCatalog", "Translator", "all_catalogs", "describe", "prompt_text"]
+__all__ = [
+    "LANGUAGES",
+    "GameCatalog",
+    "Translator",
+    "all_catalogs",
+    "bot_levels",
+    "describe",
+    "prompt_text",
+]

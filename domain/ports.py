@@ -170,12 +170,46 @@ class WebhookRepository(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """One open live subscription of a seat, owned by the instance serving it until it expires."""
+
+    id: str
+    game_id: str
+    seat: int
+    instance: str
+    expires_at: datetime
+
+
+class PresenceRepository(Protocol):
+    def add(self, connection: Connection) -> None:
+        ...
+
+    def remove(self, connection_id: str) -> None:
+        ...
+
+    def remove_instance(self, instance: str) -> None:
+        ...
+
+    def connected_seats(self, game_id: str, now: datetime) -> frozenset[int]:
+        """Seats of the game with a connection that has not expired by ``now``."""
+        ...
+
+    def extend(self, instance: str, until: datetime) -> None:
+        """Every connection of ``instance`` now expires at ``until``."""
+        ...
+
+    def purge_expired(self, now: datetime) -> None:
+        ...
+
+
 class UnitOfWork(Protocol):
     """A transaction: rolled back on exit unless ``commit`` was called."""
 
     games: GameRepository
     players: PlayerRepository
     webhooks: WebhookRepository
+    presence: PresenceRepository
 
     def __enter__(self) -> Self:
         ...

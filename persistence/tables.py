@@ -111,6 +111,23 @@ class GameChoicesRow(SQLModel, table=True):
     choices: dict[str, Any] = _json()
 
 
+class PresenceRow(SQLModel, table=True):
+    """One open live subscription of a seat; its instance extends ``expires_at`` while it lives."""
+
+    __tablename__ = "presence"
+    __table_args__ = (Index("ix_presence_game_expiry", "game_id", "expires_at"),)
+
+    id: str = Field(sa_column=Column(String(32), primary_key=True))
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, nullable=False))
+    instance: str = Field(sa_column=Column(String(32), nullable=False, index=True))
+    expires_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
 class IdempotencyRow(SQLModel, table=True):
     """The first response to a retried submit, keyed by ``"<seat>:<client key>"``."""
 
@@ -261,3 +278,4 @@ webhook_endpoints = WebhookEndpointRow.__table__  # type: ignore[attr-defined]
 webhook_deliveries = WebhookDeliveryRow.__table__  # type: ignore[attr-defined]
 webhook_attempts = WebhookAttemptRow.__table__  # type: ignore[attr-defined]
 game_choices = GameChoicesRow.__table__  # type: ignore[attr-defined]
+presence = PresenceRow.__table__  # type: ignore[attr-defined]

@@ -14,10 +14,11 @@ from typing import Self
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from domain.ports import GameRepository, PlayerRepository, WebhookRepository
+from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
 from domain.registry import EngineRegistry
 from persistence.hot_states import HotStates
 from persistence.players import SqlPlayerRepository
+from persistence.presence import SqlPresenceRepository
 from persistence.repository import SqlGameRepository
 from persistence.webhooks import SqlWebhookRepository
 from persistence.write_lock import SqliteWriteLock
@@ -29,6 +30,7 @@ class SqlUnitOfWork:
     games: GameRepository  # the port's type: a narrower one would not satisfy the Protocol
     players: PlayerRepository
     webhooks: WebhookRepository
+    presence: PresenceRepository
 
     def __init__(
         self,
@@ -55,6 +57,7 @@ class SqlUnitOfWork:
         self.games = self._game_rows
         self.players = SqlPlayerRepository(self._session, self._before_write)
         self.webhooks = SqlWebhookRepository(self._session, self._before_write)
+        self.presence = SqlPresenceRepository(self._session, self._before_write)
         return self
 
     def _before_write(self) -> None:

@@ -16,7 +16,7 @@ from domain.errors import GameNotFound, VersionConflict
 from domain.idempotency import Remembered
 from domain.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
 from domain.match import AppliedChoices, Match, RecordedEvent
-from domain.ports import BotGame, Player, PlayerSeat
+from domain.ports import BotGame, Connection, Player, PlayerSeat
 from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
@@ -92,9 +92,37 @@ class FakeWebhookRepository:
         raise NotImplementedError("sending is tested on real databases")
 
 
+class FakePresenceRepository:
+    def __init__(self) -> None:
+        self.connections: dict[str, Connection] = {}
+
+    def add(self, connection: Connection) -> None:
+        self.connections[connection.id] = connection
+
+    def remove(self, connection_id: str) -> None:
+        self.connections.pop(connection_id, None)
+
+    def remove_instance(self, instance: str) -> None:
+        self.connections = {k: c for k, c in self.connections.items() if c.instance != instance}
+
+    def connected_seats(self, game_id: str, now: datetime) -> frozenset[int]:
+        return frozenset(
+            c.seat for c in self.connections.values() if c.game_id == game_id and c.expires_at > now
+        )
+
+    def extend(self, instance: str, until: datetime) -> None:
+        for key, c in self.connections.items():
+            if c.instance == instance:
+                self.connections[key] = dataclasses.replace(c, expires_at=until)
+
+    def purge_expired(self, now: datetime) -> None:
+        self.connections = {k: c for k, c in self.connections.items() if c.expires_at > now}
+
+
 class FakeRepository:
     def __init__(self) -> None:
         self.players = FakePlayerRepository()
+        self.presence = FakePresenceRepository()
         self.webhooks = FakeWebhookRepository()
         self.rows: dict[str, tuple[Match, str]] = {}
         self.choices: dict[str, list[AppliedChoices]] = {}
@@ -244,6 +272,7 @@ class FakeUnitOfWork:
         self.games = copy.deepcopy(self.store)
         self.players = self.games.players
         self.webhooks = self.games.webhooks
+        self.presence = self.games.presence
         return self
 
     def __exit__(

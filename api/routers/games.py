@@ -7,7 +7,15 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Path, Query, Response
 
 from api.conditional import CACHE_CONTROL, NOT_MODIFIED, VARY, IfNoneMatch, game_etag, matches
-from api.deps import LanguageDep, PlayersDep, RematchesDep, ReplaysDep, ServiceDep, TokenDep
+from api.deps import (
+    LanguageDep,
+    PlayersDep,
+    PresenceDep,
+    RematchesDep,
+    ReplaysDep,
+    ServiceDep,
+    TokenDep,
+)
 from api.openapi_contract import problems
 from api.schemas import (
     ChoicesPublic,
@@ -104,6 +112,7 @@ def list_games(
 def get_game(
     game_id: str,
     service: ServiceDep,
+    presence: PresenceDep,
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
@@ -111,16 +120,18 @@ def get_game(
 ) -> GamePublic | Response:
     """Read a game as the token's seat sees it (no token: as a spectator).
 
-    The answer's weak ``ETag`` changes with the game's version and differs per viewer; send it
-    back in ``If-None-Match`` to get ``304 Not Modified`` while nothing happened."""
+    The answer's weak ``ETag`` changes with the game's version and the connected seats, and
+    differs per viewer; send it back in ``If-None-Match`` to get ``304 Not Modified`` while
+    nothing happened."""
     match = service.load(game_id)
     viewer = service.viewer(match, token)
-    etag = game_etag(match.id, match.version, viewer, lang)
+    connected = presence.connected(match.id)
+    etag = game_etag(match.id, match.version, viewer, lang, connected=connected)
     headers = {"ETag": etag, "Vary": VARY, "Cache-Control": CACHE_CONTROL, "Content-Language": lang}
     if matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
     response.headers.update(headers)
-    return GamePublic.of(match, viewer, lang)
+    return GamePublic.of(match, viewer, connected, lang)
 
 
 @router.post(
@@ -174,12 +185,16 @@ def join_game(
     openapi_extra=problems("game_not_found", "forbidden", "seat_not_found", "game_not_in_lobby"),
 )
 def remove_seat(
-    game_id: str, seat: Annotated[int, Path(ge=0, le=64)], service: ServiceDep, token: TokenDep
+    game_id: str,
+    seat: Annotated[int, Path(ge=0, le=64)],
+    service: ServiceDep,
+    presence: PresenceDep,
+    token: TokenDep,
 ) -> GamePublic:
     """Free a lobby seat: the host removes any seat, a seat (its own token) leaves. Later seats
     move up one place."""
     match = service.remove_seat(game_id, seat, token)
-    return GamePublic.of(match, service.viewer_or_spectator(match, token))
+    return GamePublic.of(match, service.viewer_or_spectator(match, token), presence.connected(match.id))
 
 
 @router.post(
@@ -190,12 +205,17 @@ def remove_seat(
     ),
 )
 def start_game(
-    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
+    game_id: str,
+    service: ServiceDep,
+    presence: PresenceDep,
+    token: TokenDep,
+    lang: LanguageDep,
+    response: Response,
 ) -> GamePublic:
     """Start the game (host token)."""
     match = service.start(game_id, token)
     response.headers["Content-Language"] = lang
-    return GamePublic.of(match, service.viewer(match, token), lang)
+    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id), lang)
 
 
 @router.post(
@@ -204,12 +224,17 @@ def start_game(
     openapi_extra=problems("game_not_found", "forbidden", "game_over"),
 )
 def abort_game(
-    game_id: str, service: ServiceDep, token: TokenDep, lang: LanguageDep, response: Response
+    game_id: str,
+    service: ServiceDep,
+    presence: PresenceDep,
+    token: TokenDep,
+    lang: LanguageDep,
+    response: Response,
 ) -> GamePublic:
     """Abort the game (host token); its seed is revealed."""
     match = service.abort(game_id, token)
     response.headers["Content-Language"] = lang
-    return GamePublic.of(match, service.viewer(match, token), lang)
+    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id), lang)
 
 
 @router.post(
@@ -233,10 +258,12 @@ def rematch_game(game_id: str, rematches: RematchesDep, token: TokenDep, respons
         "game_not_found", "forbidden", "game_not_in_progress", "game_over", "seat_resigned"
     ),
 )
-def resign_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+def resign_seat(
+    game_id: str, service: ServiceDep, presence: PresenceDep, token: TokenDep
+) -> GamePublic:
     """Resign the token's seat: a bot plays it to the end, and the result says who resigned."""
     match = service.resign(game_id, token)
-    return GamePublic.of(match, service.viewer(match, token))
+    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id))
 
 
 @router.post(
@@ -246,10 +273,12 @@ def resign_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePubli
         "game_not_found", "forbidden", "game_not_in_progress", "game_over", "seat_resigned"
     ),
 )
-def return_to_seat(game_id: str, service: ServiceDep, token: TokenDep) -> GamePublic:
+def return_to_seat(
+    game_id: str, service: ServiceDep, presence: PresenceDep, token: TokenDep
+) -> GamePublic:
     """Take the seat back from the bot that played it since its clock ran out."""
     match = service.return_to_seat(game_id, token)
-    return GamePublic.of(match, service.viewer(match, token))
+    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id))
 
 
 @router.get(

@@ -72,3 +72,22 @@ def test_graphql_game_type_has_the_same_static_data(client: TestClient) -> None:
         "/graphql", json={"query": query, "variables": {"slug": "nope"}}
     ).json()["data"]["gameType"]
     assert missing == {"code": "unknown_game_type", "httpStatus": 404}
+
+
+def test_bot_levels_and_option_labels_are_discoverable_in_the_language_asked(client: TestClient) -> None:
+    rest = client.get("/v1/game-types/carcassonne?lang=de").json()
+    assert [b["level"] for b in rest["bot_levels"]] == ["random", "greedy"]
+    assert rest["bot_levels"][0]["name"] == "Zufall" and rest["bot_levels"][1]["description"]
+    labels = {o["name"]: o["label"] for o in rest["options"]}
+    assert labels["farm_scoring"] == "Wiesenwertung" and all(labels.values())
+    query = """query { gameType(slug: "carcassonne", lang: "de") {
+      ... on GameTypeDetail { botLevels { level name description } options { name label } } } }"""
+    detail = client.post("/graphql", json={"query": query}).json()["data"]["gameType"]
+    assert detail["botLevels"] == rest["bot_levels"]
+    assert {o["name"]: o["label"] for o in detail["options"]} == labels
+    for level in rest["bot_levels"]:  # a listed level is one the host can seat
+        game = client.post("/v1/games", json={"type": "carcassonne"}).json()
+        seated = client.post(
+            f"/v1/games/{game['id']}/seats", json={"bot": level["level"]}, headers=auth(game["host_token"])
+        )
+        assert seated.status_code == 201, seated.text

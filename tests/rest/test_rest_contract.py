@@ -51,6 +51,7 @@ def test_catalog_lists_types_with_player_counts_and_options(client: TestClient) 
     rounds = next(o for o in duel["options"] if o["name"] == "rounds")
     assert rounds == {
         "name": "rounds",
+        "label": "rounds",  # a game without translations is labelled by its option names
         "type": "int",
         "default": 2,
         "allowed": [1, 2, 3],
@@ -268,6 +269,7 @@ def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestCl
         "bot": "random",
         "stand_in": None,
         "confirmed": True,
+        "connected": False,  # a bot never subscribes; presence shows nothing more than this
     }
 
 

@@ -31,7 +31,7 @@ export const api = {
   gameType: (slug) => call("GET", `/v1/game-types/${encodeURIComponent(slug)}`),
   /** One lobby page: {items, total, next_cursor}. */
   listGames: (query) => call("GET", "/v1/games", { query }),
-  createGame: (type, options, isPrivate) => call("POST", "/v1/games", { body: { type, options, private: isPrivate } }),
+  createGame: (type, options, isPrivate, clock) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock } }),
   join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
   start: (gameId, token) => call("POST", `/v1/games/${gameId}/start`, { token }),
   game: (gameId, token) => call("GET", `/v1/games/${gameId}`, { token }),
@@ -39,5 +39,7 @@ export const api = {
   submit: (gameId, token, choice, decisionVersion) => call("POST", `/v1/games/${gameId}/choices`, {
     token, body: decisionVersion === null || decisionVersion === undefined ? { choice } : { choice, decision_version: decisionVersion },
   }),
+  resign: (gameId, token) => call("POST", `/v1/games/${gameId}/resign`, { token }),
+  rematch: (gameId, token) => call("POST", `/v1/games/${gameId}/rematch`, { token }),
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
 };

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { language } from "./i18n.js";
 import { humanize } from "./format.js";
+import { h, clear } from "./dom.js";
 
 const cache = new Map();
 
@@ -24,4 +25,12 @@ export function item(data, list, id) {
 export function nameOf(data, list, id) {
   const found = item(data, list, id);
   return found?.name || found?.title || humanize(id);
+}
+
+/** Fill a <select> with the bots a host can seat in this game (strongest first, as the default). */
+export async function fillBotLevels(select, slug) {
+  const levels = (await gameTypeDetail(slug))?.bot_levels || [];
+  const chosen = select.value;
+  clear(select).append(...[...levels].reverse().map((level) =>
+    h("option", { value: level.level, title: level.description, selected: level.level === chosen }, [level.name])));
 }

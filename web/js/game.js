@@ -10,7 +10,11 @@ import { followGame } from "./live.js";
 import { describeEvent } from "./log.js";
 import { gameTokens, rememberTokens } from "./store.js";
 import { rendererFor, choiceText } from "./games/index.js";
-import { gameTypeDetail } from "./catalog.js";
+import { fillBotLevels, gameTypeDetail } from "./catalog.js";
+import { seatStatus, tickClocks } from "./seat_status.js";
+import { rematchControl, resignControl } from "./seat_actions.js";
+
+const PRESENCE_REFRESH_MS = 15000;
 
 function seatBadge(seat, name) {
   return h("span", { class: "seat", style: `--seat:${SEAT_COLOURS[seat % 6]}` }, [
@@ -154,10 +158,13 @@ export async function showGame(main, gameId) {
     const list = h("ul", { class: "seats" });
     for (const seat of game.seats) {
       const you = seat.seat === game.viewer?.seat ? ` (${t("game.you")})` : "";
-      const bot = seat.bot ? ` · ${t("game.bot", { level: seat.bot })}` : "";
-      list.append(h("li", {}, [seatBadge(seat.seat, seat.name), you, bot]));
+      const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
+      const bot = seat.bot ? ` · ${t("game.bot", { level: levelName })}` : "";
+      list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot, seatStatus(game, seat)]));
     }
     els.lobby.append(list);
+    const resign = resignControl(game, page.token, act);
+    if (resign) els.lobby.append(resign);
     if (game.status !== "lobby") return;
     // A private game's link carries its invite code, which only the host's browser knows.
     const invite = gameTokens(gameId).invite;
@@ -173,10 +180,8 @@ export async function showGame(main, gameId) {
       els.lobby.append(h("p", {}, [h("a", { class: "button", href: `#/join/${gameId}` }, [t("lobby.join")])]));
     }
     if (page.hostToken) {
-      const level = h("select", { id: "add-bot-level", "aria-label": t("lobby.bot_level") }, [
-        h("option", { value: "greedy" }, [t("lobby.bot_greedy")]),
-        h("option", { value: "random" }, [t("lobby.bot_random")]),
-      ]);
+      const level = h("select", { id: "add-bot-level", "aria-label": t("lobby.bot_level") });
+      fillBotLevels(level, game.type);
       const full = game.seats.length >= game.max_players;
       els.lobby.append(h("p", {}, [
         h("button", { type: "button", id: "add-bot", disabled: full, onclick: () => act(() => api.join(gameId, { bot: level.value }, page.hostToken)) }, [t("game.add_bot")]),
@@ -227,6 +232,7 @@ export async function showGame(main, gameId) {
         h("tbody", {}, rows),
       ]),
       h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]), detailsView(result.details, nameOf)]),
+      rematchControl(page.game, page.token, page.hostToken, (message) => { els.error.textContent = message; }),
     );
   }
 
@@ -278,9 +284,14 @@ export async function showGame(main, gameId) {
       if (status === "live") refresh();
     },
   });
+  const stopClocks = tickClocks();
+  // Presence changes record no event: re-read the view now and then while the game is open.
+  const presenceTimer = setInterval(() => {
+    if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status)) refresh();
+  }, PRESENCE_REFRESH_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
-  return () => live.close();
+  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); };
 }
 
 /** Final-score details as a table when they are per-seat rows, else as nested lists. */

@@ -4,6 +4,8 @@
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
+import { fillBotLevels } from "./catalog.js";
+import { clockFieldset, readClock } from "./clock_options.js";
 import { playerName, rememberName, rememberTokens } from "./store.js";
 
 function nameField(id) {
@@ -25,7 +27,7 @@ function optionInput(option) {
   }
   const badge = option.verified === false ? h("span", { class: "badge", title: t("lobby.reconstructed_help") }, [t("lobby.reconstructed")]) : null;
   return h("div", { class: "option" }, [
-    h("label", { for: id }, [h("code", {}, [option.name]), " ", input, " ", badge]),
+    h("label", { for: id }, [option.label || option.name, " ", input, " ", badge]),
     h("p", { class: "help", id: `${id}-help` }, [option.description]),
   ]);
 }
@@ -55,10 +57,7 @@ function createForm(types) {
   const description = h("p", { class: "help" });
   const optionsBox = h("fieldset", { class: "options" });
   const bots = h("input", { type: "number", id: "bots", name: "bots", min: 0, value: 1 });
-  const level = h("select", { id: "bot-level", name: "level" }, [
-    h("option", { value: "greedy" }, [t("lobby.bot_greedy")]),
-    h("option", { value: "random" }, [t("lobby.bot_random")]),
-  ]);
+  const level = h("select", { id: "bot-level", name: "level" });
   const error = h("p", { class: "error", role: "alert" });
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
   const form = h("form", { id: "create-form", class: "card" }, [
@@ -66,6 +65,7 @@ function createForm(types) {
     h("p", {}, [h("label", { for: "game-type" }, [t("lobby.game")]), " ", typeSelect]),
     description,
     optionsBox,
+    clockFieldset(),
     nameField("create-name"),
     h("p", {}, [h("label", { for: "bots" }, [t("lobby.bots")]), " ", bots, " ",
       h("label", { for: "bot-level" }, [t("lobby.bot_level")]), " ", level]),
@@ -81,7 +81,9 @@ function createForm(types) {
     description.textContent = `${type.description} (${t("lobby.players", { min: type.min_players, max: type.max_players })})`;
     clear(optionsBox).append(h("legend", {}, [t("lobby.options")]), ...type.options.map(optionInput));
     bots.max = type.max_players - 1;
+    levelsReady = fillBotLevels(level, type.slug);
   }
+  let levelsReady = Promise.resolve();
   typeSelect.addEventListener("change", showType);
   showType();
   form.addEventListener("submit", async (event) => {
@@ -91,13 +93,14 @@ function createForm(types) {
     const name = form.elements["player-name"].value.trim();
     const options = readOptions(form, type);
     const botCount = Number(bots.value);
+    await levelsReady;
     if (botCount + 1 > maxPlayers(type, options)) {
       error.textContent = t("lobby.too_many", { max: maxPlayers(type, options) });
       return;
     }
     try {
       rememberName(name);
-      const created = await api.createGame(type.slug, options, privateBox.checked);
+      const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form));
       rememberTokens(created.id, { host: created.host_token, invite: created.invite_code || null });
       const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, created.host_token);
       rememberTokens(created.id, { seat: seat.token, seatIndex: seat.seat });

@@ -158,6 +158,7 @@ def build(t: Texts) -> dict[str, JSON]:
             "sides": list(SIDE_NAMES),
             "ports": list(PORT_NAMES),
             "corners": list(CORNER_NAMES),
+            "corner_frame": t["conventions.corner_frame"],
             "segments": t["conventions.segments"],
         },
         "geometry": {"unit": "tile side = 1; x right, y down; north is y = 0", "zones": zones},

@@ -80,7 +80,7 @@ class KeythedralEngine:
         if pending.decision is None:
             if pending.seats is not None:
                 pending.decision = Decision(
-                    tuple(pending.seats), pending.kind, prompt(pending.kind, None),
+                    tuple(pending.seats), pending.kind, prompt(pending.kind),
                     simultaneous=True, data=pending.data,
                 )
             else:
@@ -127,7 +127,7 @@ def _decision(seat: int, kind: str, data: dict[str, JSON]) -> Decision:
     if found is None:
         if len(_DECISIONS) > 50_000:
             _DECISIONS.clear()
-        found = _DECISIONS[key] = Decision((seat,), kind, prompt(kind, seat), data=data)
+        found = _DECISIONS[key] = Decision((seat,), kind, prompt(kind), data=data)
     return found
 
 

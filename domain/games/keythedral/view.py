@@ -38,17 +38,10 @@ PROMPTS = {
 }
 
 
-_PROMPT_CACHE: dict[tuple[str, int], str] = {}
-
-
-def prompt(kind: str, seat: int | None) -> str:
-    """The prompt of a decision; a law window is put to several seats at once (``seat`` None)."""
-    key = (kind, -1 if seat is None else seat)
-    text = _PROMPT_CACHE.get(key)
-    if text is None:
-        text = PROMPTS[kind] if seat is None else f"Seat {seat}: {PROMPTS[kind]}"
-        _PROMPT_CACHE[key] = text
-    return text
+def prompt(kind: str) -> str:
+    """The prompt of a decision, addressed to whoever decides (``Decision.seats`` says who): no
+    seat number in the text, like the other games' prompts and every translation."""
+    return PROMPTS[kind]
 
 
 def cube_map(counts: list[int]) -> dict[str, int]:

@@ -117,3 +117,24 @@ def test_special_expansion_tiles_have_the_described_topology() -> None:
         assert TILE_TYPES[TYPE_BY_ID[wall]].kinds.count(FIELD) == 3
     crossing = TILE_TYPES[TYPE_BY_ID["AM/LRRRR"]]
     assert crossing.cloister == 0 and crossing.kinds.count(ROAD) == 4
+
+
+def test_static_field_corners_are_printed_corners_turned_as_the_conventions_say() -> None:
+    """``conventions.corner_frame``: printed corner i of a tile placed with rotation r is board
+    corner (i + r/90) mod 4, the frame barn choices and placed barns use (``OT_CORNER_FIELD``)."""
+    from domain.catalog import all_catalogs, describe
+    from domain.games.carcassonne import ENGINE
+
+    data = describe(all_catalogs()["carcassonne"], ENGINE.meta, "en")["data"]
+    assert isinstance(data, dict)
+    corners = data["conventions"]["corners"]
+    assert "rotation 0" in data["conventions"]["corner_frame"]
+    turned = 0
+    for tile, static in zip(TILE_TYPES, data["tiles"], strict=True):
+        printed = [static["field_corners"][name] for name in corners]
+        for r in range(4):
+            board = OT_CORNER_FIELD[tile.index * 4 + r]
+            for i, segment in enumerate(printed):
+                assert board[(i + r) % 4] == (-1 if segment is None else segment), (tile.id, r, i)
+            turned += printed != [None if s < 0 else s for s in board]
+    assert turned > 0  # some tiles' corners really move when turned: the frame matters

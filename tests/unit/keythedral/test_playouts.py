@@ -157,3 +157,19 @@ def test_views_and_events_never_show_another_seats_secrets() -> None:
             others = ENGINE.view(state, viewer)["players"]
             assert all("cubes" not in p for p in others)
     assert checked > 1000
+
+
+def test_prompts_name_no_seat_like_every_translation() -> None:
+    """The seat deciding is ``decision.seats``; a "Seat 2:" in the text (0-based, untranslated)
+    contradicted every translation, which has none."""
+    state, _ = ENGINE.setup(3, ENGINE.meta.resolve_options({}), random.Random(7))
+    chooser = random.Random(8)
+    kinds = set()
+    for _ in range(400):
+        decision = ENGINE.decision(state)
+        if decision is None:
+            break
+        assert "Seat" not in decision.prompt
+        kinds.add(decision.kind)
+        ENGINE.apply(state, random_choices(state, chooser))
+    assert len(kinds) > 5

@@ -1,0 +1,75 @@
+"""A seat's clock, presence, resignation and rematch in the browser (on the test-only duel game)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import start
+
+
+def create_duel_with_clock(page: Page, seconds: int) -> str:
+    page.goto("/play/")
+    page.select_option("#game-type", "duel")
+    page.select_option("#clock-mode", "per_decision")
+    page.fill("#clock-seconds", str(seconds))
+    page.fill("#create-name", "Ann")
+    page.fill("#bots", "1")
+    page.select_option("#bot-level", "random")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#seats")).to_contain_text("Ann")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def test_a_clocked_game_ticks_shows_who_is_online_and_resigning_hands_the_seat_to_a_bot(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    create_duel_with_clock(page, 600)
+    start(page)
+    ann, bot = page.locator('#seats li[data-seat="0"]'), page.locator('#seats li[data-seat="1"]')
+    expect(ann.locator(".presence")).to_have_attribute("data-connected", "true")
+    expect(ann.locator(".presence")).to_contain_text("online")
+    expect(bot.locator(".presence")).to_have_count(0)  # a bot is neither online nor offline
+    clock = ann.locator(".clock.running .clock-time")
+    first = clock.inner_text()
+    assert first.startswith(("10:00", "9:5")), first
+    page.wait_for_timeout(2100)
+    assert clock.inner_text() != first  # it ticks without any new event
+
+    page.click("#resign")
+    expect(page.locator("#resign-question")).to_contain_text("Really resign?")
+    page.click("#resign-cancel")
+    expect(page.locator("#resign-question")).to_have_count(0)
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(ann.locator(".stand-in")).to_contain_text("resigned")
+    expect(page.locator("#scores")).to_be_visible(timeout=60_000)  # bots play both seats to the end
+    expect(page.locator("#resign")).to_have_count(0)
+
+
+def test_a_rematch_from_a_finished_game_opens_the_next_game_with_the_same_seats(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    first_id = create_duel_with_clock(page, 600)
+    start(page)
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator("#scores")).to_be_visible(timeout=60_000)
+    page.click("#rematch")
+    expect(page).not_to_have_url(re.compile(f"{first_id}$"))
+    second_id = page.url.rsplit("/", 1)[-1]
+    assert second_id != first_id
+    # Ann took her held seat and the bot sat down by itself; Ann, the host of the rematch, starts it.
+    expect(page.locator("#seats")).to_contain_text("random bot")
+    start(page)
+    expect(page.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
+    expect(page.locator('#seats li[data-seat="0"] .stand-in')).to_have_count(0)
+    expect(page.locator('#seats li[data-seat="0"] .clock.running')).to_be_visible()
+    page.goto(f"/play/#/game/{first_id}")
+    page.click("#next-game")  # the finished game links to its rematch
+    expect(page).to_have_url(re.compile(f"#/game/{second_id}$"))
+    expect(page.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")

@@ -1,0 +1,39 @@
+// The turn clock of a new game, the same for every game type: none, a limit per decision, or a
+// Fischer bank with an increment; and what happens when it runs out. Sent as `clock` at creation.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function clockFieldset() {
+  const mode = h("select", { id: "clock-mode", name: "clock-mode" }, ["none", "per_decision", "fischer"].map((value) =>
+    h("option", { value }, [t(`clock.mode_${value}`)])));
+  const seconds = h("input", { type: "number", id: "clock-seconds", min: 1, value: 60 });
+  const increment = h("input", { type: "number", id: "clock-increment", min: 0, value: 10 });
+  const onExpiry = h("select", { id: "clock-expiry" }, ["bot", "forfeit"].map((value) =>
+    h("option", { value }, [t(`clock.expiry_${value}`)])));
+  const details = h("span", { class: "clock-details" }, [
+    h("label", { for: "clock-seconds" }, [t("clock.seconds")]), " ", seconds, " ",
+    h("span", { class: "clock-increment" }, [h("label", { for: "clock-increment" }, [t("clock.increment")]), " ", increment]), " ",
+    h("label", { for: "clock-expiry" }, [t("clock.on_expiry")]), " ", onExpiry,
+  ]);
+  function show() {
+    details.hidden = mode.value === "none";
+    details.querySelector(".clock-increment").hidden = mode.value !== "fischer";
+  }
+  mode.addEventListener("change", show);
+  show();
+  return h("fieldset", { class: "clock-options" }, [
+    h("legend", {}, [t("clock.title")]),
+    h("p", {}, [h("label", { for: "clock-mode" }, [t("clock.mode")]), " ", mode, " ", details]),
+    h("p", { class: "help" }, [t("clock.help")]),
+  ]);
+}
+
+/** The `clock` of the creation request, or undefined for no clock. */
+export function readClock(form) {
+  const mode = form.querySelector("#clock-mode").value;
+  if (mode === "none") return undefined;
+  const clock = { mode, seconds: Number(form.querySelector("#clock-seconds").value), on_expiry: form.querySelector("#clock-expiry").value };
+  if (mode === "fischer") clock.increment = Number(form.querySelector("#clock-increment").value);
+  return clock;
+}

@@ -1,0 +1,59 @@
+// What a seated person can do besides moving: resign (after a confirmation; a bot then plays the
+// seat to the end) and, once the game is over, ask for a rematch or follow the link to it. The
+// rematch holds each person's seat until they take it by joining with their previous seat token.
+
+import { api } from "./api.js";
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { gameTokens, rememberTokens } from "./store.js";
+
+/** A resign button that asks first; null when the viewer has no seat to resign. */
+export function resignControl(game, token, act) {
+  const seat = game.seats.find((entry) => entry.seat === game.viewer?.seat);
+  if (!token || !seat || game.status !== "in_progress" || seat.stand_in === "resigned" || seat.stand_in === "forfeited") return null;
+  const box = h("p", { class: "resign" });
+  function ask() {
+    clear(box).append(
+      h("span", { id: "resign-question", role: "alert" }, [t("resign.question")]), " ",
+      h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => act(() => api.resign(game.id, token)) }, [t("resign.confirm")]), " ",
+      h("button", { type: "button", id: "resign-cancel", onclick: idle }, [t("game.cancel")]),
+    );
+    box.querySelector("#resign-cancel").focus();
+  }
+  function idle() {
+    clear(box).append(h("button", { type: "button", id: "resign" }, [t("resign.button")]));
+    box.querySelector("#resign").addEventListener("click", ask);
+  }
+  idle();
+  return box;
+}
+
+/** Take our seat in the next game (held for our previous seat token), then open it. */
+async function follow(nextId, token) {
+  if (token && !gameTokens(nextId).seat) {
+    const seat = await api.join(nextId, {}, token);
+    rememberTokens(nextId, { seat: seat.token, seatIndex: seat.seat });
+  }
+  location.hash = `#/game/${nextId}`;
+}
+
+/** On a finished game: "Rematch", or "Go to the next game" once one exists; null otherwise. */
+export function rematchControl(game, token, hostToken, showError) {
+  if (game.status !== "finished" || !(token || hostToken)) return null;
+  const run = (action) => async () => {
+    try { await action(); } catch (failure) { showError(failure.message); }
+  };
+  if (game.rematch_id) {
+    return h("p", { class: "rematch" }, [
+      h("button", { type: "button", id: "next-game", class: "primary", onclick: run(() => follow(game.rematch_id, token)) }, [t("rematch.follow")]),
+    ]);
+  }
+  return h("p", { class: "rematch" }, [
+    h("button", { type: "button", id: "rematch", class: "primary", onclick: run(async () => {
+      const created = await api.rematch(game.id, token || hostToken);
+      rememberTokens(created.id, { host: created.host_token });
+      await follow(created.id, token);
+    }) }, [t("rematch.button")]),
+    " ", h("span", { class: "help" }, [t("rematch.help")]),
+  ]);
+}
