@@ -21,7 +21,7 @@ from tests.services import reachable_redis
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(120)]
 
 TTL = 2.0
-SEATS_QUERY = "query($id: String!) { game(id: $id) { ... on Game { seats { seat connected } } } }"
+SEATS_QUERY = "query($id: ID!) { game(id: $id) { ... on Game { seats { seat connected } } } }"
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from tests.rest.test_rest_contract import auth, seated_game
 
 PROTOCOL = "graphql-transport-ws"
-SUBSCRIBE = "subscription($id: String!) { gameEvents(gameId: $id, after: 0) { seq } }"
-SEATS = "query($id: String!) { game(id: $id) { ... on Game { seats { seat connected } } } }"
+SUBSCRIBE = "subscription($id: ID!) { gameEvents(gameId: $id, after: 0) { seq } }"
+SEATS = "query($id: ID!) { game(id: $id) { ... on Game { seats { seat connected } } } }"
 
 
 def connected(client: TestClient, game_id: str) -> list[bool]:

@@ -1,7 +1,7 @@
 """Presence: one row per open live subscription of a seat, kept alive by its instance.
 
-Revision ID: 0011_presence
-Revises: 0010_game_choices
+Revision ID: 0012_presence
+Revises: 0011_decision_versions_and_lobby
 Create Date: 2026-11-23
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011_presence"
-down_revision: str | None = "0010_game_choices"
+revision: str = "0012_presence"
+down_revision: str | None = "0011_decision_versions_and_lobby"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
