@@ -54,6 +54,16 @@ function tileFace(ctx, id) {
   return g;
 }
 
+/** A barn names a corner of the board; the tile is drawn in its printed frame and then turned, so
+ * draw the barn at the printed corner that the turn brings there (static data
+ * `conventions.corner_frame`: printed corner i ends up at board corner (i + rotation / 90) mod 4). */
+function printedCorner(ctx, boardCorner, rotation) {
+  const names = ctx.data?.conventions?.corners || ["NW", "NE", "SE", "SW"];
+  const index = names.indexOf(boardCorner);
+  if (index < 0) return [0.5, 0.5];
+  return CORNERS[names[(index - rotation / 90 + 8) % 4]] || [0.5, 0.5];
+}
+
 function anchorOf(ctx, tileId, segment) {
   const type = tileType(ctx, tileId);
   return type?.segments?.[segment]?.anchor || [0.5, 0.5];
@@ -178,11 +188,11 @@ function board(ctx) {
   for (const figure of state.figures || []) {
     const placed = tileAt.get(`${figure.x},${figure.y}`);
     if (!placed) continue;
-    const [ax, ay] = figure.corner ? CORNERS[figure.corner] || [0.5, 0.5] : anchorOf(ctx, placed.tile, figure.segment);
+    const [ax, ay] = figure.corner ? printedCorner(ctx, figure.corner, placed.rotation) : anchorOf(ctx, placed.tile, figure.segment);
     const g = s("g", { transform: `translate(${placed.x * T},${placed.y * T}) rotate(${placed.rotation},${T / 2},${T / 2})` }, [
-      s("g", { transform: `rotate(${-placed.rotation},${ax * T},${ay * T})` }, [figureShape(figure.figure, figure.owner, ax * T, ay * T)]),
+      s("g", { transform: `rotate(${-placed.rotation},${ax * T},${ay * T})` }, [figureShape(figure.figure, figure.seat, ax * T, ay * T)]),
     ]);
-    g.append(s("title", {}, [`${ctx.nameOf(figure.owner)}: ${figure.figure} (${figure.feature || figure.corner || ""})`]));
+    g.append(s("title", {}, [`${ctx.nameOf(figure.seat)}: ${figure.figure} (${figure.feature || figure.corner || ""})`]));
     svg.append(g);
   }
   // Every legal square of the drawn tile (or the abbey).
@@ -207,7 +217,7 @@ function board(ctx) {
     let index = 0;
     for (const [key, options] of figureSpots) {
       const [kind, id] = key.split(":");
-      const [ax, ay] = kind === "corner" ? CORNERS[id] || [0.5, 0.5] : anchorOf(ctx, justPlaced.tile, Number(id));
+      const [ax, ay] = kind === "corner" ? printedCorner(ctx, id, justPlaced.rotation) : anchorOf(ctx, justPlaced.tile, Number(id));
       const fallback = !tileType(ctx, justPlaced.tile);
       const px = fallback ? 0.2 + 0.2 * (index % 4) : ax;
       const py = fallback ? 0.3 + 0.3 * Math.floor(index / 4) : ay;
