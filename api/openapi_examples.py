@@ -14,8 +14,9 @@ TOKEN = "MQjI8DCG0K9YS-9-snKkOrYdn_---xdkv3j3BDV8y4I"
 COMMITMENT = "ed577aa4369c709d41ae58e8b277958d81ce200d27dccf9a0716269d984fd3e2"
 
 SEATS = [
-    {"seat": 0, "name": "Ann", "bot": None, "stand_in": None, "confirmed": True},
-    {"seat": 1, "name": "greedy bot", "bot": "greedy", "stand_in": None, "confirmed": True},
+    {"seat": 0, "name": "Ann", "bot": None, "stand_in": None, "confirmed": True, "connected": True},
+    {"seat": 1, "name": "greedy bot", "bot": "greedy", "stand_in": None, "confirmed": True,
+     "connected": False},
 ]
 PICK = {"cards": ["messenger", "trader"]}
 DECISION = {
@@ -81,10 +82,11 @@ CLOCK = {
 }
 OPTION = {
     "name": "winter",
+    "label": "Winter variant",
     "type": "bool",
     "default": False,
     "allowed": None,
-    "description": "Play with the winter cards.",
+    "description": "Winter variant: some rounds reveal a winter card with a special effect.",
     "verified": False,
 }
 GAME_TYPE = {
@@ -158,6 +160,10 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
     "GameTypeDetail": {
         **GAME_TYPE,
         "language": "en",
+        "bot_levels": [
+            {"level": "random", "name": "Random", "description": "Picks any legal move at random."},
+            {"level": "greedy", "name": "Greedy", "description": "Tries each move and keeps the best."},
+        ],
         "prompts": {"pick_cards": "Choose your character card(s) for this round."},
         "log_templates": {"seat_joined": "{name} takes seat {seat}."},
         "data": {"resources": [{"id": "sand", "name": "Sand", "value": 1, "count": 18, "joker": False}]},
