@@ -12,6 +12,7 @@ import pytest
 
 from domain.catalog import all_catalogs, describe
 from domain.i18n import LANGUAGES, negotiate, platform_texts
+from domain.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 from tests.playouts import Played, hosted_engines, play, variants
 
@@ -55,6 +56,24 @@ def test_every_language_has_every_key_of_every_other(slug: str) -> None:
 def test_platform_texts_exist_in_every_language() -> None:
     for lang in LANGUAGES:
         assert set(platform_texts(lang)) == set(platform_texts("en"))
+
+
+def test_every_platform_event_has_a_log_template_naming_only_its_fields() -> None:
+    """Random games never resign, time out or leave a lobby, so the playout test cannot see these."""
+    fields = {
+        "seat_joined": {"seat", "name"},
+        "seat_left": {"seat", "name", "removed_by"},
+        "seat_resigned": {"seat"},
+        "clock_expired": {"seat", "action"},
+        "seat_returned": {"seat"},
+    }
+    assert set(fields) <= RESERVED_EVENT_TYPES
+    for lang in LANGUAGES:
+        texts = platform_texts(lang)
+        for kind in RESERVED_EVENT_TYPES:
+            assert f"event.{kind}" in texts, (lang, kind)
+        for kind, known in fields.items():
+            assert placeholders(texts[f"event.{kind}"]) <= known, (lang, kind)
 
 
 @pytest.mark.parametrize("slug", SLUGS)
