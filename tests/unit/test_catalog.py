@@ -61,7 +61,7 @@ def test_platform_texts_exist_in_every_language() -> None:
 def test_every_platform_event_has_a_log_template_naming_only_its_fields() -> None:
     """Random games never resign, time out or leave a lobby, so the playout test cannot see these."""
     fields = {
-        "seat_joined": {"seat", "name"},
+        "seat_joined": {"seat", "name", "bot"},
         "seat_left": {"seat", "name", "removed_by"},
         "seat_resigned": {"seat"},
         "clock_expired": {"seat", "action"},
