@@ -434,14 +434,19 @@ def _decision(data: dict[str, Any] | None) -> Decision | None:
     return Decision(**data) if data else None
 
 
-def _offer(offer: Any) -> Choices | None:
-    """A seat's pending decision (as the service describes it) as a GraphQL ``Choices``."""
+def _offer(offer: Any, game_type: str | None = None, lang: str = "en") -> Choices | None:
+    """A seat's pending decision (as the service describes it) as a GraphQL ``Choices``, its
+    prompt in ``lang`` when the game type is known."""
     if offer is None:
         return None
+    decision = offer["decision"]
+    if game_type is not None and decision is not None:
+        translated = translated_decision(decision, game_type, lang)
+        decision = translated.model_dump(mode="json") if translated is not None else None
     return Choices(
         version=offer["version"],
         decision_version=offer["decision_version"],
-        decision=_decision(offer["decision"]),
+        decision=_decision(decision),
         choices=[cast(JSON, c) for c in offer["choices"]],
     )
 
@@ -947,12 +952,13 @@ class Mutation:
 class Subscription:
     @strawberry.subscription(
         description="A game's events as the token's seat may see them: history after `after`, "
-        "then live (reveals the moment the last seat seals). Ends with the game."
+        "then live (reveals the moment the last seat seals). Ends with the game. `next` is the "
+        "seat's decision right after an event, its prompt in `lang` (else Accept-Language)."
     )
     async def game_events(
-        self, info: Info, game_id: ID, after: int = 0
+        self, info: Info, game_id: ID, after: int = 0, lang: str | None = None
     ) -> AsyncGenerator[Event, None]:
-        container, token = _container(info), _token(info)
+        container, token, language = _container(info), _token(info), _lang(info, lang)
         match = await run_in_threadpool(container.service.load, game_id)
         seat = container.service.viewer(match, token).seat
         final_seq = match.last_seq if match.is_over else None
@@ -968,7 +974,10 @@ class Subscription:
                 container, game_id, seat, max(0, after), final_seq
             ):
                 yield Event(
-                    seq=event["seq"], type=event["type"], data=event["data"], next=_offer(event["next"])
+                    seq=event["seq"],
+                    type=event["type"],
+                    data=event["data"],
+                    next=_offer(event["next"], match.game_type, language),
                 )
         finally:
             metrics.active_subscriptions.dec()

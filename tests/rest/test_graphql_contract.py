@@ -12,6 +12,8 @@ from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect
 
 from api import schemas
+from domain.catalog import all_catalogs, prompt_text
+from tests.rest.test_rest_contract import seated_game
 
 PROTOCOL = "graphql-transport-ws"
 
@@ -160,3 +162,28 @@ def test_an_unknown_websocket_token_is_an_error_not_a_spectator(client: TestClie
     assert answer["type"] in ("error", "next"), answer
     errors = answer["payload"] if answer["type"] == "error" else answer["payload"]["errors"]
     assert "does not belong to this game" in str(errors)
+
+
+def test_the_subscriptions_next_decision_speaks_the_asked_language(client: TestClient) -> None:
+    """``gameEvents(lang:)``: the decision handed over with an event has its prompt in that
+    language, as ``choices(lang:)`` has it."""
+    game, tokens = seated_game(client, players=2, type="im-schutze-der-burg")
+    subscribe = (
+        'subscription($id: ID!) { gameEvents(gameId: $id, after: 0, lang: "de") '
+        "{ seq next { decision { kind prompt } } } }"
+    )
+    with client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as socket:
+        init = {"authorization": f"Bearer {tokens[0]}"}
+        socket.send_json({"type": "connection_init", "payload": init})
+        assert socket.receive_json()["type"] == "connection_ack"
+        payload = {"query": subscribe, "variables": {"id": game["id"]}}
+        socket.send_json({"id": "1", "type": "subscribe", "payload": payload})
+        offered = None
+        while offered is None:
+            message = socket.receive_json()
+            assert message["type"] == "next", message
+            offered = message["payload"]["data"]["gameEvents"]["next"]
+    decision = offered["decision"]
+    german = prompt_text(all_catalogs()["im-schutze-der-burg"], decision["kind"], "de", "")
+    assert german and decision["prompt"] == german
+    assert german != prompt_text(all_catalogs()["im-schutze-der-burg"], decision["kind"], "en", "")
