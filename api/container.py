@@ -96,7 +96,12 @@ def build_container(
     settings: Settings, registry: EngineRegistry | None = None, metrics: Metrics | None = None
 ) -> Container:
     registry = registry or default_registry()
-    db_engine = create_db_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    db_engine = create_db_engine(
+        settings.database_url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+    )
     broker: Any
     if settings.redis_url is not None:
         broker = RedisBroker(settings.redis_url.get_secret_value())

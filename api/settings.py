@@ -17,6 +17,17 @@ class Settings(BaseSettings):
         pattern="^(FULL|NORMAL|EXTRA)$",
         description="SQLite fsync level; FULL makes every committed change survive a power loss.",
     )
+    db_pool_size: int = Field(
+        20,
+        ge=1,
+        description="Database connections each instance keeps open (the server runs up to 40 "
+        "requests at once in its thread pool).",
+    )
+    db_max_overflow: int = Field(
+        20,
+        ge=0,
+        description="More connections opened while every pooled one is busy, closed after use.",
+    )
     hot_states: int = Field(
         500,
         ge=0,

@@ -32,19 +32,21 @@ def create_db_engine(
     url: str | URL,
     *,
     sqlite_synchronous: str = "NORMAL",
-    pool_size: int = 10,
-    max_overflow: int = 10,
+    pool_size: int = 20,
+    max_overflow: int = 20,
     echo: bool = False,
 ) -> Engine:
     """An engine for a ``sqlite:///path`` or ``postgresql[+psycopg]://`` URL.
 
     ``sqlite_synchronous="NORMAL"`` in WAL mode survives application crashes but may lose the
     last commits on power loss or an OS crash; pass ``"FULL"`` when every commit must be durable.
+    The pool keeps ``pool_size`` connections open; up to ``max_overflow`` more are opened under
+    load and closed as soon as they are returned (on both databases).
     """
     parsed = normalize_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        return _sqlite_engine(parsed, sqlite_synchronous.upper(), echo)
+        return _sqlite_engine(parsed, sqlite_synchronous.upper(), echo, pool_size, max_overflow)
     if backend == "postgresql":
         return create_engine(
             parsed,
@@ -61,7 +63,9 @@ def create_db_engine(
     raise ValueError(f"unsupported database backend '{backend}'; use sqlite or postgresql")
 
 
-def _sqlite_engine(url: URL, synchronous: str, echo: bool) -> Engine:
+def _sqlite_engine(
+    url: URL, synchronous: str, echo: bool, pool_size: int, max_overflow: int
+) -> Engine:
     if synchronous not in SQLITE_SYNCHRONOUS:
         raise ValueError(f"sqlite_synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
     if url.database in (None, "", ":memory:"):
@@ -69,6 +73,8 @@ def _sqlite_engine(url: URL, synchronous: str, echo: bool) -> Engine:
     engine = create_engine(
         url,
         echo=echo,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
     )
 

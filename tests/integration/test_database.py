@@ -71,3 +71,25 @@ def test_an_unreachable_database_fails_the_readiness_ping() -> None:
             ping(db_engine)
     finally:
         db_engine.dispose()
+
+
+def test_the_pool_keeps_the_configured_connections_on_both_databases(tmp_path: Path) -> None:
+    """Connections beyond ``pool_size`` are opened under load and closed after use: sized to the
+    server's concurrency, the pool stops opening and closing connections under load."""
+    for url in (f"sqlite:///{tmp_path / 'pool.db'}", "postgresql://postgres@127.0.0.1:5432/test"):
+        engine = create_db_engine(url, pool_size=7, max_overflow=3)
+        assert engine.pool.size() == 7  # type: ignore[attr-defined]
+        assert engine.pool._max_overflow == 3  # type: ignore[attr-defined]
+        engine.dispose()
+
+
+def test_the_server_settings_size_the_pool(tmp_path: Path) -> None:
+    from api.container import build_container
+    from api.settings import Settings
+
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'settings.db'}", db_pool_size=12, db_max_overflow=4
+    )
+    engine = build_container(settings).db_engine
+    assert (engine.pool.size(), engine.pool._max_overflow) == (12, 4)  # type: ignore[attr-defined]
+    engine.dispose()
