@@ -3,11 +3,11 @@
 Loading a Carcassonne game rebuilds its board by placing every tile again, a cost that grows with
 the game. An engine that can copy a state for less than a load (``domain.engine.CopiesState``)
 gets its committed states kept here: ``save`` takes a private copy of exactly the state it dumps,
-the unit of work keeps it once the commit succeeded, and the next load of that game receives its
-own copy, made only if the version read from the row in that same load equals the kept one. The
-kept object is never handed out and never mutated (a newer commit replaces it), so no two requests
-ever share a state; any other instance's write bumps the stored version and turns a hit into an
-ordinary load.
+and the unit of work keeps it once the commit succeeded. A later load of that game whose row (read
+in that same load) has the kept version gets it instead of a load: a writer takes the kept state
+itself (removed, so nobody else can reach it; the writer's save keeps a copy of the next one), a
+reader gets a copy. A kept state is never mutated nor reachable from two requests; another
+instance's write bumps the stored version and turns a hit into an ordinary load.
 """
 
 from __future__ import annotations
@@ -46,15 +46,19 @@ class HotStates:
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = Lock()
 
-    def copy_of(self, game_id: str, version: int) -> Any | None:
-        """A private copy of the state committed at ``version``, or None (then load the row)."""
+    def state_at(self, game_id: str, version: int, take: bool = False) -> Any | None:
+        """The state committed at ``version`` for one request alone, or None (then load the row):
+        ``take`` (a writer) removes the kept one and returns it, otherwise it returns a copy."""
         with self._lock:
             kept = self._kept.get(game_id)
             if kept is None or kept.version != version:
                 self.misses += 1
                 return None
-            self._kept.move_to_end(game_id)
             self.hits += 1
+            if take:
+                del self._kept[game_id]
+                return kept.state
+            self._kept.move_to_end(game_id)
         return kept.copy(kept.state)  # the kept state is never mutated: no lock needed to read it
 
     def keep(self, game_id: str, version: int, state: Any, copy: Copier) -> None:

@@ -137,7 +137,7 @@ class SqlGameRepository:
             raise GameNotFound(f"no game with id '{game_id}'")
         stored = row["state"]
         hot = self._hot_states
-        live = hot.copy_of(game_id, row["version"]) if hot is not None and stored else None
+        live = hot.state_at(game_id, row["version"], for_update) if hot is not None and stored else None
         if live is not None or stored is None:
             return match_from_row(row, self.registry, live)
         return match_from_row({**row, "state": json.loads(stored)}, self.registry)

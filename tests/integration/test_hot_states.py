@@ -107,3 +107,16 @@ def test_a_change_by_another_instance_is_loaded_from_the_row(db_engine: Engine) 
     served = games.load(game_id)
     assert hot.misses == misses + 1
     assert _answers(served) == _answers(_full_load(db_engine, game_id))
+
+
+def test_a_writer_takes_the_kept_state_and_nobody_else_can_reach_it(db_engine: Engine) -> None:
+    games, hot, game_id = _bot_game(db_engine, "carcassonne", 2)
+    games.play_bot_turn(game_id)
+    with games.uow() as uow:
+        writer = uow.games.get(game_id, for_update=True)
+        assert len(hot) == 0
+        misses = hot.misses
+        reader = games.load(game_id)
+        assert hot.misses == misses + 1  # loaded from the row, not shared with the writer
+        assert reader.state is not writer.state
+        assert _answers(writer) == _answers(_full_load(db_engine, game_id))
