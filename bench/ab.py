@@ -35,6 +35,8 @@ from peers import (  # noqa: E402  (bench/peers.py)
 )
 from peers_report import parse_grid  # noqa: E402
 
+from api import exit_cleanly_on_sigterm  # noqa: E402  (bench/api.py, not the package)
+
 EARLY, LATE = 20, 80
 
 
@@ -119,6 +121,7 @@ def _f(value: float | None, digits: int = 1) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    exit_cleanly_on_sigterm()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import platform
+import signal
 import socket
 import subprocess
 import sys
@@ -81,6 +82,12 @@ class Server:
         except OSError:
             return None
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def exit_cleanly_on_sigterm() -> None:
+    """A bench stopped with SIGTERM (``timeout``, ``kill``) unwinds like Ctrl-C: its ``finally``
+    blocks stop the servers and drop the scratch databases it started."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
 # Every load client connects from 127.0.0.1: one address must be allowed as many websockets as the
@@ -322,6 +329,7 @@ def limits_report(result: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    exit_cleanly_on_sigterm()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -29,7 +29,7 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from api import ROOT, Server, database, serve  # noqa: E402  (bench/api.py, not the package)
+from api import ROOT, Server, database, exit_cleanly_on_sigterm, serve  # noqa: E402  (bench/api.py, not the package)
 
 LAYOUTS = {
     "pg-1": "PostgreSQL, 1 instance, no Redis",
@@ -112,6 +112,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    exit_cleanly_on_sigterm()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

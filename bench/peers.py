@@ -58,7 +58,7 @@ from peers_report import (  # noqa: E402
     per_item_kib,
 )
 
-from api import ROOT, database, free_port  # noqa: E402  (bench/api.py, not the package)
+from api import ROOT, database, exit_cleanly_on_sigterm, free_port  # noqa: E402  (bench/api.py, not the package)
 
 PEERS_SRC = BENCH / "peers"
 DEFAULT_SCRATCH = Path.home() / ".cache" / "tabletop-bench-peers"
@@ -673,6 +673,7 @@ def sections_report(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    exit_cleanly_on_sigterm()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
