@@ -31,7 +31,7 @@ from persistence.schema import migrate
 from tests.e2e.harness import GAME_EVENTS, ROOT, free_port, graphql_socket, wait_healthy
 from tests.e2e.play import auth, start_game
 from tests.e2e.services import (
-    UNLIMITED_RATE,
+    LOOPBACK_LOAD,
     ServerProcess,
     all_events,
     postgres_database,
@@ -360,7 +360,7 @@ def worker_processes(
         process = subprocess.Popen(
             [sys.executable, "-m", "tests.e2e.serve_for_tests", str(port), str(workers)],
             cwd=ROOT,
-            env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **UNLIMITED_RATE, **env},
+            env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **LOOPBACK_LOAD, **env},
             stdout=subprocess.DEVNULL,
             stderr=log_file,
         )
