@@ -3,40 +3,27 @@
 from __future__ import annotations
 
 import logging
-import threading
 
+from api.periodic import PeriodicThread
 from domain.presence import PresenceService
 
 log = logging.getLogger("tabletop.presence")
 
 
-class PresenceRunner:
+class PresenceRunner(PeriodicThread):
+    name = "presence-heartbeat"
+    failure = "presence heartbeat failed; retrying at the next beat"
+
     def __init__(self, presence: PresenceService, interval_seconds: float) -> None:
+        super().__init__(interval_seconds, log)
         self.presence = presence
-        self.interval_seconds = interval_seconds
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="presence-heartbeat", daemon=True)
-        self._thread.start()
+    def tick(self) -> None:
+        self.presence.heartbeat()
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Stop renewing and end this instance's connections at once (a clean shutdown)."""
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join(timeout)
-            self._thread = None
-            try:
-                self.presence.leave()
-            except Exception:
-                log.exception("clearing this instance's presence failed; it expires by itself")
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.presence.heartbeat()
-            except Exception:
-                log.exception("presence heartbeat failed; retrying at the next beat")
-            self._stop.wait(self.interval_seconds)
+    def stopped(self) -> None:
+        """End this instance's connections at once (a clean shutdown)."""
+        try:
+            self.presence.leave()
+        except Exception:
+            log.exception("clearing this instance's presence failed; it expires by itself")
