@@ -35,6 +35,7 @@ from api.schemas import (
     WebhookCreate,
     WebhookDeliveryPublic,
     WebhookPublic,
+    changed_game,
     translated_decision,
 )
 from api.schemas import GameCreated as GameCreatedPublic
@@ -850,13 +851,7 @@ class Mutation:
 
         def remove() -> Game:
             match = service.remove_seat(game_id, seat, token)
-            return _game(
-                GamePublic.of(
-                    match,
-                    service.viewer_or_spectator(match, token),
-                    presence.connected(match.id),
-                )
-            )
+            return _game(changed_game(service, presence, match, token))
 
         return await _attempt(remove)
 
@@ -867,7 +862,7 @@ class Mutation:
 
         def start() -> Game:
             match = service.start(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
+            return _game(changed_game(service, presence, match, token))
 
         return await _attempt(start)
 
@@ -878,7 +873,7 @@ class Mutation:
 
         def abort() -> Game:
             match = service.abort(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
+            return _game(changed_game(service, presence, match, token))
 
         return await _attempt(abort)
 
@@ -904,7 +899,7 @@ class Mutation:
 
         def resign() -> Game:
             match = service.resign(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
+            return _game(changed_game(service, presence, match, token))
 
         return await _attempt(resign)
 
@@ -915,7 +910,7 @@ class Mutation:
 
         def back() -> Game:
             match = service.return_to_seat(game_id, token)
-            return _game(GamePublic.of(match, service.viewer(match, token), presence.connected(match.id)))
+            return _game(changed_game(service, presence, match, token))
 
         return await _attempt(back)
 

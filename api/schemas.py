@@ -15,8 +15,9 @@ from domain.i18n import DEFAULT_LANGUAGE
 from domain.lobby import GamePage, GameSummary
 from domain.match import Match
 from domain.players import PlayerGame
+from domain.presence import PresenceService
 from domain.replay import Replayed
-from domain.services import Created, Viewer, describe_decision
+from domain.services import Created, GameService, Viewer, describe_decision
 from domain.webhook_model import Attempt, Delivery, Endpoint
 
 
@@ -410,6 +411,18 @@ class GamePublic(BaseModel):
             rematch_of=match.rematch_of,
             rematch_id=match.rematch_id,
         )
+
+
+def changed_game(
+    service: GameService,
+    presence: PresenceService,
+    match: Match,
+    token: str | None,
+    lang: str = DEFAULT_LANGUAGE,
+) -> GamePublic:
+    """The game a change returns: as the token sees it now (a seat that just left sees what a
+    spectator sees), with the seats connected now."""
+    return GamePublic.of(match, service.viewer_or_spectator(match, token), presence.connected(match.id), lang)
 
 
 class SeatSummaryPublic(BaseModel):

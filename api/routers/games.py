@@ -30,6 +30,7 @@ from api.schemas import (
     SeatCreate,
     SeatCreated,
     SubmitResultPublic,
+    changed_game,
     translated_decision,
 )
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
@@ -194,7 +195,7 @@ def remove_seat(
     """Free a lobby seat: the host removes any seat, a seat (its own token) leaves. Later seats
     move up one place."""
     match = service.remove_seat(game_id, seat, token)
-    return GamePublic.of(match, service.viewer_or_spectator(match, token), presence.connected(match.id))
+    return changed_game(service, presence, match, token)
 
 
 @router.post(
@@ -215,7 +216,7 @@ def start_game(
     """Start the game (host token)."""
     match = service.start(game_id, token)
     response.headers["Content-Language"] = lang
-    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id), lang)
+    return changed_game(service, presence, match, token, lang)
 
 
 @router.post(
@@ -234,7 +235,7 @@ def abort_game(
     """Abort the game (host token); its seed is revealed."""
     match = service.abort(game_id, token)
     response.headers["Content-Language"] = lang
-    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id), lang)
+    return changed_game(service, presence, match, token, lang)
 
 
 @router.post(
@@ -263,7 +264,7 @@ def resign_seat(
 ) -> GamePublic:
     """Resign the token's seat: a bot plays it to the end, and the result says who resigned."""
     match = service.resign(game_id, token)
-    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id))
+    return changed_game(service, presence, match, token)
 
 
 @router.post(
@@ -278,7 +279,7 @@ def return_to_seat(
 ) -> GamePublic:
     """Take the seat back from the bot that played it since its clock ran out."""
     match = service.return_to_seat(game_id, token)
-    return GamePublic.of(match, service.viewer(match, token), presence.connected(match.id))
+    return changed_game(service, presence, match, token)
 
 
 @router.get(
