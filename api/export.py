@@ -8,7 +8,7 @@ from typing import Any
 
 from api import game_schemas
 from api.app import create_app
-from api.graphql_schema import schema
+from api.graphql.schema import schema
 from api.settings import Settings
 from domain.games.carcassonne import state as carcassonne_state
 from domain.games.carcassonne import tiles as carcassonne_tiles

@@ -2,8 +2,8 @@
 rate charging per top-level field, and errors that always carry an ``extensions.code`` and never
 leak an unexpected exception's text (SQL, parameters, paths) to the client.
 
-The schema's types live in ``api.graphql_schema``; this module builds the served schema from them
-with the limits of the given settings.
+The schema's types live in ``api.graphql`` (one module per resource); this module builds the
+served schema from them with the limits of the given settings.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from strawberry.extensions import (
 from strawberry.types import ExecutionContext
 from strawberry.types.execution import ExecutionResult as StrawberryExecutionResult
 
-from api import graphql_schema
+from api.graphql import schema as graphql_schema
 from api.middleware import RATE_KEY, REQUEST_ID_KEY, VERDICT_KEY
 from api.problems import known
 from api.ratelimit import RateLimiter

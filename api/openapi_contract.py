@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from api.deps import BEARER_SCHEME
 from api.openapi_examples import OPERATION_EXAMPLES, SCHEMA_EXAMPLES, problem_example
 from api.problems import known, problem_codes
-from api.schemas import Problem
+from api.schemas.problems import Problem
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 PROBLEMS_KEY = "x-problem-codes"

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Response
 from api.conditional import NOT_MODIFIED, IfNoneMatch, content_etag, matches
 from api.deps import LanguageDep, ServiceDep
 from api.openapi_contract import problems
-from api.schemas import GameTypeDetail, GameTypePublic
+from api.schemas.game_types import GameTypeDetail, GameTypePublic
 from domain.errors import GameTypeNotFound, UnknownGameType
 
 router = APIRouter(prefix="/v1/game-types", tags=["game-types"])

@@ -17,22 +17,23 @@ from api.deps import (
     TokenDep,
 )
 from api.openapi_contract import problems
-from api.schemas import (
-    ChoicesPublic,
-    ChoiceSubmit,
-    EventPublic,
-    EventsPage,
+from api.schemas.games import (
     GameCreate,
     GameCreated,
     GamePagePublic,
     GamePublic,
-    ReplayPublic,
-    SeatCreate,
-    SeatCreated,
-    SubmitResultPublic,
     changed_game,
     translated_decision,
 )
+from api.schemas.play import (
+    ChoicesPublic,
+    ChoiceSubmit,
+    EventPublic,
+    EventsPage,
+    ReplayPublic,
+    SubmitResultPublic,
+)
+from api.schemas.seats import SeatCreate, SeatCreated
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
 from domain.lobby import LobbyFilter
 from domain.seating import take_seat

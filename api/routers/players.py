@@ -8,7 +8,8 @@ from fastapi import APIRouter, Query, Response
 
 from api.deps import PlayersDep, TokenDep
 from api.openapi_contract import problems
-from api.schemas import PlayerCreate, PlayerCreatedPublic, PlayerGamePublic, SeatCreated
+from api.schemas.players import PlayerCreate, PlayerCreatedPublic, PlayerGamePublic
+from api.schemas.seats import SeatCreated
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
 

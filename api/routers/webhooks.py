@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from api.deps import TokenDep, WebhooksDep
 from api.openapi_contract import problems
-from api.schemas import WebhookCreate, WebhookCreated, WebhookDeliveryPublic, WebhookPublic
+from api.schemas.webhooks import WebhookCreate, WebhookCreated, WebhookDeliveryPublic, WebhookPublic
 
 router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 

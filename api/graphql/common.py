@@ -1,0 +1,88 @@
+"""What every GraphQL resolver shares: the Problem type, the request's container, token and
+language, and running a use case so that expected failures become a ``Problem``."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+
+import strawberry
+from pydantic import AfterValidator, TypeAdapter, ValidationError
+from starlette.concurrency import run_in_threadpool
+from strawberry.types import Info
+
+from api.container import Container
+from api.deps import bearer_from_connection_params, parse_bearer
+from api.validation import check_idempotency_key
+from domain.errors import DomainError, InvalidRequest
+from domain.i18n import negotiate
+
+
+@strawberry.type(
+    description="An expected failure: the REST problem's `code`, its HTTP status and why. "
+    "`httpStatus` (not `status`) so that a union query may also select `Game.status`."
+)
+class Problem:
+    code: str
+    http_status: int
+    detail: str
+
+
+T = TypeVar("T")
+
+
+IDEMPOTENCY_KEY_ADAPTER: TypeAdapter[str | None] = TypeAdapter(
+    Annotated[str | None, AfterValidator(check_idempotency_key)]
+)
+
+
+def container_of(info: Info) -> Container:
+    container: Container = info.context["container"]
+    return container
+
+
+def token_of(info: Info) -> str | None:
+    """The bearer token of the HTTP request, or of the websocket's connection parameters."""
+    params = info.context.get("connection_params")
+    if params is not None:
+        return bearer_from_connection_params(params)
+    request = info.context.get("request")
+    header = request.headers.get("authorization") if request is not None else None
+    return parse_bearer(header)
+
+
+def lang_of(info: Info, lang: str | None) -> str:
+    """The ``lang`` argument, else the request's Accept-Language, else English."""
+    request = info.context.get("request")
+    header = request.headers.get("accept-language") if request is not None else None
+    return negotiate(lang, header)
+
+
+def problem_of(exc: Exception) -> Problem:
+    if isinstance(exc, DomainError):
+        return Problem(code=exc.code, http_status=exc.status, detail=exc.message)
+    assert isinstance(exc, ValidationError)
+    detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+    return Problem(code="invalid_request", http_status=422, detail=detail)
+
+
+def in_range(name: str, value: int, low: int, high: int) -> int:
+    """A paging argument, refused out of range as REST refuses the same query parameter (422)."""
+    if not low <= value <= high:
+        raise InvalidRequest(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+async def attempt(work: Callable[[], T]) -> T | Problem:
+    """Run a blocking use case off the event loop; expected failures become a Problem."""
+    try:
+        return await run_in_threadpool(work)
+    except (DomainError, ValidationError) as exc:
+        return problem_of(exc)
+
+
+async def attempt_async(work: Callable[[], Awaitable[T]]) -> T | Problem:
+    try:
+        return await work()
+    except (DomainError, ValidationError) as exc:
+        return problem_of(exc)

@@ -1,0 +1,349 @@
+"""GraphQL games: the game as a viewer sees it, the lobby page, and creating, starting, aborting
+and rematching games."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import strawberry
+from starlette.concurrency import run_in_threadpool
+from strawberry import ID
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from api.graphql.common import (
+    IDEMPOTENCY_KEY_ADAPTER,
+    Problem,
+    attempt,
+    container_of,
+    in_range,
+    lang_of,
+    token_of,
+)
+from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
+from api.schemas.games import GameCreated as GameCreatedPublic
+from domain.lobby import LobbyFilter
+
+
+@strawberry.type
+class Seat:
+    seat: int
+    name: str
+    bot: str | None
+    stand_in: str | None
+    confirmed: bool
+    connected: bool = strawberry.field(
+        description="The seat follows the game now: a live subscription with its own token is "
+        "open (on any instance). Always false for a bot seat."
+    )
+
+
+@strawberry.type
+class SeatClock:
+    seat: int
+    waiting_since: datetime | None
+    deadline: datetime | None
+    remaining_seconds: float | None
+    used_seconds: float
+
+
+@strawberry.type
+class GameClock:
+    mode: str
+    seconds: float
+    increment: float
+    on_expiry: str
+    seats: list[SeatClock]
+
+
+@strawberry.input
+class ClockInput:
+    mode: str = "none"
+    seconds: float | None = None
+    increment: float | None = None
+    on_expiry: str = "bot"
+
+
+@strawberry.type
+class Decision:
+    kind: str
+    prompt: str
+    seats: list[int]
+    simultaneous: bool
+    sealed: list[int]
+    your_sealed_choice: JSON | None
+    data: JSON
+    decision_version: int | None = strawberry.field(
+        default=None,
+        description="Your seat's concurrency token for this decision (send it as "
+        "`decisionVersion`); it changes only when your own decision or choices change.",
+    )
+
+
+@strawberry.type
+class GameResult:
+    scores: list[int]
+    winners: list[int]
+    details: JSON
+    resigned: list[int]
+    forfeited: list[int]
+
+
+@strawberry.type(description="Who is reading: a seat, the host, or (neither) a spectator.")
+class Viewer:
+    seat: int | None
+    host: bool
+
+
+@strawberry.type
+class Game:
+    id: ID
+    type: str
+    status: str
+    version: int
+    options: JSON
+    seats: list[Seat]
+    max_players: int
+    state: JSON | None
+    decision: Decision | None
+    result: GameResult | None
+    seed: str | None
+    seed_salt: str | None
+    seed_commitment: str
+    seed_mode: str
+    private: bool
+    created_at: datetime
+    viewer: Viewer
+    clock: GameClock
+    rematch_of: ID | None
+    rematch_id: ID | None
+
+
+@strawberry.type
+class SeatSummary:
+    seat: int
+    name: str
+    bot: str | None
+
+
+@strawberry.type
+class GameSummary:
+    id: ID
+    type: str
+    status: str
+    players: int
+    max_players: int
+    seats: list[SeatSummary]
+    awaiting: list[int] = strawberry.field(
+        description="Whose turn it is: the seats the game waits for now."
+    )
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    seed_mode: str
+
+
+@strawberry.type(description="One page of the lobby: pass `nextCursor` as `cursor` for the next.")
+class GamePage:
+    items: list[GameSummary]
+    total: int
+    next_cursor: str | None
+
+
+@strawberry.type
+class GameCreated:
+    id: ID
+    rematch_of: ID | None
+    type: str
+    status: str
+    version: int
+    options: JSON
+    seed_commitment: str
+    seed_mode: str
+    private: bool
+    host_token: str
+    invite_code: str | None
+    created_at: datetime
+
+
+GameOrProblem = Annotated[Game | Problem, strawberry.union("GameOrProblem")]
+
+
+CreateGameResult = Annotated[GameCreated | Problem, strawberry.union("CreateGameResult")]
+
+
+def decision_of(data: dict[str, Any] | None) -> Decision | None:
+    return Decision(**data) if data else None
+
+
+def game_of(public: GamePublic) -> Game:
+    dumped = public.model_dump(mode="json")
+    return Game(
+        id=ID(public.id),
+        type=public.type,
+        status=public.status,
+        version=public.version,
+        options=dumped["options"],
+        seats=[
+            Seat(
+                seat=s.seat,
+                name=s.name,
+                bot=s.bot,
+                stand_in=s.stand_in,
+                confirmed=s.confirmed,
+                connected=s.connected,
+            )
+            for s in public.seats
+        ],
+        rematch_of=ID(public.rematch_of) if public.rematch_of else None,
+        rematch_id=ID(public.rematch_id) if public.rematch_id else None,
+        max_players=public.max_players,
+        state=dumped["state"],
+        decision=decision_of(dumped["decision"]),
+        result=GameResult(**dumped["result"]) if dumped["result"] else None,
+        seed=public.seed,
+        seed_salt=public.seed_salt,
+        seed_commitment=public.seed_commitment,
+        seed_mode=public.seed_mode,
+        private=public.private,
+        created_at=public.created_at,
+        viewer=Viewer(seat=public.viewer.seat, host=public.viewer.host),
+        clock=GameClock(
+            mode=public.clock.mode,
+            seconds=public.clock.seconds,
+            increment=public.clock.increment,
+            on_expiry=public.clock.on_expiry,
+            seats=[SeatClock(**c.model_dump()) for c in public.clock.seats],
+        ),
+    )
+
+
+@strawberry.type
+class GameQuery:
+    @strawberry.field(
+        description="Public games, newest first, by status, type and joinability (true: lobbies "
+        "with a free seat), one page at a time."
+    )
+    async def games(
+        self,
+        info: Info,
+        status: str | None = None,
+        type: str | None = None,
+        joinable: bool | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> GamePage:
+        service = container_of(info).service
+        limit = in_range("limit", limit, 1, 200)
+        page = await run_in_threadpool(
+            lambda: service.list_games(LobbyFilter(status, type, joinable), limit, cursor)
+        )
+        public = GamePagePublic.of(page)
+        return GamePage(
+            items=[
+                GameSummary(
+                    **s.model_dump(exclude={"seats"}),
+                    seats=[SeatSummary(**seat.model_dump()) for seat in s.seats],
+                )
+                for s in public.items
+            ],
+            total=public.total,
+            next_cursor=public.next_cursor,
+        )
+
+    @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
+    async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
+        service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
+        presence = container_of(info).presence
+
+        def read() -> Game:
+            match = service.load(id)
+            return game_of(
+                GamePublic.of(
+                    match,
+                    service.viewer(match, token),
+                    presence.connected(match.id),
+                    language,
+                )
+            )
+
+        return await attempt(read)
+
+
+@strawberry.type
+class GameMutation:
+    @strawberry.mutation(description="Create a game; returns the host token and seed commitment.")
+    async def create_game(
+        self,
+        info: Info,
+        type: str,
+        options: JSON | None = None,
+        seed: str | None = None,
+        seed_mode: str | None = None,
+        private: bool = False,
+        idempotency_key: str | None = None,
+        clock: ClockInput | None = None,
+    ) -> CreateGameResult:
+        service = container_of(info).service
+
+        def create() -> GameCreated:
+            body = GameCreate.model_validate(
+                {
+                    "type": type,
+                    "options": options,
+                    "seed": seed,
+                    "seed_mode": seed_mode,
+                    "private": private,
+                    "clock": vars(clock) if clock is not None else None,
+                }
+            )
+            public = GameCreatedPublic.of(
+                service.create_game(
+                    body.type,
+                    body.options,
+                    body.seed,
+                    body.seed_mode,
+                    body.private,
+                    IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
+                    body.clock.settings() if body.clock is not None else None,
+                )
+            )
+            return GameCreated(**public.model_dump())
+
+        return await attempt(create)
+
+    @strawberry.mutation(description="Start the game (host token).")
+    async def start_game(self, info: Info, game_id: ID) -> GameOrProblem:
+        service, token = container_of(info).service, token_of(info)
+        presence = container_of(info).presence
+
+        def start() -> Game:
+            match = service.start(game_id, token)
+            return game_of(changed_game(service, presence, match, token))
+
+        return await attempt(start)
+
+    @strawberry.mutation(description="Abort the game (host token).")
+    async def abort_game(self, info: Info, game_id: ID) -> GameOrProblem:
+        service, token = container_of(info).service, token_of(info)
+        presence = container_of(info).presence
+
+        def abort() -> Game:
+            match = service.abort(game_id, token)
+            return game_of(changed_game(service, presence, match, token))
+
+        return await attempt(abort)
+
+    @strawberry.mutation(
+        description="The next game of a finished one (host or seat token): same type, options, "
+        "clock and seats; people take their seats by joining with their previous seat token."
+    )
+    async def rematch_game(self, info: Info, game_id: ID) -> CreateGameResult:
+        rematches, token = container_of(info).rematches, token_of(info)
+
+        def rematch() -> GameCreated:
+            public = GameCreatedPublic.of(rematches.create(game_id, token))
+            return GameCreated(**public.model_dump())
+
+        return await attempt(rematch)

@@ -1,0 +1,193 @@
+"""GraphQL play: a seat's choices, submitting one, the event history and replays."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, cast
+
+import strawberry
+from strawberry import ID
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from api.graphql.common import (
+    IDEMPOTENCY_KEY_ADAPTER,
+    Problem,
+    attempt,
+    container_of,
+    in_range,
+    lang_of,
+    token_of,
+)
+from api.graphql.games import (
+    Decision,
+    decision_of,
+)
+from api.schemas.games import translated_decision
+from api.schemas.play import ChoiceSubmit, ReplayPublic
+from api.validation import INT32_MAX
+
+
+@strawberry.type
+class Choices:
+    version: int
+    decision_version: int | None
+    decision: Decision | None
+    choices: list[JSON]
+
+
+@strawberry.type
+class Event:
+    seq: int
+    type: str
+    data: JSON
+    next: Choices | None = strawberry.field(
+        default=None,
+        description="On a live event: what the subscribing seat must decide right after it (null "
+        "if nothing). Answer it by submitting one of its choices with its version: no need to "
+        "query the choices.",
+    )
+
+
+@strawberry.type
+class SubmitResult:
+    status: str
+    version: int
+    decision_version: int | None
+    events: list[Event]
+    next: Choices | None = strawberry.field(
+        default=None, description="What the submitting seat must decide next (null if nothing)."
+    )
+
+
+@strawberry.type
+class EventPage:
+    events: list[Event]
+    last_seq: int
+
+
+@strawberry.type
+class Replay:
+    game_id: ID
+    at: int
+    last_seq: int
+    seat: int | None
+    phase: str
+    state: JSON | None
+    events: list[Event]
+    used_seconds: list[float] | None
+    matches_final_state: bool | None
+
+
+ChoicesResult = Annotated[Choices | Problem, strawberry.union("ChoicesResult")]
+
+
+SubmitChoiceResult = Annotated[SubmitResult | Problem, strawberry.union("SubmitChoiceResult")]
+
+
+EventsResult = Annotated[EventPage | Problem, strawberry.union("EventsResult")]
+
+
+ReplayResult = Annotated[Replay | Problem, strawberry.union("ReplayResult")]
+
+
+def offer_of(offer: Any, game_type: str | None = None, lang: str = "en") -> Choices | None:
+    """A seat's pending decision (as the service describes it) as a GraphQL ``Choices``, its
+    prompt in ``lang`` when the game type is known."""
+    if offer is None:
+        return None
+    decision = offer["decision"]
+    if game_type is not None and decision is not None:
+        translated = translated_decision(decision, game_type, lang)
+        decision = translated.model_dump(mode="json") if translated is not None else None
+    return Choices(
+        version=offer["version"],
+        decision_version=offer["decision_version"],
+        decision=decision_of(decision),
+        choices=[cast(JSON, c) for c in offer["choices"]],
+    )
+
+
+@strawberry.type
+class PlayQuery:
+    @strawberry.field(description="What the token's seat must decide now, with every legal choice.")
+    async def choices(self, info: Info, game_id: ID, lang: str | None = None) -> ChoicesResult:
+        service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
+
+        def read() -> Choices:
+            pending = service.pending(game_id, token)
+            decision = translated_decision(pending.decision, pending.game_type, language)
+            return Choices(
+                version=pending.version,
+                decision_version=pending.decision_version,
+                decision=decision_of(decision.model_dump(mode="json") if decision else None),
+                choices=[cast(JSON, c) for c in pending.choices],
+            )
+
+        return await attempt(read)
+
+    @strawberry.field(description="The game's events after a sequence number.")
+    async def events(
+        self, info: Info, game_id: ID, after: int = 0, limit: int = 500
+    ) -> EventsResult:
+        service, token = container_of(info).service, token_of(info)
+
+        def read() -> EventPage:
+            _, events = service.events(
+                game_id, token, in_range("after", after, 0, INT32_MAX), in_range("limit", limit, 1, 1000)
+            )
+            return EventPage(
+                events=[Event(**e) for e in events],
+                last_seq=events[-1]["seq"] if events else after,
+            )
+
+        return await attempt(read)
+
+    @strawberry.field(
+        description="An ended game after event `at`, as a seat (or a spectator) saw it then, "
+        "recomputed from the revealed seed and the recorded choices."
+    )
+    async def replay(
+        self, info: Info, game_id: ID, at: int, seat: int | None = None
+    ) -> ReplayResult:
+        replays = container_of(info).replays
+
+        def read() -> Replay:
+            public = ReplayPublic.of(replays.at(game_id, max(0, at), seat))
+            dumped = public.model_dump(mode="json")
+            return Replay(
+                **{k: v for k, v in dumped.items() if k != "events"},
+                events=[Event(**e) for e in dumped["events"]],
+            )
+
+        return await attempt(read)
+
+
+@strawberry.type
+class PlayMutation:
+    @strawberry.mutation(description="Submit one of the listed choices (seat token).")
+    async def submit_choice(
+        self,
+        info: Info,
+        game_id: ID,
+        choice: JSON,
+        version: int | None = None,
+        idempotency_key: str | None = None,
+        decision_version: int | None = None,
+    ) -> SubmitChoiceResult:
+        service, token = container_of(info).service, token_of(info)
+
+        def submit() -> SubmitResult:
+            body = ChoiceSubmit(choice=choice, version=version, decision_version=decision_version)
+            key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
+            result = service.submit(
+                game_id, token, body.choice, body.version, key, body.decision_version
+            )
+            return SubmitResult(
+                status=result["status"],
+                version=result["version"],
+                decision_version=result.get("decision_version"),
+                events=[Event(**e) for e in result["events"]],
+                next=offer_of(result.get("next")),
+            )
+
+        return await attempt(submit)

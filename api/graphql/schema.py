@@ -1,0 +1,34 @@
+"""The served GraphQL schema's root types, assembled from one module per resource.
+
+Each resource module (game types, games, seats, play, players, webhooks, subscriptions) holds its
+types and its root fields; the root types here only combine them. Expected failures are union
+results carrying a ``Problem`` with the same ``code`` as REST; resolvers call the same use cases and
+reuse the REST mappings, so both APIs say the same thing.
+"""
+
+from __future__ import annotations
+
+import strawberry
+
+from api.graphql.game_types import GameTypeQuery
+from api.graphql.games import GameMutation, GameQuery
+from api.graphql.play import PlayMutation, PlayQuery
+from api.graphql.players import PlayerMutation, PlayerQuery
+from api.graphql.seats import SeatMutation
+from api.graphql.subscriptions import Subscription
+from api.graphql.webhooks import WebhookMutation, WebhookQuery
+
+
+@strawberry.type
+class Query(WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery):
+    """Every read: its fields come from the resource modules (listed last to first)."""
+
+
+@strawberry.type
+class Mutation(PlayMutation, GameMutation, SeatMutation, PlayerMutation, WebhookMutation):
+    """Every change."""
+
+
+schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription)
+
+__all__ = ["Mutation", "Query", "Subscription", "schema"]
