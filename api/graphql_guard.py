@@ -1,4 +1,5 @@
-"""What stands between a GraphQL document and the resolvers: size, depth, alias and cost limits,
+"""What stands between a GraphQL document and the resolvers: size, depth, alias and cost limits
+(checked in linear time, ``api.graphql_limits``), a deadline (``api.graphql_deadline``),
 rate charging per top-level field, and errors that always carry an ``extensions.code`` and never
 leak an unexpected exception's text (SQL, parameters, paths) to the client.
 
@@ -19,29 +20,21 @@ from graphql import (
     ExecutionResult as GraphQLExecutionResult,
 )
 from graphql import (
-    FieldNode,
-    FragmentDefinitionNode,
-    FragmentSpreadNode,
     GraphQLError,
     GraphQLSyntaxError,
-    InlineFragmentNode,
-    IntValueNode,
     OperationDefinitionNode,
-    SelectionSetNode,
-    ValidationContext,
-    ValidationRule,
 )
 from strawberry.extensions import (
     AddValidationRules,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
-    QueryDepthLimiter,
     SchemaExtension,
 )
 from strawberry.types import ExecutionContext
 from strawberry.types.execution import ExecutionResult as StrawberryExecutionResult
 
 from api.graphql import schema as graphql_schema
+from api.graphql_deadline import DeadlineGate, WithinDeadline
+from api.graphql_limits import limits_rule, root_fields
 from api.middleware import RATE_KEY, REQUEST_ID_KEY, VERDICT_KEY
 from api.problems import known
 from api.ratelimit import RateLimiter
@@ -51,95 +44,6 @@ from domain.errors import DomainError
 log = logging.getLogger("tabletop.graphql")
 
 INTERNAL_MESSAGE = "an unexpected error occurred; it has been logged"
-
-LIST_SIZES = {"games": (50, 200), "events": (500, 1000)}
-"""Fields whose ``limit`` argument sizes a list: (default, largest the resolver allows). Their
-sub-selection is counted that many times in an operation's cost."""
-
-
-# -- cost ------------------------------------------------------------------------------------------
-
-
-def _list_factor(field: FieldNode) -> int:
-    sizes = LIST_SIZES.get(field.name.value)
-    if sizes is None:
-        return 1
-    default, largest = sizes
-    for argument in field.arguments or ():
-        if argument.name.value == "limit":
-            if isinstance(argument.value, IntValueNode):
-                return max(1, min(int(argument.value.value), largest))
-            return largest
-    return default
-
-
-def selection_cost(
-    selection_set: SelectionSetNode | None,
-    fragments: dict[str, FragmentDefinitionNode],
-    seen: frozenset[str] = frozenset(),
-    root: bool = True,
-) -> int:
-    """Fields resolved by a selection set, fragments expanded; below a top-level list field
-    (``games``, ``events``) everything counts as many times as the list may be long."""
-    if selection_set is None:
-        return 0
-    total = 0
-    for selection in selection_set.selections:
-        if isinstance(selection, FieldNode):
-            factor = _list_factor(selection) if root else 1
-            total += 1 + factor * selection_cost(selection.selection_set, fragments, seen, False)
-        elif isinstance(selection, InlineFragmentNode):
-            total += selection_cost(selection.selection_set, fragments, seen, root)
-        elif isinstance(selection, FragmentSpreadNode):
-            name = selection.name.value
-            fragment = fragments.get(name)
-            if fragment is not None and name not in seen:
-                total += selection_cost(fragment.selection_set, fragments, seen | {name}, root)
-    return total
-
-
-def root_fields(
-    selection_set: SelectionSetNode, fragments: dict[str, FragmentDefinitionNode], seen: frozenset[str]
-) -> int:
-    """Top-level fields of an operation (each alias counts), fragments expanded."""
-    count = 0
-    for selection in selection_set.selections:
-        if isinstance(selection, FieldNode):
-            count += 0 if selection.name.value.startswith("__") else 1
-        elif isinstance(selection, InlineFragmentNode):
-            count += root_fields(selection.selection_set, fragments, seen)
-        elif isinstance(selection, FragmentSpreadNode):
-            fragment = fragments.get(selection.name.value)
-            if fragment is not None and fragment.name.value not in seen:
-                count += root_fields(fragment.selection_set, fragments, seen | {fragment.name.value})
-    return count
-
-
-def _fragments(context: ValidationContext) -> dict[str, FragmentDefinitionNode]:
-    return {
-        d.name.value: d for d in context.document.definitions if isinstance(d, FragmentDefinitionNode)
-    }
-
-
-def cost_rule(max_cost: int) -> type[ValidationRule]:
-    class CostLimit(ValidationRule):
-        def __init__(self, context: ValidationContext) -> None:
-            super().__init__(context)
-            fragments = _fragments(context)
-            for definition in context.document.definitions:
-                if isinstance(definition, OperationDefinitionNode):
-                    cost = selection_cost(definition.selection_set, fragments)
-                    if cost > max_cost:
-                        context.report_error(
-                            GraphQLError(
-                                f"the operation would resolve {cost} fields; at most {max_cost} "
-                                "are allowed (list limits count in full)",
-                                extensions={"code": "query_too_costly"},
-                            )
-                        )
-
-    return CostLimit
-
 
 # -- error codes -----------------------------------------------------------------------------------
 
@@ -255,9 +159,6 @@ class ChargeTopLevelFields(SchemaExtension):
         document = context.graphql_document
         if document is None:
             return 0
-        fragments = {
-            d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
-        }
         operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
         name = context.operation_name
         chosen = next(
@@ -265,11 +166,12 @@ class ChargeTopLevelFields(SchemaExtension):
         )
         if chosen is None:
             return 0
-        return max(0, root_fields(chosen.selection_set, fragments, frozenset()) - 1)
+        return max(0, root_fields(document, chosen) - 1)
 
 
-class GuardedSchema(strawberry.Schema):
-    """Logs each GraphQL error once, as one JSON line with its code; unexpected ones with the
+class GuardedSchema(WithinDeadline, strawberry.Schema):
+    """Runs each document under the deadline (``api.graphql_deadline``); logs each GraphQL error
+    once, as one JSON line with its code; unexpected ones with the
     traceback (the client only sees ``internal_error``)."""
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
@@ -291,7 +193,7 @@ class GuardedSchema(strawberry.Schema):
 
 
 def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
-    return GuardedSchema(
+    schema = GuardedSchema(
         query=graphql_schema.Query,
         mutation=graphql_schema.Mutation,
         subscription=graphql_schema.Subscription,
@@ -299,9 +201,19 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
         extensions=[
             ErrorCodes,
             partial(MaxTokensLimiter, max_token_count=settings.graphql_max_tokens),
-            partial(QueryDepthLimiter, max_depth=settings.graphql_max_depth),
-            partial(MaxAliasesLimiter, max_alias_count=settings.graphql_max_aliases),
-            partial(AddValidationRules, [cost_rule(settings.graphql_max_cost)]),
+            partial(
+                AddValidationRules,
+                [
+                    limits_rule(
+                        settings.graphql_max_depth,
+                        settings.graphql_max_aliases,
+                        settings.graphql_max_cost,
+                    )
+                ],
+            ),
+            partial(DeadlineGate, settings.graphql_deadline_seconds),
             partial(ChargeTopLevelFields, limiter),
         ],
     )
+    schema.deadline_seconds = settings.graphql_deadline_seconds
+    return schema

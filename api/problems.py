@@ -49,6 +49,7 @@ API_CODES = (
     ProblemCode("query_too_deep", ()),
     ProblemCode("too_many_aliases", ()),
     ProblemCode("query_too_costly", ()),
+    ProblemCode("graphql_deadline_exceeded", ()),
 )
 """Codes of the edge (HTTP, validation, GraphQL documents), beside the domain's typed errors."""
 

@@ -77,6 +77,13 @@ class Settings(BaseSettings):
     graphql_max_cost: int = Field(
         10_000, ge=10, description="Fields a GraphQL operation may resolve, list sizes multiplied in."
     )
+    graphql_deadline_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="Wall-clock time one GraphQL document may take: parsing, validation and a "
+        "query's execution (a mutation is never cut once it executes); beyond it the operation "
+        "is stopped with graphql_deadline_exceeded.",
+    )
     header_timeout_seconds: float = Field(
         10.0, gt=0, description="Time a client has to send the request line and headers."
     )

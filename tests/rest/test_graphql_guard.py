@@ -13,6 +13,8 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.rest.test_websocket_limits import graphql_socket, operation
+from tests.unit.test_graphql_limits import fragment_chain
 
 
 def graphql(client: TestClient, query: str, variables: dict[str, Any] | None = None, **kw: Any) -> Any:
@@ -132,3 +134,28 @@ def test_every_graphql_error_carries_a_code(
     body = graphql(client, query, variables, headers=headers).json()
     assert body["errors"], body
     assert [e["extensions"]["code"] for e in body["errors"]] == [code] * len(body["errors"])
+
+
+@pytest.mark.parametrize("fragments", [21, 30])
+def test_a_fragment_bomb_is_refused_as_too_costly_over_http_and_the_websocket(
+    client: TestClient, fragments: int
+) -> None:
+    document = fragment_chain(fragments)
+    error = only_error(graphql(client, document))
+    assert error["extensions"]["code"] == "query_too_costly"
+    assert f"{2 * 2**fragments} fields" in error["message"]
+    with graphql_socket(client) as socket:
+        (answer,) = operation(socket, "bomb", document)
+    assert answer["type"] == "error"
+    assert [e["extensions"]["code"] for e in answer["payload"]] == ["query_too_costly"]
+
+
+def test_a_document_past_the_deadline_is_stopped_over_http_and_the_websocket(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, graphql_deadline_seconds=1e-9)
+    with TestClient(create_app(settings, registry=registry_with_test_game())) as hurried:
+        error = only_error(graphql(hurried, "{ games { total } }"))
+        assert error["extensions"]["code"] == "graphql_deadline_exceeded"
+        with graphql_socket(hurried) as socket:
+            messages = operation(socket, "late", "{ games { total } }")
+    codes = [e["extensions"]["code"] for m in messages for e in (m.get("payload") or {}).get("errors", [])]
+    assert codes == ["graphql_deadline_exceeded"], messages
