@@ -13,6 +13,7 @@ import { rendererFor, choiceText } from "./games/index.js";
 import { fillBotLevels, gameTypeDetail } from "./catalog.js";
 import { seatStatus, tickClocks } from "./seat_status.js";
 import { rematchControl, resignControl } from "./seat_actions.js";
+import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 
@@ -35,6 +36,7 @@ export async function showGame(main, gameId) {
     events: [],
     ui: {},
     busy: false,
+    live: false, // this page's own stream is connected
   };
   const els = {
     title: h("h1", { id: "game-title" }),
@@ -160,11 +162,13 @@ export async function showGame(main, gameId) {
       const you = seat.seat === game.viewer?.seat ? ` (${t("game.you")})` : "";
       const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
       const bot = seat.bot ? ` · ${t("game.bot", { level: levelName })}` : "";
-      list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot, seatStatus(game, seat)]));
+      list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot, seatStatus(game, seat, page.live)]));
     }
     els.lobby.append(list);
     const resign = resignControl(game, page.token, act);
     if (resign) els.lobby.append(resign);
+    const notify = page.token && ["lobby", "in_progress"].includes(game.status) ? notifyControl() : null;
+    if (notify) els.lobby.append(notify);
     if (game.status !== "lobby") return;
     // A private game's link carries its invite code, which only the host's browser knows.
     const invite = gameTokens(gameId).invite;
@@ -240,7 +244,7 @@ export async function showGame(main, gameId) {
     const game = page.game;
     page.type = types.find((type) => type.slug === game.type) || null;
     els.title.textContent = page.type ? page.type.name : game.type;
-    document.title = `${els.title.textContent} · ${t("app.title")}`;
+    showTurn(`${els.title.textContent} · ${t("app.title")}`, Boolean(page.choices), `${gameId}/${page.decisionVersion}`);
     renderStatus();
     renderSeats();
     const renderer = rendererFor(game.type);
@@ -252,8 +256,10 @@ export async function showGame(main, gameId) {
 
   function addToLog(event) {
     page.events.push(event);
+    // Only the log's own box scrolls, and only when the reader is at its end: the page never moves.
+    const atEnd = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 24;
     els.log.append(h("li", { dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, game: page.game, templates: page.detail?.log_templates })]));
-    els.log.lastChild.scrollIntoView?.({ block: "nearest" });
+    if (atEnd) els.log.scrollTop = els.log.scrollHeight;
   }
 
   await refresh();
@@ -280,6 +286,7 @@ export async function showGame(main, gameId) {
       const label = document.getElementById("live-status");
       label.textContent = t(`live.${status}`);
       label.dataset.state = status;
+      page.live = status === "live";
       if (status === "error" && detail) els.error.textContent = detail;
       if (status === "live") refresh();
     },
@@ -291,7 +298,7 @@ export async function showGame(main, gameId) {
   }, PRESENCE_REFRESH_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
-  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); };
+  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearTurn(); };
 }
 
 /** Final-score details as a table when they are per-seat rows, else as nested lists. */

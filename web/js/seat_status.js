@@ -14,9 +14,12 @@ export function formatSeconds(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
-function presence(seat) {
-  if (seat.bot) return null;
-  const connected = Boolean(seat.connected);
+/** Online or not; nothing once the game has ended (the streams close then, which says nothing of
+ * the people). The viewer's own seat is online while this page's stream is live, whatever the
+ * last view said (it may predate our connection: a join or a language switch reconnects). */
+function presence(game, seat, selfLive) {
+  if (seat.bot || !["lobby", "in_progress"].includes(game.status)) return null;
+  const connected = Boolean(seat.connected) || (selfLive && seat.seat === game.viewer?.seat);
   return h("span", { class: "presence", dataset: { connected: String(connected) } }, [
     h("span", { class: "dot", "aria-hidden": "true" }, [connected ? "●" : "○"]), " ",
     t(connected ? "seat.online" : "seat.offline"),
@@ -44,8 +47,8 @@ function clock(game, seatIndex) {
 }
 
 /** The extras of one seat, to append after its name. */
-export function seatStatus(game, seat) {
-  const parts = [presence(seat), standIn(seat), clock(game, seat.seat)].filter(Boolean);
+export function seatStatus(game, seat, selfLive = false) {
+  const parts = [presence(game, seat, selfLive), standIn(seat), clock(game, seat.seat)].filter(Boolean);
   return parts.length ? h("span", { class: "seat-status" }, parts.flatMap((part) => [" · ", part])) : null;
 }
 

@@ -208,7 +208,7 @@ function board(ctx) {
     }
     const spot = s("g", { "data-x": x, "data-y": y }, [s("rect", { x: x * T + 4, y: y * T + 4, width: T - 8, height: T - 8, rx: 8, fill: "#ffffff88", stroke: "#0b57d0", "stroke-width": 3, "stroke-dasharray": "10 6" }),
       s("text", { x: x * T + T / 2, y: y * T + T / 2 + 5, "text-anchor": "middle", "font-size": 14, fill: "#0b57d0" }, [`${options.length}↻`])]);
-    svg.append(clickable(spot, t("carc.place_here", { x, y, count: options.length }), () => { ctx.ui.at = key; ctx.ui.rot = 0; ctx.rerender(); document.getElementById("confirm-place")?.focus(); }));
+    svg.append(clickable(spot, t("carc.place_here", { x, y, count: options.length }), () => { ctx.ui.at = key; ctx.ui.rot = 0; ctx.rerender(); document.getElementById("confirm-place")?.focus({ preventScroll: true }); }));
   }
   // Figure spots on the tile just placed.
   const where = ctx.game.decision?.data;
@@ -271,7 +271,7 @@ export const carcassonne = {
       const current = options[(ctx.ui.rot || 0) % options.length];
       box.prepend(h("div", { class: "step", id: "placement" }, [
         h("strong", {}, [t("carc.rotations", { count: options.length })]),
-        h("button", { type: "button", id: "rotate", disabled: options.length < 2, onclick: () => { ctx.ui.rot = ((ctx.ui.rot || 0) + 1) % options.length; ctx.rerender(); document.getElementById("rotate")?.focus(); } }, [`↻ ${t("carc.rotate")} (${current.rotation ?? 0}°)`]),
+        h("button", { type: "button", id: "rotate", disabled: options.length < 2, onclick: () => { ctx.ui.rot = ((ctx.ui.rot || 0) + 1) % options.length; ctx.rerender(); document.getElementById("rotate")?.focus({ preventScroll: true }); } }, [`↻ ${t("carc.rotate")} (${current.rotation ?? 0}°)`]),
         h("button", { type: "button", id: "confirm-place", class: "primary step-choice", onclick: () => ctx.submit(current) }, [t("carc.confirm")]),
         h("button", { type: "button", class: "cancel", onclick: () => { delete ctx.ui.at; ctx.rerender(); } }, [t("game.cancel")]),
       ]));

@@ -25,7 +25,7 @@ export function activate(ctx, groups, key) {
   else if (options.length > 1) {
     ctx.ui.pending = key;
     ctx.rerender();
-    document.querySelector("#step button")?.focus();
+    document.querySelector("#step button")?.focus({ preventScroll: true });
   }
 }
 
