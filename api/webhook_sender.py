@@ -46,11 +46,41 @@ def resolve(host: str, port: int) -> list[str]:
     return sorted({str(info[4][0]) for info in infos})
 
 
+TRANSLATED = tuple(
+    ipaddress.IPv6Network(prefix)
+    for prefix in ("::/96", "::ffff:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16")
+)
+"""IPv6 forms that carry an IPv4 address to a translator or a tunnel: IPv4-compatible (``::a.b.c.d``),
+IPv4-mapped, NAT64 (well-known and local-use prefixes) and 6to4. Python calls most of them global,
+yet a packet to one can end at the IPv4 address inside (loopback, private, metadata), so they are
+refused whatever they embed."""
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries, if any: in its last 32 bits (compatible, mapped,
+    NAT64 /96), after the 6to4 prefix, in an ISATAP interface identifier, or in a NAT64 /48 (RFC
+    6052: split around the reserved octet)."""
+    value = int(ip)
+    if any(ip in network for network in TRANSLATED[:3]) or (value >> 32) & 0xFDFFFFFF == 0x5EFE:
+        return ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if ip in TRANSLATED[4]:
+        return ipaddress.IPv4Address((value >> 80) & 0xFFFFFFFF)
+    if ip in TRANSLATED[3]:
+        return ipaddress.IPv4Address((((value >> 64) & 0xFFFF) << 16) | ((value >> 40) & 0xFFFF))
+    return None
+
+
+def _refused_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return not ip.is_global or ip.is_multicast
+
+
 def _forbidden_address(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return not ip.is_global or ip.is_multicast
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = embedded_ipv4(ip)
+        if any(ip in network for network in TRANSLATED) or (inner is not None and _refused_ip(inner)):
+            return True
+    return _refused_ip(ip)
 
 
 class TargetGuard:

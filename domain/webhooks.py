@@ -66,9 +66,13 @@ class WebhookService:
                 f"filters must be a non-empty list of {', '.join(FILTERS)}"
                 + (f"; unknown: {', '.join(unknown)}" if unknown else "")
             )
-        self.check_target(url)
         if token is None:
             raise Unauthorized("a player token, or the host token with a game_id, is required")
+        with self.games.uow() as uow:
+            self._owner(uow, token, game_id)
+        # Only an authenticated owner learns anything about the URL's host (resolves, private),
+        # and the lookup runs outside any transaction.
+        self.check_target(url)
         with self.games.uow() as uow:
             player_id, owned_game = self._owner(uow, token, game_id)
             if len(uow.webhooks.endpoints_of(player_id, owned_game)) >= MAX_ENDPOINTS_PER_OWNER:

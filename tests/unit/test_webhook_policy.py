@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from api.webhook_sender import TargetGuard
+from api.webhook_sender import TargetGuard, embedded_ipv4
 from domain.errors import WebhookTargetRefused
 from domain.webhooks import RetryPolicy, new_secret
 
@@ -95,3 +96,44 @@ def test_a_name_that_does_not_resolve_is_refused() -> None:
 
     with pytest.raises(WebhookTargetRefused, match="does not resolve"):
         TargetGuard(False, failing)("https://nowhere.example/")
+
+
+@pytest.mark.parametrize(
+    ("address", "embedded", "refused"),
+    [
+        ("::127.0.0.1", "127.0.0.1", True),  # IPv4-compatible
+        ("::10.0.0.1", "10.0.0.1", True),
+        ("::8.8.8.8", "8.8.8.8", True),  # the prefix itself is refused
+        ("::ffff:169.254.169.254", "169.254.169.254", True),  # IPv4-mapped
+        ("::ffff:8.8.8.8", "8.8.8.8", True),
+        ("64:ff9b::127.0.0.1", "127.0.0.1", True),  # NAT64, well-known prefix
+        ("64:ff9b::192.168.1.1", "192.168.1.1", True),
+        ("64:ff9b::8.8.8.8", "8.8.8.8", True),
+        ("64:ff9b:1:7f00:0:100::", "127.0.0.1", True),  # NAT64, local-use /48 (RFC 6052)
+        ("64:ff9b:1:a9fe:a9:fe00::", "169.254.169.254", True),
+        ("2002:7f00:1::1", "127.0.0.1", True),  # 6to4
+        ("2002:a9fe:a9fe::1", "169.254.169.254", True),
+        ("2002:808:808::1", "8.8.8.8", True),
+        ("2606:4700::5efe:7f00:1", "127.0.0.1", True),  # ISATAP interface id, public prefix
+        ("2606:4700::200:5efe:a00:1", "10.0.0.1", True),
+        ("2606:4700::5efe:808:808", "8.8.8.8", False),
+        ("2606:4700::1111", None, False),
+        ("2a00:1450:4001:82b::200e", None, False),
+    ],
+)
+def test_ipv6_forms_that_carry_an_ipv4_address_are_refused(
+    address: str, embedded: str | None, refused: bool
+) -> None:
+    ip = ipaddress.IPv6Address(address)
+    assert embedded_ipv4(ip) == (ipaddress.IPv4Address(embedded) if embedded else None)
+    guard = TargetGuard(allow_private=False, resolver=resolver_to(address))
+    if refused:
+        with pytest.raises(WebhookTargetRefused, match="non-public address"):
+            guard("https://hooks.example/tabletop")
+    else:
+        assert guard.checked_address("https://hooks.example/tabletop") == address
+
+
+def test_an_ipv4_compatible_literal_in_the_url_is_refused_with_the_real_resolver() -> None:
+    with pytest.raises(WebhookTargetRefused, match="non-public address"):
+        TargetGuard(allow_private=False)("http://[::127.0.0.1]/")
