@@ -57,6 +57,7 @@ def test_graphiql_loads_the_schema_and_answers_a_query_offline(
     editor.click()
     page.keyboard.press("Control+A")
     page.keyboard.type("{ gameTypes { slug")
+
     def answered(response: Response) -> bool:
         return response.url.endswith("/graphql") and "gameTypes" in (response.request.post_data or "")
 

@@ -58,7 +58,8 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_the_castle(
     moves = play_to_end(page, one_move)
     assert moves > 12
     expect(page.locator("#scores tbody tr")).to_have_count(2)
-    expect(page.locator("#result .details")).to_be_visible()
+    expect(page.locator("#result .player-result table.details")).to_have_count(2)  # a table per player
+    expect(page.locator("#result .player-result").first).to_contain_text("Points at the end")
 
 
 def test_a_second_person_sees_the_first_pick_sealed_until_the_reveal(open_page: Callable[..., Page]) -> None:

@@ -4,10 +4,10 @@
 
 import { api } from "./api.js";
 import { h, clear, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
-import { humanize, plain } from "./format.js";
 import { t } from "./i18n.js";
 import { followGame } from "./live.js";
 import { describeEvent } from "./log.js";
+import { resultDetails } from "./result.js";
 import { gameTokens, rememberTokens } from "./store.js";
 import { rendererFor, choiceText } from "./games/index.js";
 import { fillBotLevels, gameTypeDetail } from "./catalog.js";
@@ -235,7 +235,8 @@ export async function showGame(main, gameId) {
         h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [t("result.player")]), h("th", { scope: "col" }, [t("result.score")])])]),
         h("tbody", {}, rows),
       ]),
-      h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]), detailsView(result.details, nameOf)]),
+      h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]),
+        resultDetails(result, page.game, { nameOf, data: page.detail?.data, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) })]),
       rematchControl(page.game, page.token, page.hostToken, (message) => { els.error.textContent = message; }),
     );
   }
@@ -258,7 +259,7 @@ export async function showGame(main, gameId) {
     page.events.push(event);
     // Only the log's own box scrolls, and only when the reader is at its end: the page never moves.
     const atEnd = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 24;
-    els.log.append(h("li", { dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, game: page.game, templates: page.detail?.log_templates })]));
+    els.log.append(h("li", { dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, templates: page.detail?.log_templates, data: page.detail?.data })]));
     if (atEnd) els.log.scrollTop = els.log.scrollHeight;
   }
 
@@ -299,28 +300,4 @@ export async function showGame(main, gameId) {
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
   return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearTurn(); };
-}
-
-/** Final-score details as a table when they are per-seat rows, else as nested lists. */
-function detailsView(details, nameOf) {
-  if (details && Array.isArray(details.players) && details.players.every((row) => typeof row === "object")) {
-    const keys = [...new Set(details.players.flatMap((row) => Object.keys(row)))].filter((key) => key !== "seat");
-    const table = h("table", { class: "details" }, [
-      h("thead", {}, [h("tr", {}, [h("th", {}, [t("result.player")]), ...keys.map((key) => h("th", { scope: "col" }, [humanize(key)]))])]),
-      h("tbody", {}, details.players.map((row, index) => h("tr", {}, [
-        h("th", { scope: "row" }, [nameOf(row.seat ?? index)]),
-        ...keys.map((key) => h("td", {}, [plain(row[key])])),
-      ]))),
-    ]);
-    const rest = Object.fromEntries(Object.entries(details).filter(([key]) => key !== "players"));
-    return h("div", {}, [table, Object.keys(rest).length ? nested(rest) : null]);
-  }
-  return nested(details);
-}
-
-function nested(value) {
-  if (value && typeof value === "object" && !Array.isArray(value)) {
-    return h("dl", {}, Object.entries(value).flatMap(([key, inner]) => [h("dt", {}, [humanize(key)]), h("dd", {}, [nested(inner)])]));
-  }
-  return document.createTextNode(plain(value));
 }

@@ -1,33 +1,55 @@
 // The game log in words. The platform's own events have sentences of their own; a game's events
-// are named from the UI strings when a translation exists, with their data spelled out, and seat
-// numbers replaced by names.
+// use the game type's templates (`log_templates`, in the page's language), with seat numbers
+// replaced by names and every id by the printed name from the static data (labels.js).
 
 import { t, tOptional } from "./i18n.js";
+import { humanize } from "./format.js";
+import { label } from "./labels.js";
 
-const SEAT_KEYS = new Set(["seat", "player", "by", "active", "start", "start_player", "winner"]);
+const SEAT_KEYS = new Set(["seat", "player", "by", "active", "start", "start_player", "winner", "from", "named_by", "played_by"]);
+const SEAT_LISTS = new Set(["winners", "sealed", "waiting", "order"]);
 
-function value(key, raw, nameOf) {
+/** A count per id ({"sand": 1, "clay": 0}) as "1 Sand"; zeros left out. */
+function counts(raw, data) {
+  const parts = Object.entries(raw).filter(([, n]) => n).map(([id, n]) => `${n} ${label(data, "resource", id) ?? humanize(id)}`);
+  return parts.join(", ") || t("log.nothing");
+}
+
+/** One value of an event's data, in words. */
+export function spell(key, raw, { nameOf, data }) {
   if (SEAT_KEYS.has(key) && Number.isInteger(raw)) return nameOf(raw);
-  if ((key === "winners" || key === "sealed" || key === "waiting") && Array.isArray(raw)) return raw.map(nameOf).join(", ") || "—";
-  if (Array.isArray(raw)) return raw.map((item) => value("", item, nameOf)).join(", ");
-  if (raw && typeof raw === "object") return Object.entries(raw).map(([k, v]) => `${k.replace(/_/g, " ")} ${value(k, v, nameOf)}`).join(", ");
+  if (SEAT_LISTS.has(key) && Array.isArray(raw)) return raw.map(nameOf).join(", ") || "—";
+  if (key === "space" && Number.isInteger(raw)) return String(raw + 1); // spaces are counted from 1 on the board
+  if (typeof raw === "boolean") return t(raw ? "log.yes" : "log.no");
+  if (typeof raw === "string") return label(data, key, raw) ?? tOptional(`word.${raw}`) ?? raw;
+  if (Array.isArray(raw)) return raw.map((item) => spell(key, item, { nameOf, data })).join(", ");
+  if (raw && typeof raw === "object") {
+    if (Object.values(raw).every((n) => typeof n === "number")) return counts(raw, data);
+    return Object.entries(raw).map(([k, v]) => `${label(data, "", k) ?? humanize(k)} ${spell(k, v, { nameOf, data })}`).join(", ");
+  }
   return raw === null || raw === undefined ? "—" : String(raw);
 }
 
 /**
- * One log line: the platform's sentence for its own events, else the game type's template from
- * the static data (`log_templates`, in the page's language), else the event's name and data.
+ * One log line: the platform's sentence for its own events, else the game type's template, else
+ * the event's name and data. A scoring line says who scored when its template does not.
  */
-export function describeEvent(event, { nameOf, templates }) {
-  const data = event.data || {};
-  const params = Object.fromEntries(Object.entries(data).map(([key, raw]) => [key, value(key, raw, nameOf)]));
-  const template = templates && templates[event.type];
-  const sentence = tOptional(`event.${event.type}`, params)
+export function describeEvent(event, { nameOf, templates, data }) {
+  const fields = event.data || {};
+  const params = Object.fromEntries(Object.entries(fields).map(([key, raw]) => [key, spell(key, raw, { nameOf, data })]));
+  const template = (templates && templates[event.type]) || null;
+  let sentence = tOptional(`event.${event.type}`, params)
     || (template ? template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? params[name] : whole)) : null);
-  if (sentence && !sentence.includes("{")) return sentence;
-  const name = tOptional(`event_name.${event.type}`) || event.type.replace(/_/g, " ");
-  const who = Number.isInteger(data.seat) ? `${nameOf(data.seat)}: ` : "";
-  const rest = Object.entries(data).filter(([key]) => key !== "seat" && key !== "seed").map(([key, raw]) => `${key.replace(/_/g, " ")} ${value(key, raw, nameOf)}`);
+  if (sentence && !sentence.includes("{")) {
+    const saysWho = template && template.includes("{winners}");
+    if (!saysWho && "points" in fields && Array.isArray(fields.winners) && fields.winners.length) {
+      sentence = `${sentence} ${t("log.scored_by", { names: params.winners })}`;
+    }
+    return sentence;
+  }
+  const name = tOptional(`event_name.${event.type}`) || humanize(event.type);
+  const who = Number.isInteger(fields.seat) ? `${nameOf(fields.seat)}: ` : "";
+  const rest = Object.entries(fields).filter(([key]) => key !== "seat" && key !== "seed").map(([key, raw]) => `${humanize(key)} ${params[key]}`);
   return `${who}${name}${rest.length ? ` (${rest.join("; ")})` : ""}`;
 }
 

@@ -1,0 +1,72 @@
+// The end screen: the ranking, then one table per player that explains their score (the result's
+// details gathered by seat, every line named in the page's language and every id by its printed
+// name), then what the whole table shares (rounds, the castle's counts). Narrow enough for a phone:
+// each table has two columns.
+
+import { h } from "./dom.js";
+import { humanize } from "./format.js";
+import { t, tOptional } from "./i18n.js";
+import { label } from "./labels.js";
+import { spell } from "./log.js";
+
+const isRow = (value) => value && typeof value === "object" && !Array.isArray(value);
+
+/** The details split into one record per seat and the record the table shares. */
+export function bySeat(details, seatCount) {
+  const rows = Array.from({ length: seatCount }, () => ({}));
+  const shared = {};
+  for (const [key, value] of Object.entries(details || {})) {
+    if (Array.isArray(value) && value.length && value.every(isRow)) {
+      value.forEach((row, index) => {
+        const seat = Number.isInteger(row.seat) ? row.seat : index;
+        if (rows[seat]) Object.assign(rows[seat], Object.fromEntries(Object.entries(row).filter(([k]) => k !== "seat")));
+      });
+    } else if (Array.isArray(value) && value.length === seatCount && !value.some((v) => v && typeof v === "object")) {
+      value.forEach((v, seat) => { rows[seat][key] = v; });
+    } else {
+      shared[key] = value;
+    }
+  }
+  return { rows, shared };
+}
+
+function name(key, data) {
+  return tOptional(`detail.${key}`) ?? label(data, "", key) ?? humanize(key);
+}
+
+/** A value in words: counts per id become "Keep 27, Stable 3" with printed names. */
+function words(key, value, ctx) {
+  if (isRow(value) && Object.values(value).every((n) => typeof n === "number")) {
+    const parts = Object.entries(value).filter(([, n]) => n).map(([id, n]) => `${label(ctx.data, "", id) ?? humanize(id)} ${n}`);
+    return parts.join(", ") || t("log.nothing");
+  }
+  return spell(key, value, ctx);
+}
+
+function table(record, ctx, attrs) {
+  return h("table", attrs, [h("tbody", {}, Object.entries(record).map(([key, value]) => h("tr", { dataset: { key } }, [
+    h("th", { scope: "row" }, [name(key, ctx.data)]), h("td", {}, [words(key, value, ctx)]),
+  ])))]);
+}
+
+/** The end screen's explanation: a table per player, best first, and the shared figures. */
+export function resultDetails(result, game, ctx) {
+  const { rows, shared } = bySeat(result.details, game.seats.length);
+  const order = game.seats.map((seat) => seat.seat).sort((a, b) => (result.scores[b] ?? 0) - (result.scores[a] ?? 0));
+  const players = order.map((seat) => h("section", { class: "player-result", dataset: { seat } }, [
+    h("h3", {}, [ctx.seatBadge(seat), ` · ${t("result.points", { points: result.scores[seat] })}`, result.winners.includes(seat) ? ` ★ ${t("result.winner")}` : ""]),
+    Object.keys(rows[seat] || {}).length ? table(rows[seat], ctx, { class: "details" }) : null,
+  ]));
+  const common = Object.keys(shared).length ? [h("h3", {}, [t("result.table")]), table(flatten(shared), ctx, { class: "details shared" })] : [];
+  return h("div", { class: "result-details" }, [h("div", { class: "player-results" }, players), ...common]);
+}
+
+/** Nested shared records (a "targets" object) become lines of their own. */
+function flatten(shared) {
+  const out = {};
+  for (const [key, value] of Object.entries(shared)) {
+    if (isRow(value) && Object.values(value).every((n) => typeof n === "number")) Object.assign(out, value);
+    else out[key] = value;
+  }
+  return out;
+}
