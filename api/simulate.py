@@ -42,6 +42,9 @@ class Abnormal:
     seed: str
     decisions: int
     reason: str
+    stalled: bool = False
+    """The game ended at its own safety cap (Keythedral's rounds, Q12): the rules have no end
+    there, so it is reported but is no failure of the engine or the bots."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +125,8 @@ class Summary:
 
 
 def main(args: Sequence[str], registry: EngineRegistry | None = None) -> int:
-    """Run the command; 0 if every game ended normally, 1 if any did not, 2 on a usage error."""
+    """Run the command; 0 if every game ended normally or stalled at its rules' safety cap, 1 if
+    any failed otherwise, 2 on a usage error."""
     parser = _parser()
     try:
         options = parser.parse_args(list(args))
@@ -149,7 +153,7 @@ def main(args: Sequence[str], registry: EngineRegistry | None = None) -> int:
         print(text, flush=True)
     except BrokenPipeError:  # e.g. piped into ``head``: not an error of the simulation
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 1 if summary.abnormal else 0
+    return 1 if any(not a.stalled for a in summary.abnormal) else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -276,9 +280,13 @@ def play_one(
     decisions = 0
     largest = Largest()
 
-    def abnormal(reason: str) -> GameResult:
+    def abnormal(reason: str, stalled: bool = False) -> GameResult:
         return GameResult(
-            index, seed, decisions, abnormal=Abnormal(index, seed, decisions, reason), largest=largest
+            index,
+            seed,
+            decisions,
+            abnormal=Abnormal(index, seed, decisions, reason, stalled),
+            largest=largest,
         )
 
     try:
@@ -306,7 +314,7 @@ def play_one(
     if outcome is None:
         return abnormal("the game is over but has no outcome")
     if outcome.details.get("abnormal_end"):
-        return abnormal("the game reports an abnormal end (e.g. its rules' safety cap on rounds)")
+        return abnormal("stalled: the game reached its rules' safety cap (e.g. on rounds)", stalled=True)
     if (
         len(outcome.scores) != players
         or not outcome.winners
@@ -375,7 +383,13 @@ def summary_json(summary: Summary) -> dict[str, JSON]:
             for level, entry in per_level.items()
         },
         "abnormal": [
-            {"game": a.index, "seed": a.seed, "decisions": a.decisions, "reason": a.reason}
+            {
+                "game": a.index,
+                "seed": a.seed,
+                "decisions": a.decisions,
+                "reason": a.reason,
+                "stalled": a.stalled,
+            }
             for a in summary.abnormal
         ],
     }
@@ -425,7 +439,11 @@ def format_summary(summary: Summary) -> str:
     if not abnormal:
         lines.append(f"abnormal   none ({summary.games}/{summary.games} games ended normally)")
     else:
-        lines.append(f"abnormal   {len(abnormal)} of {summary.games} games:")
+        stalled = sum(1 for a in abnormal if a.stalled)
+        lines.append(
+            f"abnormal   {len(abnormal)} of {summary.games} games ({stalled} stalled at the rules' "
+            "safety cap, not counted as failures):"
+        )
         for item in abnormal[:MAX_ABNORMAL_SHOWN]:
             lines.append(
                 f"  game {item.index} (seed {item.seed!r}, after {item.decisions} decisions): {item.reason}"

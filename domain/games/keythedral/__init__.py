@@ -4,8 +4,10 @@ Rules decisions taken where the reference is silent or open (its §5 decisions a
 - Board: the reference's parity lattice; 2 players put the quarry at (1,1) and the forest at
   (-1,-1) (Q14). The first player (S-7, "le joueur le plus jeune choisit") is the option
   ``first_player``: random by default, drawn from the game's seeded randomness, or a seat.
-  Building-tile costs, law texts and static tables live in ``data/*.json``; the round cap (Q12)
-  is 40 rounds, a safety net reported as an abnormal end that the bots never reach.
+  Building-tile costs, law texts and static tables live in ``data/*.json``; the round cap (Q12:
+  the rules have no end for a game where nobody buys) is 200 rounds, a safety net reported as an
+  abnormal ("stalled") end: the rulebook's games last 7 to 9 rounds, and random 2-player games up
+  to 87 (450 measured with the cap lifted), so no valid game is cut by it.
 - Placement is compulsory (Q1; option ``optional_placement``); a house with two or more legal
   fields places two workers. New-law cards are face down (Q3; option ``law_cards_face_up``).
   The value-4 tiles turn face up only once every field and cottage is laid (S-10).
