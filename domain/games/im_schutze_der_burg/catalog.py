@@ -62,9 +62,10 @@ def build(t: Texts) -> dict[str, JSON]:
     buildings: list[JSON] = []
     for b in BUILDING_TYPES:
         spaces = []
-        for index in b.spaces:
+        for number, index in enumerate(b.spaces, start=1):
             sp = SPACES[index]
-            space: dict[str, JSON] = {"id": sp.id, "fee": sp.fee}
+            name = t["space.name"].format(building=t[f"building.{b.id}.name"], number=number)
+            space: dict[str, JSON] = {"id": sp.id, "name": name, "fee": sp.fee}
             if b.scoring == "count":
                 space.update({"vp": sp.vp, "per": sp.per, "counts": b.target})
             space.update(_flags(("fee",) if b.id in UNVERIFIED_SPACE_FEES else ()))
@@ -99,7 +100,7 @@ def build(t: Texts) -> dict[str, JSON]:
             {
                 "id": kind,
                 "kind": "rider" if kind == RIDER else "cart",
-                "name": t["post.rider" if kind == RIDER else "post.cart"],
+                "name": t[f"post.{kind}"],
                 "resource": kind,
                 "yield": data.YIELD[k],
             }

@@ -20,6 +20,9 @@ from .view import PHASES
 
 SOURCED_LAW_TITLES = frozenset({"L02", "L13"})
 """Only two titles appear in the source; the other 18 are working names (rules reference 3.1)."""
+PIECES = ("keythedral", "cottage", "house", "fence", "worker", "work_order")
+"""The wooden and cardboard pieces that are not cards, cubes, fields or building tiles, so a client
+can name them too (the views use these words: cottages, houses, fences, workers)."""
 CRAFTSMEN = {"white": "blacksmith", "purple": "glassmaker", "yellow": "goldsmith"}
 
 _CUT = 2 / (2 + math.sqrt(2))
@@ -61,6 +64,11 @@ def board(t: Texts) -> dict[str, JSON]:
         "cottage_placement": t["board.cottage_placement"],
         **_flags(("coordinates", "start_fields_two_players")),
     }
+
+
+def _cost_text(t: Texts, cost: tuple[int, ...]) -> str:
+    """A tile's printed cost in words, cube names in the language of ``t``: "1 × Stone + 1 × Wood"."""
+    return " + ".join(f"{n} × {t[f'cube.{COLOURS[c]}']}" for c, n in enumerate(cost) if n)
 
 
 def build(t: Texts) -> dict[str, JSON]:
@@ -108,17 +116,20 @@ def build(t: Texts) -> dict[str, JSON]:
             {
                 "id": law.id,
                 "number": law.number,
+                "name": t[f"law.{law.id}.title"],
                 "title": t[f"law.{law.id}.title"],
                 "timing": law.timing,
                 "timing_text": t[f"timing.{law.timing}"],
                 "text": t[f"law.{law.id}.text"],
-                **_flags(() if law.id in SOURCED_LAW_TITLES else ("title",)),
+                **_flags(() if law.id in SOURCED_LAW_TITLES else ("name", "title")),
             }
             for law in LAWS
         ],
         "building_tiles": [
             {
                 "id": tile.id,
+                "name": t["building_tile.name"].format(value=tile.value),
+                "text": t["building_tile.text"].format(cost=_cost_text(t, tile.cost)),
                 "row": tile.row,
                 "value": tile.value,
                 "cost": {COLOURS[c]: n for c, n in enumerate(tile.cost) if n},
@@ -127,8 +138,13 @@ def build(t: Texts) -> dict[str, JSON]:
             for tile in TILES
         ],
         "rows": [
-            {"row": r, "value": value, "short": ROW_SIZES["short"][r], "full": ROW_SIZES["full"][r]}
+            {"row": r, "name": t["row.name"].format(value=value), "value": value,
+             "short": ROW_SIZES["short"][r], "full": ROW_SIZES["full"][r]}
             for r, value in enumerate(ROW_VALUES)
+        ],
+        "pieces": [
+            {"id": piece, "name": t[f"piece.{piece}.name"], "text": t[f"piece.{piece}.text"]}
+            for piece in PIECES
         ],
         "phases": [{"id": p, "number": n, "name": t[f"phase.{p}"]} for n, p in enumerate(PHASES)],
         "rules": {
