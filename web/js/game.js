@@ -7,6 +7,7 @@ import { h, clear, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
 import { t } from "./i18n.js";
 import { followGame } from "./live.js";
 import { describeEvent } from "./log.js";
+import { markChanges } from "./highlight.js";
 import { resultDetails } from "./result.js";
 import { gameTokens, rememberTokens } from "./store.js";
 import { rendererFor, choiceText } from "./games/index.js";
@@ -37,6 +38,8 @@ export async function showGame(main, gameId) {
     ui: {},
     busy: false,
     live: false, // this page's own stream is connected
+    marks: {}, // the board pictures highlight.js compares
+    ownMove: false, // the version of the viewer's own move the next picture follows, else false
   };
   const els = {
     title: h("h1", { id: "game-title" }),
@@ -85,7 +88,9 @@ export async function showGame(main, gameId) {
     els.error.textContent = "";
     try {
       // The seat's concurrency token: a 409 only if this seat's own decision moved on meanwhile.
-      await api.submit(gameId, page.token, choice, page.decisionVersion);
+      const submitted = await api.submit(gameId, page.token, choice, page.decisionVersion);
+      page.ownMove = submitted.version;
+      for (const line of els.log.querySelectorAll(".recent")) line.classList.remove("recent");
       page.ui = {};
       page.choices = null;
       await refresh();
@@ -250,16 +255,25 @@ export async function showGame(main, gameId) {
     renderSeats();
     const renderer = rendererFor(game.type);
     clear(els.board);
-    if (game.state) els.board.append(renderer.board(context()));
+    if (game.state) {
+      els.board.append(renderer.board(context()));
+      // The picture after our own move is the base; if others moved already, the one before it.
+      const own = page.ownMove;
+      const rebase = own === false ? (page.busy ? "busy" : null) : (game.version <= own ? "now" : "previous");
+      markChanges(els.board, page.marks, rebase);
+      page.ownMove = false;
+    }
     renderActions();
     renderResult();
   }
 
-  function addToLog(event) {
+  /** A line of the log; `live` lines by others since the viewer's last move are marked recent. */
+  function addToLog(event, live = false) {
     page.events.push(event);
     // Only the log's own box scrolls, and only when the reader is at its end: the page never moves.
     const atEnd = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 24;
-    els.log.append(h("li", { dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, templates: page.detail?.log_templates, data: page.detail?.data })]));
+    const others = page.game?.viewer?.seat !== undefined && event.data?.seat !== page.game.viewer.seat;
+    els.log.append(h("li", { class: live && others ? "recent" : null, dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, templates: page.detail?.log_templates, data: page.detail?.data })]));
     if (atEnd) els.log.scrollTop = els.log.scrollHeight;
   }
 
@@ -269,7 +283,7 @@ export async function showGame(main, gameId) {
   let after = 0;
   for (;;) {
     const history = await api.events(gameId, page.token, after);
-    history.events.forEach(addToLog);
+    for (const event of history.events) addToLog(event);
     if (!history.events.length) break;
     after = history.last_seq;
   }
@@ -279,7 +293,7 @@ export async function showGame(main, gameId) {
     token: page.token,
     after,
     onEvent(event) {
-      addToLog(event);
+      addToLog(event, true);
       clearTimeout(pending);
       pending = setTimeout(refresh, 40);
     },

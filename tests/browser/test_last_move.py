@@ -1,0 +1,51 @@
+"""The opponent's move is seen on the board: when one person places a tile, the other's page
+outlines it (changed since their own last move) and flashes it, and marks its log lines; the
+mover's own tile is never outlined on their own page, and their next move clears the marks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import create_game, start
+
+
+def settle(page: Page) -> None:
+    page.wait_for_function("!document.body.dataset.busy")
+
+
+def whole_turn(page: Page) -> None:
+    """A tile on the first marked square, confirmed, then the figure step passed."""
+    page.locator("#board svg .target").first.click()
+    page.locator("#confirm-place").click()
+    settle(page)
+    expect(page.locator("#actions button.other-move").first).to_be_visible()
+    page.locator("#actions button.other-move").first.click()  # no figure
+    settle(page)
+
+
+def test_each_person_sees_the_others_tile_outlined_and_flashed_but_not_their_own(
+    open_page: Callable[..., Page],
+) -> None:
+    ann = open_page()
+    game_id = create_game(ann, "carcassonne", bots=0, name="Ann")
+    bob = open_page()
+    bob.goto(f"/play/#/join/{game_id}")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-form button[type=submit]")
+    expect(ann.locator("#seats")).to_contain_text("Bob")
+    start(ann)
+    expect(ann.locator("#board .tiles > .placed")).to_have_count(1)  # the start tile
+    mover, other = (ann, bob) if ann.locator("#board svg .target").count() else (bob, ann)
+    expect(mover.locator("#board svg .target").first).to_be_visible()
+    for turn in range(3):
+        whole_turn(mover)
+        expect(other.locator("#board .tiles > .placed")).to_have_count(turn + 2)
+        expect(other.locator("#board .tiles > .placed.changed")).to_have_count(1)
+        expect(other.locator("#board .tiles > .placed.flash")).to_have_count(1)
+        expect(other.locator("#log li.recent[data-type='tile_placed']")).to_have_count(1)
+        expect(mover.locator("#board .tiles > .placed.changed")).to_have_count(0)
+        expect(mover.locator("#log li.recent")).to_have_count(0)
+        mover, other = other, mover
+        expect(mover.locator("#board svg .target").first).to_be_visible()
