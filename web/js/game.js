@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { followGame } from "./live.js";
 import { describeEvent } from "./log.js";
 import { markChanges } from "./highlight.js";
+import { rulesPanel } from "./rules.js";
 import { resultDetails } from "./result.js";
 import { gameTokens, rememberTokens } from "./store.js";
 import { rendererFor, choiceText } from "./games/index.js";
@@ -280,6 +281,8 @@ export async function showGame(main, gameId) {
   await refresh();
   page.detail = await gameTypeDetail(page.game.type);
   render();
+  const rules = await rulesPanel(page.game.type, page.detail?.data);
+  if (rules) els.lobby.after(rules);
   let after = 0;
   for (;;) {
     const history = await api.events(gameId, page.token, after);
