@@ -71,6 +71,8 @@ class Container:
             settings.webhook_timeout_seconds,
             settings.webhook_max_response_bytes,
             settings.webhook_poll_seconds,
+            settings.webhook_sender_concurrency,
+            settings.webhook_max_in_flight_per_endpoint,
         )
         self.sender.start()
         self.presence_runner = PresenceRunner(self.presence, self.presence.ttl.total_seconds() / 3)

@@ -123,7 +123,18 @@ class Settings(BaseSettings):
         description="Allow webhook URLs on loopback, private, link-local and other non-public "
         "addresses (local development and tests only).",
     )
-    webhook_timeout_seconds: float = Field(10.0, gt=0, description="Per webhook request.")
+    webhook_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="Wall-clock deadline of one webhook attempt (check, connect, send, status, body); "
+        "an attempt still running then is cut and counts as failed.",
+    )
+    webhook_sender_concurrency: int = Field(
+        8, ge=1, le=256, description="Webhook attempts in flight at once per instance."
+    )
+    webhook_max_in_flight_per_endpoint: int = Field(
+        2, ge=1, description="Of those, at most this many to one endpoint (a slow one cannot take them all)."
+    )
     webhook_max_response_bytes: int = Field(
         65536, gt=0, description="At most this much of a webhook response is read."
     )

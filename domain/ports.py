@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from types import TracebackType
@@ -152,9 +152,12 @@ class WebhookRepository(Protocol):
         """Newest first, each with its attempts."""
         ...
 
-    def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedDelivery | None:
+    def claim(
+        self, now: datetime, lease: timedelta, owner: str, skip_endpoints: Collection[str] = ()
+    ) -> ClaimedDelivery | None:
         """Lease the next due delivery whose earlier deliveries (same endpoint and game) are all
-        done, so each endpoint gets a game's deliveries in order; None when nothing is due."""
+        done, so each endpoint gets a game's deliveries in order, and whose endpoint is not in
+        ``skip_endpoints`` (those the caller is busy with); None when nothing is due."""
         ...
 
     def record_attempt(

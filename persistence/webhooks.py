@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -164,7 +164,9 @@ class SqlWebhookRepository:
 
     # -- sending -----------------------------------------------------------------------------------
 
-    def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedDelivery | None:
+    def claim(
+        self, now: datetime, lease: timedelta, owner: str, skip_endpoints: Collection[str] = ()
+    ) -> ClaimedDelivery | None:
         self._before_write()
         d = webhook_deliveries
         earlier_pending = exists().where(
@@ -181,6 +183,7 @@ class SqlWebhookRepository:
                     d.c.next_attempt_at <= now,
                     or_(d.c.lease_until.is_(None), d.c.lease_until < now),
                     ~earlier_pending,
+                    *([d.c.endpoint_id.not_in(list(skip_endpoints))] if skip_endpoints else []),
                 )
                 .order_by(d.c.next_attempt_at, d.c.id)
                 .limit(1)

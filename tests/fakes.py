@@ -6,7 +6,7 @@ import builtins
 import copy
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Self
@@ -78,7 +78,9 @@ class FakeWebhookRepository:
     def deliveries_of(self, endpoint_id: str, limit: int) -> builtins.list[Delivery]:
         raise NotImplementedError("listed from the SQL repository only")
 
-    def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedDelivery | None:
+    def claim(
+        self, now: datetime, lease: timedelta, owner: str, skip_endpoints: Collection[str] = ()
+    ) -> ClaimedDelivery | None:
         raise NotImplementedError("sending is tested on real databases")
 
     def record_attempt(

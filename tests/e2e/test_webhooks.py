@@ -228,7 +228,7 @@ def test_every_delivery_arrives_once_in_order_despite_failures_and_a_killed_inst
                 for attempt in d["history"]
             ]
             assert any(a["status_code"] == 503 for a in host_attempts)
-            assert any(a["error"] == "timed out" for a in host_attempts)
+            assert any((a["error"] or "").startswith("timed out") for a in host_attempts)
             assert len(flaky.received) > len(flaky.unique())  # duplicates did happen, de-duplicated
         finally:
             http_a.close()

@@ -7,6 +7,7 @@ to the receiver: the sender must connect to the checked address, never resolve t
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -16,7 +17,7 @@ import httpx
 import pytest
 
 from api.webhook_sender import TargetGuard, WebhookSender, pinned
-from domain.webhook_model import ClaimedDelivery
+from domain.webhook_model import Attempt, ClaimedDelivery
 from domain.webhooks import RetryPolicy, new_secret
 from tests.fakes import FakeRepository, FakeUnitOfWork
 
@@ -58,15 +59,23 @@ def delivery(url: str) -> ClaimedDelivery:
 
 def sender(guard: TargetGuard) -> WebhookSender:
     policy = RetryPolicy(1.0, 10.0, timedelta(hours=1))
-    unused_storage = FakeUnitOfWork(FakeRepository())  # _attempt sends only; it records nothing
+    unused_storage = FakeUnitOfWork(FakeRepository())  # attempt sends only; it records nothing
     return WebhookSender(lambda: unused_storage, guard.checked_address, policy, 1.0, 1024, 1.0)
+
+
+def attempt_now(webhooks: WebhookSender, claimed: ClaimedDelivery) -> Attempt:
+    async def once() -> Attempt:
+        async with webhooks.client() as client:
+            return await webhooks.attempt(client, claimed)
+
+    return asyncio.run(once())
 
 
 def test_a_name_rebound_to_the_inside_after_the_check_is_not_followed(receiver: Receiver) -> None:
     port = receiver.server_address[1]
     guard = TargetGuard(False, resolver=lambda host, _: ["93.184.216.34"])  # a public answer
     guard(f"http://localhost:{port}/hook")  # registered: the check saw a public address
-    attempt = sender(guard)._attempt(delivery(f"http://localhost:{port}/hook"))
+    attempt = attempt_now(sender(guard), delivery(f"http://localhost:{port}/hook"))
     assert receiver.hosts == []  # the system resolver's 127.0.0.1 was never used
     assert attempt.status_code is None and attempt.error
 
