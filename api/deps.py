@@ -15,11 +15,13 @@ from starlette.requests import HTTPConnection
 from api.container import Container
 from domain.errors import Unauthorized
 from domain.i18n import LANGUAGES, negotiate
+from domain.idempotency import caller_of
 from domain.players import PlayerService
 from domain.presence import PresenceService
 from domain.rematch import RematchService
 from domain.replay import ReplayService
 from domain.services import GameService
+from domain.tokens import hash_token
 from domain.webhooks import WebhookService
 
 
@@ -37,6 +39,13 @@ def parse_bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("the Authorization header must be 'Bearer <token>'")
     return token.strip()
+
+
+def idempotency_caller(connection: HTTPConnection | None, token: str | None) -> str:
+    """Whose create or join key this is: the bearer token's, else the client address's (the
+    rate-limit middleware has already put the real client behind a trusted proxy there)."""
+    client = connection.client if connection is not None else None
+    return caller_of(hash_token(token) if token else None, client.host if client else "unknown")
 
 
 def bearer_from_connection_params(params: object) -> str | None:
@@ -113,6 +122,16 @@ async def get_rematches(container: Annotated[Container, Depends(get_container)])
     return container.rematches
 
 
+async def get_caller(request: Request) -> str:
+    """Read without ``bearer_token``: an operation that only scopes its key by the token does not
+    ask for one (and declares no security)."""
+    try:
+        token = parse_bearer(request.headers.get("authorization"))
+    except Unauthorized:
+        token = None
+    return idempotency_caller(request, token)
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
@@ -122,3 +141,4 @@ WebhooksDep = Annotated[WebhookService, Depends(get_webhooks)]
 ReplaysDep = Annotated[ReplayService, Depends(get_replays)]
 RematchesDep = Annotated[RematchService, Depends(get_rematches)]
 PresenceDep = Annotated[PresenceService, Depends(get_presence)]
+CallerDep = Annotated[str, Depends(get_caller)]

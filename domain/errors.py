@@ -20,6 +20,9 @@ class DomainError(Exception):
     status = 400
 
     def __init__(self, message: str) -> None:
+        # A lone surrogate a client sent (say, as an option name) cannot be encoded as UTF-8:
+        # quoted back verbatim it would turn a refusal into a 500.
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(message)
         self.message = message
 

@@ -4,7 +4,9 @@ A key is remembered with a fingerprint of the request body; a retry with the sam
 gets the first answer, the same key with another body is refused (``IdempotencyKeyReused``), as
 the IETF Idempotency-Key draft asks. A retried create or join must answer with the same token,
 yet tokens are never stored: they are ``HMAC(key, nonce)``, recomputed from the client's key and a
-stored random nonce. So create and join keys must be secret-strength (16 to 128 characters).
+stored random nonce. So create and join keys must be secret-strength: 16 to 128 characters that
+look random (``check_token_key``), and they are scoped to the caller (``scoped_key_hash``), so that
+someone who learns a key cannot replay it to get the token it was answered with.
 """
 
 from __future__ import annotations
@@ -12,8 +14,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import itertools
 import json
+import math
+import re
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 
 from domain.engine import JSON
@@ -21,6 +27,18 @@ from domain.errors import InvalidIdempotencyKey
 
 MIN_TOKEN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 128
+TOKEN_KEY_PATTERN = f"^[\\x21-\\x7e]{{{MIN_TOKEN_KEY_LENGTH},{MAX_KEY_LENGTH}}}$"
+"""Printable ASCII without spaces (the create and join key's shape, for the schemas)."""
+MIN_KEY_BITS = 32
+"""A create or join key's characters, counted as a sample, must carry at least this many bits."""
+MIN_DISTINCT_CHARACTERS = 5
+TOKEN_KEY_RULE = (
+    f"{MIN_TOKEN_KEY_LENGTH} to {MAX_KEY_LENGTH} printable ASCII characters that look random: at "
+    f"least {MIN_DISTINCT_CHARACTERS} different characters, at least {MIN_KEY_BITS} bits by their "
+    "frequencies (length × Shannon entropy), at most three quarters of neighbours consecutive (as in "
+    "'abcd' or '1234'). A random UUID fits. The key is scoped to the caller (its bearer token, "
+    "else its client address): another caller's retry with the same key is a new request."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,18 +56,34 @@ def fingerprint(body: JSON) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+def key_hash(key: str, caller: str = "") -> str:
+    """Where a key is remembered. With ``caller`` (a create or join key), the same key sent by
+    another caller is another key: a key is never a credential that answers with a token."""
+    scoped = f"{caller}\x00{key}" if caller else key
+    return hashlib.sha256(scoped.encode("utf-8")).hexdigest()
+
+
+def caller_of(token_hash: str | None, address: str) -> str:
+    """Who sends a create or join: its bearer token when it has one, else its client address."""
+    return f"token:{token_hash}" if token_hash is not None else f"address:{address}"
 
 
 def check_token_key(key: str) -> str:
-    """A key whose retry answers with a token: long enough that nobody else can guess it."""
-    if not MIN_TOKEN_KEY_LENGTH <= len(key) <= MAX_KEY_LENGTH:
+    """A key whose retry answers with a token: long and random enough that nobody guesses it."""
+    if not (re.fullmatch(TOKEN_KEY_PATTERN, key) and _looks_random(key)):
         raise InvalidIdempotencyKey(
-            f"an Idempotency-Key for creating a game or taking a seat has {MIN_TOKEN_KEY_LENGTH} to "
-            f"{MAX_KEY_LENGTH} characters (use a random UUID): its retry answers with a token"
+            "an Idempotency-Key for creating a game or taking a seat is " + TOKEN_KEY_RULE
         )
     return key
+
+
+def _looks_random(key: str) -> bool:
+    counts = Counter(key)
+    if len(counts) < MIN_DISTINCT_CHARACTERS:
+        return False
+    bits = -sum(n * math.log2(n / len(key)) for n in counts.values())
+    runs = sum(abs(ord(b) - ord(a)) <= 1 for a, b in itertools.pairwise(key))
+    return bits >= MIN_KEY_BITS and runs * 4 <= (len(key) - 1) * 3
 
 
 def new_nonce() -> str:

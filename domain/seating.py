@@ -2,7 +2,8 @@
 
 Which way a request takes a seat is decided here, not in the API: a bot level seats a bot (host
 token); a bearer token first takes the seat a rematch holds for it (previous seat token), then
-joins as the token's player; otherwise a person joins anonymously under the name given.
+joins as the token's player; otherwise a person joins anonymously under the name given. An
+idempotency key is remembered per ``caller`` (its token, else its address).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def take_seat(
     token: str | None,
     invite_code: str | None,
     idempotency_key: str | None = None,
+    caller: str = "",
 ) -> Joined:
     if bot is None and token is not None:
         held = rematches.take_held_seat(game_id, token)
@@ -39,7 +41,10 @@ def take_seat(
                 invite_code,
                 idempotency_key,
                 player_id=player.id,
+                caller=caller,
             )
     if bot is None and name is None:
         raise InvalidRequest("give 'name' (a human), 'bot' (a bot level), or join with a player token")
-    return games.join(game_id, name or f"{bot} bot", bot, token, invite_code, idempotency_key)
+    return games.join(
+        game_id, name or f"{bot} bot", bot, token, invite_code, idempotency_key, caller=caller
+    )

@@ -124,9 +124,11 @@ class GameService:
         private: bool = False,
         idempotency_key: str | None = None,
         clock: Mapping[str, JSON] | None = None,
+        caller: str = "",
     ) -> Created:
         """A new lobby. Giving a seed selects the open ``host`` seed mode; otherwise the server
-        draws the seed. Either way a server salt keeps the published commitment unguessable."""
+        draws the seed. Either way a server salt keeps the published commitment unguessable.
+        An idempotency key is remembered per ``caller`` (see ``domain.idempotency``)."""
         engine = self.registry.get(game_type)
         resolved = engine.meta.resolve_options(options)
         clock_settings = ClockSettings.parse(clock)
@@ -143,7 +145,7 @@ class GameService:
             request = fingerprint(
                 {"type": game_type, "options": options, "seed": seed, "mode": mode, "private": private}
             )
-            earlier = self._created_earlier(key, request)
+            earlier = self._created_earlier(key, caller, request)
             if earlier is not None:
                 return earlier
         seed = seed if seed is not None else new_seed()
@@ -172,20 +174,20 @@ class GameService:
                 uow.games.add(match)
                 if key is not None:
                     result = {"game_id": match.id, "nonce": nonce}
-                    uow.games.remember_create(key_hash(key), match.id, result, request)
+                    uow.games.remember_create(key_hash(key, caller), match.id, result, request)
                 uow.commit()
         except VersionConflict:
             assert key is not None  # only a concurrent create with the same key conflicts
-            earlier = self._created_earlier(key, request)
+            earlier = self._created_earlier(key, caller, request)
             if earlier is None:
                 raise
             return earlier
         return Created(match, host_token, invite_code)
 
-    def _created_earlier(self, key: str, request: str) -> Created | None:
+    def _created_earlier(self, key: str, caller: str, request: str) -> Created | None:
         """The game a create with this key made, with its tokens recomputed from the key."""
         with self.uow() as uow:
-            earlier = uow.games.created_for_key(key_hash(key))
+            earlier = uow.games.created_for_key(key_hash(key, caller))
             if earlier is None:
                 return None
             _same_request(earlier, request)
@@ -203,6 +205,7 @@ class GameService:
         invite_code: str | None = None,
         idempotency_key: str | None = None,
         player_id: str | None = None,
+        caller: str = "",
     ) -> Joined:
         """Take the next seat. A bot is seated by the host only and gets no token at all; a
         person joins a private game only with its invite code. A retried key takes no second seat.
@@ -217,7 +220,7 @@ class GameService:
         for attempt in range(MAX_RETRIES):
             try:
                 return self._join_once(
-                    game_id, name, bot, token, invite_code, key, request, player_id
+                    game_id, name, bot, token, invite_code, key, request, player_id, caller
                 )
             except VersionConflict:
                 if attempt == MAX_RETRIES - 1:
@@ -234,8 +237,9 @@ class GameService:
         key: str | None,
         request: str,
         player_id: str | None = None,
+        caller: str = "",
     ) -> Joined:
-        remembered_as = f"join:{key_hash(key)}" if key is not None else None
+        remembered_as = f"join:{key_hash(key, caller)}" if key is not None else None
         nonce = new_nonce()
         seat_token = None
         if bot is None:

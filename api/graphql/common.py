@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
 from api.container import Container
-from api.deps import bearer_from_connection_params, parse_bearer
+from api.deps import bearer_from_connection_params, idempotency_caller, parse_bearer
 from api.validation import check_idempotency_key
 from domain.errors import DomainError, InvalidRequest
 from domain.i18n import negotiate
@@ -49,6 +49,11 @@ def token_of(info: Info) -> str | None:
     request = info.context.get("request")
     header = request.headers.get("authorization") if request is not None else None
     return parse_bearer(header)
+
+
+def caller_of_info(info: Info) -> str:
+    """Whose create or join key this is, as REST decides it."""
+    return idempotency_caller(info.context.get("request"), token_of(info))
 
 
 def lang_of(info: Info, lang: str | None) -> str:

@@ -16,6 +16,7 @@ from api.graphql.common import (
     IDEMPOTENCY_KEY_ADAPTER,
     Problem,
     attempt,
+    caller_of_info,
     container_of,
     in_range,
     lang_of,
@@ -285,7 +286,7 @@ class GameMutation:
         idempotency_key: str | None = None,
         clock: ClockInput | None = None,
     ) -> CreateGameResult:
-        service = container_of(info).service
+        service, caller = container_of(info).service, caller_of_info(info)
 
         def create() -> GameCreated:
             body = GameCreate.model_validate(
@@ -307,6 +308,7 @@ class GameMutation:
                     body.private,
                     IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
                     body.clock.settings() if body.clock is not None else None,
+                    caller=caller,
                 )
             )
             return GameCreated(**public.model_dump())

@@ -12,6 +12,7 @@ from api.graphql.common import (
     IDEMPOTENCY_KEY_ADAPTER,
     Problem,
     attempt,
+    caller_of_info,
     container_of,
     token_of,
 )
@@ -51,7 +52,7 @@ class SeatMutation:
         invite_code: str | None = None,
         idempotency_key: str | None = None,
     ) -> JoinGameResult:
-        container, token = container_of(info), token_of(info)
+        container, token, caller = container_of(info), token_of(info), caller_of_info(info)
 
         def join() -> SeatJoined:
             body = SeatCreate(name=name, bot=bot, invite_code=invite_code)
@@ -65,6 +66,7 @@ class SeatMutation:
                 token=token,
                 invite_code=body.invite_code,
                 idempotency_key=IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
+                caller=caller,
             )
             return SeatJoined(seat=joined.seat, token=joined.token, version=joined.version)
 

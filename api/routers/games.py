@@ -8,6 +8,7 @@ from fastapi import APIRouter, Header, Path, Query, Response
 
 from api.conditional import CACHE_CONTROL, NOT_MODIFIED, VARY, IfNoneMatch, game_etag, matches
 from api.deps import (
+    CallerDep,
     LanguageDep,
     PlayersDep,
     PresenceDep,
@@ -35,6 +36,12 @@ from api.schemas.play import (
 )
 from api.schemas.seats import SeatCreate, SeatCreated
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
+from domain.idempotency import (
+    MAX_KEY_LENGTH,
+    MIN_TOKEN_KEY_LENGTH,
+    TOKEN_KEY_PATTERN,
+    TOKEN_KEY_RULE,
+)
 from domain.lobby import LobbyFilter
 from domain.seating import take_seat
 from domain.services import Viewer
@@ -45,12 +52,13 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
 TokenKeyHeader = Annotated[
     str | None,
     Header(
-        max_length=128,
-        pattern=IDEMPOTENCY_KEY.pattern,
-        description="Repeat the request safely: a random UUID (16 to 128 characters), since the "
-        "retry answers with the same token. Reused with another body: 422.",
+        max_length=MAX_KEY_LENGTH,
+        description="Repeat the request safely: its retry answers with the same token, so the key "
+        f"is {TOKEN_KEY_RULE} Reused with another body: 422.",
+        json_schema_extra={"minLength": MIN_TOKEN_KEY_LENGTH, "pattern": TOKEN_KEY_PATTERN},
     ),
 ]
+"""Checked by the service (``invalid_idempotency_key``), which the schema describes exactly."""
 
 
 @router.post(
@@ -66,12 +74,23 @@ TokenKeyHeader = Annotated[
     ),
 )
 def create_game(
-    body: GameCreate, service: ServiceDep, response: Response, idempotency_key: TokenKeyHeader = None
+    body: GameCreate,
+    service: ServiceDep,
+    response: Response,
+    caller: CallerDep,
+    idempotency_key: TokenKeyHeader = None,
 ) -> GameCreated:
     """Create a game of a type with options; returns the host token and the seed commitment."""
     clock = body.clock.settings() if body.clock is not None else None
     created = service.create_game(
-        body.type, body.options, body.seed, body.seed_mode, body.private, idempotency_key, clock
+        body.type,
+        body.options,
+        body.seed,
+        body.seed_mode,
+        body.private,
+        idempotency_key,
+        clock,
+        caller=caller,
     )
     return located(response, GameCreated.of(created))
 
@@ -160,6 +179,7 @@ def join_game(
     rematches: RematchesDep,
     token: TokenDep,
     response: Response,
+    caller: CallerDep,
     idempotency_key: TokenKeyHeader = None,
 ) -> SeatCreated:
     """Take the next free seat as a named human (returns the seat token), or seat a bot (host token).
@@ -176,6 +196,7 @@ def join_game(
         token=token,
         invite_code=body.invite_code,
         idempotency_key=idempotency_key,
+        caller=caller,
     )
     response.headers["Location"] = f"{router.prefix}/{game_id}/seats/{joined.seat}"
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)

@@ -10,6 +10,7 @@ from api.deps import PlayersDep, TokenDep
 from api.openapi_contract import problems
 from api.schemas.players import PlayerCreate, PlayerCreatedPublic, PlayerGamePublic
 from api.schemas.seats import SeatCreated
+from api.validation import INT32_MAX
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
 
@@ -32,7 +33,7 @@ def list_my_games(
     players: PlayersDep,
     token: TokenDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
 ) -> list[PlayerGamePublic]:
     """The player's games, most recently joined first: status, and whether it is their turn."""
     return [PlayerGamePublic.of(g) for g in players.games_of(token, limit, offset)]

@@ -4,8 +4,10 @@ and sends them to the real server. No input may cause a 5xx, and every response 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +38,19 @@ CHECKS = [
     response_headers_conformance,
     response_schema_conformance,
 ]
+schema = schemathesis.openapi.from_path(str(OPENAPI))
 
 
 @pytest.fixture(scope="module")
 def contract_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     directory: Path = tmp_path_factory.mktemp("schemathesis")
-    env = {"TABLETOP_DATABASE_URL": f"sqlite:///{directory / 'tabletop.db'}", "TABLETOP_AUTO_MIGRATE": "true"}
+    env = {
+        "TABLETOP_DATABASE_URL": f"sqlite:///{directory / 'tabletop.db'}",
+        "TABLETOP_AUTO_MIGRATE": "true",
+        # A webhook to a closed local port: registered for real, its deliveries fail (bounded).
+        "TABLETOP_WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+        "TABLETOP_WEBHOOK_GIVE_UP_SECONDS": "5",
+    }
     with running_servers([env], directory) as (server,):
         yield server
 
@@ -54,26 +63,75 @@ def game_in_play(contract_server: ServerProcess) -> tuple[str, str]:
     return game_id, tokens[0]
 
 
-schema = schemathesis.openapi.from_path(str(OPENAPI))
+@dataclass(frozen=True)
+class RealIds:
+    """Real resources for one operation's cases: values for each path parameter, and tokens."""
+
+    path: dict[str, list[Any]]
+    tokens: dict[str, str]
+
+
+@pytest.fixture
+def real_ids(contract_server: ServerProcess) -> RealIds:
+    """Fresh for every operation (a generated abort or resign must not starve the next one): a
+    game in play, a lobby, a player seated in the game, and that player's webhook."""
+    with httpx.Client(base_url=contract_server.base, timeout=10) as http:
+        player = http.post("/v1/players", json={"name": "Schema"}).json()
+        mine = {"Authorization": f"Bearer {player['token']}"}
+        playing, seat_tokens = new_duel(http, rounds=3)
+        lobby = http.post("/v1/games", json={"type": "duel"}).json()
+        http.post(f"/v1/games/{lobby['id']}/seats", json={"name": "x"})
+        http.post(f"/v1/games/{lobby['id']}/seats", json={"name": "y"}, headers=mine)
+        hook = http.post(
+            "/v1/webhooks", json={"url": "http://127.0.0.1:9/hook", "filters": ["all"]}, headers=mine
+        ).json()
+    return RealIds(
+        path={
+            "game_id": [playing, lobby["id"]],
+            "seat": [0, 1],
+            "webhook_id": [hook["id"]],
+            "slug": ["duel"],
+        },
+        tokens={
+            "seat": seat_tokens[0],
+            "host": lobby["host_token"],
+            "player": player["token"],
+        },
+    )
 
 
 @schema.parametrize()
 @settings(
-    max_examples=20,
+    max_examples=12,
     deadline=None,
     derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
 def test_every_generated_request_gets_a_documented_response_and_never_a_5xx(
-    case: schemathesis.Case[Any], contract_server: ServerProcess, game_in_play: tuple[str, str]
+    case: schemathesis.Case[Any], contract_server: ServerProcess, real_ids: RealIds
 ) -> None:
+    """Every operation, with its generated inputs: as generated (random ids meet 404), then with
+    every combination of real ids in its path, as each kind of token (seat, host, player)."""
     case.call_and_validate(base_url=contract_server.base, checks=CHECKS, timeout=10)
-    if case.path_parameters and "game_id" in case.path_parameters:
-        # Random ids only ever meet 404: send the same input once more to a real game, as its seat.
-        game_id, token = game_in_play
-        case.path_parameters["game_id"] = game_id
-        case.headers["authorization"] = f"Bearer {token}"
-        case.call_and_validate(base_url=contract_server.base, checks=CHECKS, timeout=10)
+    names = [name for name in case.path_parameters or {} if name in real_ids.path]
+    for values in itertools.product(*(real_ids.path[name] for name in names)):
+        for token in real_ids.tokens.values():
+            case.path_parameters = {**(case.path_parameters or {}), **dict(zip(names, values, strict=True))}
+            case.headers = {**(case.headers or {}), "authorization": f"Bearer {token}"}
+            case.call_and_validate(base_url=contract_server.base, checks=CHECKS, timeout=10)
+
+
+def test_the_real_ids_cover_every_path_parameter_of_the_schema() -> None:
+    """A new path parameter must get real values above, or its operations only ever meet 404."""
+    spec = json.loads(OPENAPI.read_text())
+    names = {
+        parameter["name"]
+        for operations in spec["paths"].values()
+        for operation in operations.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "path"
+    }
+    assert names <= {"game_id", "seat", "webhook_id", "slug"}, names
 
 
 JSON_LITERALS = [

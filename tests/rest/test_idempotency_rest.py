@@ -57,3 +57,41 @@ def test_a_submit_key_reused_with_another_choice_is_422(client: TestClient) -> N
     )
     answer = client.post("/graphql", json={"query": mutation}, headers=auth(tokens[0]))
     assert answer.json()["data"]["submitChoice"] == {"code": "idempotency_key_reused", "httpStatus": 422}
+
+
+def test_a_create_or_join_key_replayed_from_another_address_gets_no_token_of_the_first(
+    client: TestClient,
+) -> None:
+    """Keys are scoped to the caller: someone who learns a victim's key (logs, a shared proxy)
+    and replays it with the same body gets a request of their own, not the victim's token."""
+    thief = TestClient(client.app, client=("203.0.113.9", 4000))
+    once = key()
+    victim = client.post("/v1/games", json={"type": "duel"}, headers=once).json()
+    replay = thief.post("/v1/games", json={"type": "duel"}, headers=once).json()
+    assert replay["host_token"] != victim["host_token"] and replay["id"] != victim["id"]
+    seats = f"/v1/games/{victim['id']}/seats"
+    join_key = key()
+    seat = client.post(seats, json={"name": "ann"}, headers=join_key).json()
+    stolen = thief.post(seats, json={"name": "ann"}, headers=join_key).json()
+    assert stolen["token"] != seat["token"]
+    assert client.post(seats, json={"name": "ann"}, headers=join_key).json() == seat
+    mutation = (
+        f'mutation {{ joinGame(gameId: "{victim["id"]}", name: "ann", '
+        f'idempotencyKey: "{join_key["Idempotency-Key"]}") {{ ... on SeatJoined {{ token }} }} }}'
+    )
+    by_thief = thief.post("/graphql", json={"query": mutation}).json()["data"]["joinGame"]
+    by_victim = client.post("/graphql", json={"query": mutation}).json()["data"]["joinGame"]
+    assert by_victim == {"token": seat["token"]} and by_thief["token"] != seat["token"]
+
+
+def test_a_key_that_does_not_look_random_is_refused_as_the_schema_says(client: TestClient) -> None:
+    weak = {"Idempotency-Key": "1234567890123456"}
+    refused = client.post("/v1/games", json={"type": "duel"}, headers=weak)
+    assert_problem(refused, 422, "invalid_idempotency_key")
+    header = next(
+        p
+        for p in client.get("/openapi.json").json()["paths"]["/v1/games"]["post"]["parameters"]
+        if p["name"].lower() == "idempotency-key"
+    )
+    assert header["schema"]["minLength"] == 16 and "look random" in header["description"]
+    assert header["schema"]["pattern"] == "^[\\x21-\\x7e]{16,128}$"

@@ -92,3 +92,33 @@ def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: GameServ
         service.join(game_id, "ann", idempotency_key="short")
     with pytest.raises(InvalidIdempotencyKey):
         service.join(game_id, "ann", idempotency_key="k" * 129)
+
+
+@pytest.mark.parametrize(
+    "key", ["a" * 16, "1234567890123456", "abcdefghijklmnopqrstuvwxyz", "abababababababab", "with space 12345"]
+)
+def test_create_and_join_keys_that_do_not_look_random_are_refused(
+    service: GameService, key: str
+) -> None:
+    with pytest.raises(InvalidIdempotencyKey, match="look random"):
+        service.create_game("duel", None, None, idempotency_key=key)
+    game_id = service.create_game("duel", None, None).match.id
+    with pytest.raises(InvalidIdempotencyKey):
+        service.join(game_id, "ann", idempotency_key=key)
+
+
+def test_a_create_or_join_key_replayed_by_another_caller_never_answers_the_first_callers_token(
+    service: GameService,
+) -> None:
+    """A key is not a credential: the same key and body from someone else is a new request."""
+    victim = service.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.1")
+    replayed = service.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.2")
+    assert replayed.match.id != victim.match.id
+    assert replayed.host_token != victim.host_token
+    again = service.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.1")
+    assert (again.match.id, again.host_token) == (victim.match.id, victim.host_token)
+    game_id = victim.match.id
+    seat = service.join(game_id, "ann", idempotency_key=KEY, caller="token:victim")
+    stolen = service.join(game_id, "ann", idempotency_key=KEY, caller="token:thief")
+    assert (stolen.seat, stolen.token) != (seat.seat, seat.token)
+    assert service.join(game_id, "ann", idempotency_key=KEY, caller="token:victim") == seat
