@@ -95,7 +95,8 @@ def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: GameServ
 
 
 @pytest.mark.parametrize(
-    "key", ["a" * 16, "1234567890123456", "abcdefghijklmnopqrstuvwxyz", "abababababababab", "with space 12345"]
+    "key",
+    ["a" * 16, "1234567890123456", "abcdefghijklmnopqrstuvwxyz", "abababababababab", "with space 12345"],
 )
 def test_create_and_join_keys_that_do_not_look_random_are_refused(
     service: GameService, key: str
