@@ -14,6 +14,7 @@ from api.graphql.common import (
     container_of,
     lang_of,
 )
+from api.graphql.game_data import TypedStaticData
 from api.schemas.game_types import GameTypeDetail as GameTypeDetailPublic
 from api.schemas.game_types import GameTypePublic
 from domain.errors import GameTypeNotFound, UnknownGameType
@@ -56,7 +57,7 @@ class BotLevel:
 
 
 @strawberry.type(description="A game type with all its static data, in one language.")
-class GameTypeDetail(GameType):
+class GameTypeDetail(GameType, TypedStaticData):
     language: str
     bot_levels: list[BotLevel]
     prompts: JSON

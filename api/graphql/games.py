@@ -22,6 +22,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
+from api.graphql.game_data import TypedDecision, TypedState
 from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
 from api.schemas.games import GameCreated as GameCreatedPublic
 from domain.lobby import LobbyFilter
@@ -67,7 +68,7 @@ class ClockInput:
 
 
 @strawberry.type
-class Decision:
+class Decision(TypedDecision):
     kind: str
     prompt: str
     seats: list[int]
@@ -98,7 +99,7 @@ class Viewer:
 
 
 @strawberry.type
-class Game:
+class Game(TypedState):
     id: ID
     type: str
     status: str

@@ -18,6 +18,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
+from api.graphql.game_data import TypedChoices, TypedEvent
 from api.graphql.games import (
     Decision,
     decision_of,
@@ -28,7 +29,7 @@ from api.validation import INT32_MAX
 
 
 @strawberry.type
-class Choices:
+class Choices(TypedChoices):
     version: int
     decision_version: int | None
     decision: Decision | None
@@ -36,10 +37,11 @@ class Choices:
 
 
 @strawberry.type
-class Event:
+class Event(TypedEvent):
     seq: int
     type: str
     data: JSON
+    game_type: strawberry.Private[str | None] = None
     next: Choices | None = strawberry.field(
         default=None,
         description="On a live event: what the subscribing seat must decide right after it (null "

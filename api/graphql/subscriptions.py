@@ -53,6 +53,7 @@ class Subscription:
                     seq=event["seq"],
                     type=event["type"],
                     data=event["data"],
+                    game_type=match.game_type,
                     next=offer_of(event["next"], match.game_type, language),
                 )
         finally:

@@ -1,0 +1,159 @@
+"""Typed game data in GraphQL: one scalar per game and part, named as its OpenAPI component.
+
+GraphQL cannot express the games' JSON shapes (maps keyed by seat, ids such as ``BA/LR`` as enum
+values, one shape per decision kind), so state, choices, events and static data stay ``JSON``
+for compatibility, and each also gets a field per game whose type is a scalar such as
+``CarcassonneView``. Its ``@specifiedBy`` URL names the JSON Schema in ``/openapi.json``
+(``#/components/schemas/CarcassonneView``): a code generator maps the scalar to the type it
+generates from that schema (graphql-codegen: ``scalars: {CarcassonneView: ...}``), so a GraphQL
+client is as typed as the REST one. A field is null unless the data is of its game: games are
+told apart by the game type, a decision kind (no two games share one), or an event: on the
+``gameEvents`` subscription by its game; elsewhere by its type (platform events, such as
+``seat_joined``, belong to every game; a type two games share is typed by neither there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any, NewType, Optional
+
+import strawberry
+
+from api import game_schemas
+from domain.match import RESERVED_EVENT_TYPES
+from domain.registry import default_registry
+
+SCALAR_PARTS = ("View", "Decision", "Choice", "Event", "StaticData")
+"""The parts with a scalar: ``Choices`` (kind plus choices) and ``EventType`` (an enum of
+strings) are not needed once a choice and an event are typed."""
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+@cache
+def scalar(slug: str, part: str) -> Any:
+    """The scalar of one game's part, serialised as the JSON it already is."""
+    name = f"{game_schemas.prefix(slug)}{part}"
+    return strawberry.scalar(
+        NewType(name, object),
+        name=name,
+        description=f"A JSON value valid against the JSON Schema `{name}` of `/openapi.json`.",
+        specified_by_url=f"/openapi.json#/components/schemas/{name}",
+        serialize=_identity,
+        parse_value=_identity,
+    )
+
+
+@cache
+def games() -> tuple[str, ...]:
+    """The slugs of the hosted games that publish schemas."""
+    return tuple(e.meta.slug for e in default_registry() if game_schemas.load(e.meta.slug))
+
+
+@cache
+def decision_kinds(slug: str) -> frozenset[str]:
+    schemas = game_schemas.load(slug) or {}
+    return frozenset(o["properties"]["kind"]["const"] for o in schemas["Decision"]["oneOf"])
+
+
+@cache
+def event_types(slug: str) -> frozenset[str]:
+    schemas = game_schemas.load(slug) or {}
+    return frozenset(schemas["EventType"]["enum"])
+
+
+def typed_field_names() -> frozenset[str]:
+    """Every per-game field this module adds (GraphQL has them, REST carries the JSON only)."""
+    suffixes = ("State", "Data", "", "Choices")
+    return frozenset(_field_name(slug, suffix) for slug in games() for suffix in suffixes)
+
+
+def _field_name(slug: str, suffix: str) -> str:
+    head, *rest = slug.split("-")
+    return head + "".join(p.capitalize() for p in rest) + suffix
+
+
+def _resolver(slug: str, value: Callable[[str, Any], Any], returns: Any) -> Callable[[Any], Any]:
+    def resolve(root: Any) -> Any:
+        return value(slug, root)
+
+    resolve.__annotations__ = {"root": Any, "return": returns}
+    return resolve
+
+
+def _per_game(
+    name: str, part: str, suffix: str, value: Callable[[str, Any], Any], when: str, many: bool = False
+) -> type:
+    """A strawberry type with one field per game (``carcassonne<suffix>``), for a GraphQL type
+    to inherit; ``value(slug, root)`` is the data, or None when it is not of that game."""
+    namespace: dict[str, Any] = {"__annotations__": {}}
+    for slug in games():
+        kind = scalar(slug, part)
+        returns = Optional[list[kind]] if many else Optional[kind]  # type: ignore[valid-type]  # noqa: UP045
+
+        namespace[_field_name(slug, suffix)] = strawberry.field(
+            resolver=_resolver(slug, value, returns),
+            description=f"As `{game_schemas.prefix(slug)}{part}`{' items' if many else ''}: "
+            f"null unless {when.format(slug=slug)}.",
+        )
+    return strawberry.type(type(name, (), namespace))
+
+
+def _state(slug: str, root: Any) -> Any:
+    return root.state if root.type == slug else None
+
+
+def _static(slug: str, root: Any) -> Any:
+    return root.data if root.slug == slug else None
+
+
+def _decision(slug: str, root: Any) -> Any:
+    return {"kind": root.kind, "data": root.data} if root.kind in decision_kinds(slug) else None
+
+
+def _choices(slug: str, root: Any) -> Any:
+    decision = root.decision
+    return root.choices if decision is not None and decision.kind in decision_kinds(slug) else None
+
+
+def _event(slug: str, root: Any) -> Any:
+    """Of ``slug`` when the server knows the event's game (``game_type``: the subscription) and
+    it is ``slug``; otherwise when its type is a platform event or ``slug``'s alone (a type two
+    games share, such as ``round_started``, has two shapes: then null rather than a guess)."""
+    if root.game_type is not None:
+        mine = root.game_type == slug
+    else:
+        owners = [game for game in games() if root.type in event_types(game)]
+        mine = slug in owners and (len(owners) == 1 or root.type in RESERVED_EVENT_TYPES)
+    return {"seq": root.seq, "type": root.type, "data": root.data} if mine else None
+
+
+GAME = "the game is of type `{slug}`"
+KIND = "the decision is one of `{slug}`"
+EVENT = "the event is of `{slug}` (platform events are of every game)"
+if TYPE_CHECKING:  # built at import below; to mypy, plain bases
+
+    class TypedState: ...
+
+    class TypedStaticData: ...
+
+    class TypedDecision: ...
+
+    class TypedChoices: ...
+
+    class TypedEvent: ...
+
+else:
+    TypedState = _per_game("TypedState", "View", "State", _state, GAME)
+    TypedStaticData = _per_game("TypedStaticData", "StaticData", "Data", _static, GAME)
+    TypedDecision = _per_game("TypedDecision", "Decision", "", _decision, KIND)
+    TypedChoices = _per_game("TypedChoices", "Choice", "Choices", _choices, KIND, many=True)
+    TypedEvent = _per_game("TypedEvent", "Event", "", _event, EVENT)
+
+__all__ = [
+    "TypedChoices", "TypedDecision", "TypedEvent", "TypedState", "TypedStaticData",
+    "scalar", "typed_field_names",
+]
