@@ -27,6 +27,24 @@ REDOC_ASSETS = "/redoc/"
 """ReDoc's bundle loads its logo from ``<page path>/logo-mini.svg``: the folder goes beside it."""
 STANDALONE = "fastapi_standalone_docs"
 GRAPHIQL_TEMPLATE = Path(__file__).with_name("templates") / "graphiql.html"
+GUIDE = Path(__file__).with_name("guide.md")
+"""The developer's guide: the one source of the OpenAPI ``info.description`` (rendered by
+``/docs`` and ``/redoc``) and of the README's section "Guide for client developers"."""
+README_GUIDE_START = "<!-- guide: generated from api/guide.md; edit it there -->"
+README_GUIDE_END = "<!-- end of guide -->"
+
+
+def guide() -> str:
+    return GUIDE.read_text(encoding="utf-8")
+
+
+def readme_with_guide(readme: str) -> str:
+    """``readme`` with the text between the guide markers replaced by the guide."""
+    head, start, rest = readme.partition(README_GUIDE_START)
+    _, end, tail = rest.partition(README_GUIDE_END)
+    if not start or not end:
+        raise ValueError("the README lacks the guide markers")
+    return f"{head}{start}\n{guide()}{end}{tail}"
 
 
 def _package_folder(package: str, *parts: str) -> Path:

@@ -1,4 +1,5 @@
-"""Export the OpenAPI and GraphQL schemas; a test fails when the committed copies drift."""
+"""Export the OpenAPI and GraphQL schemas, and the guide into the README; a test fails when the
+committed copies drift."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from api import game_schemas
 from api.app import create_app
+from api.docs import readme_with_guide
 from api.graphql.schema import schema
 from api.settings import Settings
 from domain.games.carcassonne import state as carcassonne_state
@@ -32,6 +34,7 @@ all belong to one become enums of the whole vocabulary."""
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 GRAPHQL_PATH = OPENAPI_PATH.with_name("schema.graphql")
+README_PATH = OPENAPI_PATH.parent.parent / "README.md"
 
 
 def openapi_document() -> dict[str, Any]:
@@ -54,4 +57,5 @@ def export() -> list[Path]:
     OPENAPI_PATH.parent.mkdir(parents=True, exist_ok=True)
     OPENAPI_PATH.write_text(openapi_text())
     GRAPHQL_PATH.write_text(graphql_text())
-    return [*written, OPENAPI_PATH, GRAPHQL_PATH]
+    README_PATH.write_text(readme_with_guide(README_PATH.read_text(encoding="utf-8")), encoding="utf-8")
+    return [*written, OPENAPI_PATH, GRAPHQL_PATH, README_PATH]

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from api import event_schemas
 from domain.catalog import all_catalogs, describe
 from domain.engine import GameEngine
 from domain.registry import EngineRegistry
@@ -27,13 +28,6 @@ from domain.samples import play, variants
 DIGITS = re.compile(r"^[0-9]+$")
 GAMES_DIR = Path(__file__).resolve().parent.parent / "domain" / "games"
 PARTS = ("View", "Decision", "Choices", "Choice", "Event", "EventType", "StaticData")
-PLATFORM_EVENTS = {
-    "game_aborted": {
-        "type": "object", "properties": {"seed": {"type": "string"}}, "required": ["seed"],
-        "additionalProperties": False,
-    },
-}
-"""Platform events random games to their end never show (an abort)."""
 
 
 def prefix(slug: str) -> str:
@@ -209,8 +203,9 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
         choices.setdefault(kind, _Shape())
     decision_of = {k: s.schema(words) or {"type": "object"} for k, s in sorted(decisions.items())}
     choice_of = {k: s.schema(words) or {"type": "object"} for k, s in sorted(choices.items())}
-    event_of = {k: s.schema(words) for k, s in sorted(events.items())}
-    event_of.update({k: v for k, v in PLATFORM_EVENTS.items() if k not in event_of})
+    event_of = event_schemas.complete(
+        engine.meta.slug, {k: s.schema(words) for k, s in sorted(events.items())}
+    )
     event_types = sorted(event_of)
     name = prefix(engine.meta.slug)
     return {

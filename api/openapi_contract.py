@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from api.deps import BEARER_SCHEME
+from api.docs import guide
 from api.openapi_examples import OPERATION_EXAMPLES, SCHEMA_EXAMPLES, problem_example
 from api.problems import known, problem_codes
 from api.schemas.problems import Problem
@@ -75,6 +76,7 @@ def document_contract(app: FastAPI, version: str) -> None:
             return app.openapi_schema
         document = build()
         document["info"]["version"] = version
+        document["info"]["description"] = guide()
         schemas = document.setdefault("components", {}).setdefault("schemas", {})
         _add_problem_schema(schemas)
         for name, example in SCHEMA_EXAMPLES.items():
@@ -83,10 +85,51 @@ def document_contract(app: FastAPI, version: str) -> None:
         for path in document.get("paths", {}).values():
             for operation in path.values():
                 _complete(operation, schemas)
+        _require_answered_fields(document, schemas)
         app.openapi_schema = document
         return document
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+SOMETIMES_ABSENT = {"Problem": frozenset({"errors"})}
+"""Response fields that are really left out at times (``errors``: only with ``invalid_request``)."""
+
+
+def _require_answered_fields(document: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """A response always carries every field of its model (null when empty), so each is required:
+    a generated client then types ``rematch_of`` as ``string | null``, not ``string | undefined``.
+    Schemas a request body reaches keep their optional fields; closed schemas (the drafted game
+    schemas) already list exactly what is required."""
+    sent: set[str] = set()
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            _collect_refs(operation.get("requestBody", {}), schemas, sent)
+    answered: set[str] = set()
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            _collect_refs(operation.get("responses", {}), schemas, answered)
+    for name in sorted(answered - sent):
+        schema = schemas[name]
+        if "properties" in schema and schema.get("additionalProperties") is not False:
+            absent = SOMETIMES_ABSENT.get(name, frozenset())
+            schema["required"] = [field for field in schema["properties"] if field not in absent]
+
+
+def _collect_refs(node: Any, schemas: dict[str, Any], found: set[str]) -> None:
+    """Every component schema ``node`` reaches through ``$ref`` (transitively)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            name = ref.removeprefix("#/components/schemas/").split("/")[0]
+            if name not in found and name in schemas:
+                found.add(name)
+                _collect_refs(schemas[name], schemas, found)
+        for value in node.values():
+            _collect_refs(value, schemas, found)
+    elif isinstance(node, list):
+        for value in node:
+            _collect_refs(value, schemas, found)
 
 
 def _add_problem_schema(schemas: dict[str, Any]) -> None:
