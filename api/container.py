@@ -26,6 +26,7 @@ from domain.services import GameService
 from domain.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
+from persistence.group_commit import GroupCommitter
 from persistence.hot_states import HotStates
 from persistence.hub import HubBroker
 from persistence.pubsub import InProcessBroker, RedisBroker
@@ -92,6 +93,8 @@ class Container:
             await run_in_threadpool(self.bots.stop)
             self.service.after_change.remove(self.bots.notify)
             self.bots = None
+        if isinstance(self.service.transactions, GroupCommitter):
+            await run_in_threadpool(self.service.transactions.close)
 
 
 def build_container(
@@ -112,9 +115,9 @@ def build_container(
     else:
         broker = InProcessBroker()
     hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
-    service = GameService(
-        SqlUnitOfWorkFactory(db_engine, registry, hot_states), registry, broker, SystemClock()
-    )
+    units = SqlUnitOfWorkFactory(db_engine, registry, hot_states)
+    committer = GroupCommitter(units) if settings.group_commit else None
+    service = GameService(units, registry, broker, SystemClock(), committer)
     service.max_bot_only_games = settings.max_bot_only_games
     metrics = metrics or Metrics()
     service.submit_listeners.append(metrics.count_submit)

@@ -34,6 +34,12 @@ class Settings(BaseSettings):
         description="Games whose last committed engine state is kept in memory so a load skips "
         "rebuilding it (games whose engine can copy a state: Carcassonne); 0 turns it off.",
     )
+    group_commit: bool = Field(
+        True,
+        description="Submits and bot turns that arrive together are written in one transaction "
+        "(one flush) by one writer thread per process, each answered after that commit; off: a "
+        "transaction per submit.",
+    )
     redis_url: SecretStr | None = Field(
         None, description="Redis URL for cross-instance events; in-process when unset."
     )

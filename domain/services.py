@@ -46,6 +46,7 @@ from domain.seeding import (
     new_seed,
 )
 from domain.tokens import hash_token, new_token
+from domain.transactions import OneTransactionEach, Transactions
 
 MAX_RETRIES = 5
 
@@ -94,6 +95,10 @@ BotHook = Callable[[str, bool], None]
 """Called after each committed change to an in-progress game with bot seats, so they can play:
 with the game id, and whether a person plays in it (their game goes first)."""
 
+FinishedHook = Callable[[UnitOfWork, Match], None]
+"""Work that belongs in the transaction recording a game's end (e.g. ratings): called by ``save``
+with the unit of work of that transaction, so it commits (or fails) with the final move."""
+
 
 class GameService:
     def __init__(
@@ -102,8 +107,12 @@ class GameService:
         registry: EngineRegistry,
         publisher: EventPublisher,
         clock: Clock,
+        transactions: Transactions | None = None,
     ) -> None:
         self.uow = uow
+        self.transactions: Transactions = transactions or OneTransactionEach(uow)
+        """Where submits and bot turns are written (``persistence.group_commit`` batches them)."""
+        self.when_finished: list[FinishedHook] = []
         self.registry = registry
         self.publisher = publisher
         self.clock = clock
@@ -387,7 +396,7 @@ class GameService:
         idempotency_key: str | None,
         request: str,
     ) -> dict[str, JSON]:
-        with self.uow() as uow:
+        def work(uow: UnitOfWork) -> tuple[dict[str, JSON], SubmitResult | None, Match]:
             match = uow.games.get(game_id, for_update=True)
             seat = self.require_seat(match, token)
             key = f"{seat}:{idempotency_key}" if idempotency_key is not None else None
@@ -395,7 +404,7 @@ class GameService:
                 earlier = uow.games.idempotent_result(game_id, key)
                 if earlier is not None:
                     _same_request(earlier, request)
-                    return earlier.response
+                    return earlier.response, None, match
             if match.seats[seat].has_quit:
                 raise SeatResigned(f"seat {seat} has {match.seats[seat].stand_in}")
             result = match.submit(seat, choice, *expected)
@@ -410,9 +419,12 @@ class GameService:
             self.save(uow, match, seat)
             if key is not None:
                 uow.games.remember_result(game_id, key, response, request)
-            uow.commit()
-        self._submitted(result)
-        self._committed(match)
+            return response, result, match
+
+        response, result, match = self.transactions.run(game_id, work)
+        if result is not None:
+            self._submitted(result)
+            self._committed(match)
         return response
 
     def _remembered(self, game_id: str, token: str | None, key: str) -> Remembered | None:
@@ -427,16 +439,21 @@ class GameService:
         The bot decides from what its seat may see, and its choice goes through the same guards
         as a human's. A concurrent change simply makes this a no-op (the caller tries again).
         """
-        with self.uow() as uow:
+
+        def work(uow: UnitOfWork) -> tuple[SubmitResult, Match] | None:
             match = uow.games.get(game_id)
             seat = next_bot_seat(match)
             if seat is None:
-                return False
+                return None
             result = match.submit(seat, bot_choice(match, seat), match.version)
             self.save(uow, match, seat)
-            uow.commit()
-        self._submitted(result)
-        self._committed(match)
+            return result, match
+
+        played = self.transactions.run(game_id, work)
+        if played is None:
+            return False
+        self._submitted(played[0])
+        self._committed(played[1])
         return True
 
     # -- reading -----------------------------------------------------------------------------------
@@ -529,6 +546,11 @@ class GameService:
         turns_started = self.track(match, acted)
         uow.games.save(match)
         enqueue_outbox(uow, match, turns_started, self.clock.now())
+        if match.status is MatchStatus.FINISHED and any(
+            recorded.event.type == "game_over" for recorded in match.new_events
+        ):
+            for hook in self.when_finished:
+                hook(uow, match)
 
     def _recognised(self, token_hash: str) -> None:
         for listener in self.token_listeners:

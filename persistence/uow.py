@@ -8,10 +8,12 @@ SQLite with ``synchronous=FULL``, that the change is on disk): only then may eve
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from types import TracebackType
-from typing import Self
+from typing import Self, TypeVar
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
@@ -22,6 +24,8 @@ from persistence.presence import SqlPresenceRepository
 from persistence.repository import SqlGameRepository
 from persistence.webhooks import SqlWebhookRepository
 from persistence.write_lock import SqliteWriteLock
+
+T = TypeVar("T")
 
 
 class SqlUnitOfWork:
@@ -46,6 +50,9 @@ class SqlUnitOfWork:
         self._holds_write_lock = False
         self._hot_states = hot_states
         self._game_rows: SqlGameRepository | None = None
+
+    DATABASE_ERRORS = (SQLAlchemyError, OSError)
+    """Failures of the database itself: they fail the whole transaction, not one work in it."""
 
     def __enter__(self) -> Self:
         if self._session is not None:
@@ -101,6 +108,44 @@ class SqlUnitOfWork:
     def rollback(self) -> None:
         self._require_session().rollback()
         self._forget_uncommitted()
+
+    def attempt(self, work: Callable[[Self], T]) -> T:
+        """Run one of several works sharing this transaction (``persistence.group_commit``): if
+        it raises anything but a database error, what it wrote is undone and the others' stays.
+
+        A savepoint marks where it began. SQLite's driver only opens the transaction at the first
+        write, and a savepoint before that would confuse it; but then nothing before this work
+        wrote anything, so undoing it is rolling the whole transaction back."""
+        session = self._require_session()
+        rows = self._game_rows
+        assert rows is not None
+        written, kept = len(rows.written), len(rows.to_keep)
+        connection = session.connection()
+        savepoint = (
+            session.begin_nested()
+            if connection.dialect.name != "sqlite"
+            or connection.connection.driver_connection.in_transaction  # type: ignore[union-attr]
+            else None
+        )
+        try:
+            value = work(self)
+        except self.DATABASE_ERRORS:
+            raise
+        except Exception:
+            if savepoint is not None:
+                savepoint.rollback()
+            else:
+                session.rollback()
+            undone = rows.written[written:]
+            del rows.written[written:]
+            del rows.to_keep[kept:]
+            if self._hot_states is not None:
+                for game_id in undone:
+                    self._hot_states.forget(game_id)
+            raise
+        if savepoint is not None:
+            savepoint.commit()
+        return value
 
     def _keep_committed(self) -> None:
         """Only a committed state may serve later loads (``persistence.hot_states``)."""

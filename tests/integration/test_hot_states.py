@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 from domain.match import Match
 from domain.registry import default_registry
 from domain.services import GameService
+from persistence.group_commit import GroupCommitter
 from persistence.hot_states import HotStates, state_copier
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
@@ -23,12 +24,15 @@ GAMES = [("carcassonne", 3), ("im-schutze-der-burg", 3), ("keythedral", 2)]
 MAX_STEPS = 250  # a Keythedral game lasts ~850 steps; the others end before this
 
 
-def _bot_game(db_engine: Engine, slug: str, players: int) -> tuple[GameService, HotStates, str]:
+def _bot_game(
+    db_engine: Engine, slug: str, players: int, grouped: bool = False
+) -> tuple[GameService, HotStates, str]:
+    """``grouped``: moves written by a ``GroupCommitter`` (closed when the process ends)."""
     registry = default_registry()
     hot = HotStates(capacity=4)
-    games = GameService(
-        SqlUnitOfWorkFactory(db_engine, registry, hot), registry, FakePublisher(), FixedClock()
-    )
+    units = SqlUnitOfWorkFactory(db_engine, registry, hot)
+    committer = GroupCommitter(units) if grouped else None
+    games = GameService(units, registry, FakePublisher(), FixedClock(), committer)
     created = games.create_game(slug, None, f"hot-{slug}")
     for _ in range(players):
         games.join(created.match.id, "bot", "random", created.host_token)
@@ -54,11 +58,12 @@ def _answers(match: Match) -> dict[str, Any]:
     }
 
 
+@pytest.mark.parametrize("grouped", [False, True], ids=["one-by-one", "group-commit"])
 @pytest.mark.parametrize(("slug", "players"), GAMES)
 def test_every_state_served_from_memory_equals_a_full_load(
-    db_engine: Engine, slug: str, players: int
+    db_engine: Engine, slug: str, players: int, grouped: bool
 ) -> None:
-    games, hot, game_id = _bot_game(db_engine, slug, players)
+    games, hot, game_id = _bot_game(db_engine, slug, players, grouped)
     steps = 0
     while steps < MAX_STEPS and games.play_bot_turn(game_id):
         steps += 1

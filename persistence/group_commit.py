@@ -1,0 +1,123 @@
+"""Group commit: submits that arrive together share one transaction and one flush.
+
+One writer thread per database and process drains a queue of works (``domain.transactions``):
+it takes every work waiting, runs them in order in one unit of work and commits once, then answers
+each. A request thread waits for its answer, never for a lock, and is answered only after the
+commit that holds its work (a 2xx still means durable). Works on one game keep their order, so a
+later one sees the earlier one's write; across processes and instances the version guard in
+``SqlGameRepository.save`` stays the arbiter, as without batching.
+
+A work that raises a domain error (a move the rules refuse, a stale version) is undone alone,
+through a savepoint, and the rest of the batch commits. A database error, in a work or at the
+commit, fails every work of the batch: none of them is answered as done.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from queue import Empty, SimpleQueue
+from typing import Any, TypeVar
+
+from domain.ports import UnitOfWork
+from persistence.uow import SqlUnitOfWorkFactory
+
+T = TypeVar("T")
+
+MAX_BATCH = 64
+"""Works per transaction at most: bounds the time the write lock is held by one commit."""
+
+
+@dataclass(slots=True)
+class _Job:
+    key: str
+    work: Callable[[UnitOfWork], Any]
+    answer: Future[Any] = field(default_factory=Future)
+
+
+class GroupCommitter:
+    """``domain.transactions.Transactions`` with one writer thread that batches commits."""
+
+    def __init__(self, uow: SqlUnitOfWorkFactory, max_batch: int = MAX_BATCH) -> None:
+        self._uow = uow
+        self.max_batch = max_batch
+        self._queue: SimpleQueue[_Job | None] = SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.batches = 0
+        """Transactions committed (or failed) so far; with ``works``, the mean batch size."""
+        self.works = 0
+
+    def run(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
+        if threading.current_thread() is self._writer:
+            raise RuntimeError("a work may not wait for another work: it would wait for itself")
+        job = _Job(key, work)
+        with self._lock:
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._drain, name="group-commit", daemon=True)
+                self._writer.start()
+            self._queue.put(job)
+        value: T = job.answer.result()
+        return value
+
+    def close(self) -> None:
+        """Finish the works already queued and stop the writer (a later ``run`` starts it again)."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                self._queue.put(None)
+                writer.join()
+
+    def _drain(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            batch = [job]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    waiting = self._queue.get_nowait()
+                except Empty:
+                    break
+                if waiting is None:
+                    stop = True
+                    break
+                batch.append(waiting)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Job]) -> None:
+        # Stable: each game's works keep their order; on PostgreSQL every batch takes its row
+        # locks in one order, so two instances' batches cannot deadlock on each other.
+        batch.sort(key=lambda job: job.key)
+        done: list[tuple[_Job, Any]] = []
+        self.batches += 1
+        self.works += len(batch)
+        try:
+            with self._uow() as uow:
+                for job in batch:
+                    try:
+                        value = uow.attempt(job.work)
+                    except uow.DATABASE_ERRORS:
+                        raise
+                    except Exception as refused:  # undone alone; the batch goes on
+                        job.answer.set_exception(refused)
+                    else:
+                        done.append((job, value))
+                if done:
+                    uow.commit()
+        except BaseException as failure:
+            for job, _ in done:
+                job.answer.set_exception(failure)
+            for job in batch:
+                if not job.answer.done():
+                    job.answer.set_exception(failure)
+            if not isinstance(failure, Exception):
+                raise
+            return
+        for job, value in done:
+            job.answer.set_result(value)

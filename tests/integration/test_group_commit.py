@@ -1,0 +1,192 @@
+"""Group commit (``persistence.group_commit``) on SQLite and PostgreSQL: works queued together
+commit in one transaction, in order per game; a refused work is undone alone; a database error
+fails the whole batch; every answer comes after the commit that holds it.
+
+The writer is held on a first work until the others are queued, so the batch is exactly them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from domain.errors import IllegalChoice, NotYourDecision
+from domain.ports import UnitOfWork
+from domain.registry import EngineRegistry
+from domain.services import GameService
+from persistence.group_commit import GroupCommitter
+from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
+from tests.fakes import FakePublisher, FixedClock
+from tests.integration.duel_play import StartedDuel, start_duel
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def committer(db_engine: Engine, registry: EngineRegistry) -> Iterator[GroupCommitter]:
+    grouped = GroupCommitter(SqlUnitOfWorkFactory(db_engine, registry))
+    yield grouped
+    grouped.close()
+
+
+@pytest.fixture
+def service(
+    db_engine: Engine, registry: EngineRegistry, committer: GroupCommitter
+) -> GameService:
+    return GameService(
+        SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock(), committer
+    )
+
+
+def one_batch(committer: GroupCommitter, calls: list[Callable[[], Any]]) -> list[Future[Any]]:
+    """Run ``calls`` (each ends up in ``committer.run``) while the writer is held, then let it go:
+    they are all queued when it looks, so they form one batch."""
+    holding, release = threading.Event(), threading.Event()
+
+    def hold(_uow: UnitOfWork) -> None:
+        holding.set()
+        release.wait(10)
+
+    pool = ThreadPoolExecutor(max_workers=len(calls) + 1)
+    held = pool.submit(committer.run, "", hold)
+    assert holding.wait(10)
+    futures = [pool.submit(call) for call in calls]
+    deadline = time.monotonic() + 10
+    while committer._queue.qsize() < len(calls) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    release.set()
+    held.result(10)
+    pool.shutdown(wait=True)
+    return futures
+
+
+def outcome(future: Future[Any]) -> Any:
+    error = future.exception()
+    return error if error is not None else future.result()
+
+
+def card(service: GameService, duel: StartedDuel, seat: int, value: int = 3) -> Callable[[], Any]:
+    return lambda: service.submit(duel.game_id, duel.tokens[seat], {"card": value})
+
+
+def test_submits_queued_together_commit_in_one_transaction_in_order_per_game(
+    service: GameService, committer: GroupCommitter
+) -> None:
+    duels = [start_duel(service) for _ in range(4)]
+    versions = [service.load(d.game_id).version for d in duels]
+    batches = committer.batches
+
+    futures = one_batch(committer, [card(service, d, s) for d in duels for s in (0, 1)])
+
+    answers = [f.result() for f in futures]
+    assert committer.batches == batches + 2  # the held work's, then all eight together
+    pairs = zip(answers[::2], answers[1::2], strict=True)
+    for duel, version, pair in zip(duels, versions, pairs, strict=True):
+        assert sorted(a["status"] for a in pair) == ["applied", "sealed"]
+        stored = service.load(duel.game_id)
+        assert stored.version == version + 2 == max(a["version"] for a in pair)
+        assert stored.engine.dump(stored.state)["phase"] == "bank"
+        history = service.history(duel.game_id, after=0, limit=1_000)
+        assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
+
+
+def test_a_refused_move_is_answered_alone_and_the_rest_of_its_batch_commits(
+    service: GameService, committer: GroupCommitter
+) -> None:
+    good, bad = start_duel(service), start_duel(service)
+    before = {d.game_id: service.load(d.game_id).version for d in (good, bad)}
+
+    futures = one_batch(
+        committer,
+        [card(service, bad, 0, 99), card(service, good, 0), card(service, good, 1)],
+    )
+
+    assert isinstance(outcome(futures[0]), IllegalChoice)
+    assert sorted(f.result()["status"] for f in futures[1:]) == ["applied", "sealed"]
+    assert service.load(good.game_id).version == before[good.game_id] + 2
+    assert service.load(bad.game_id).version == before[bad.game_id]
+
+
+def test_a_work_refused_after_writing_is_undone_alone_wherever_it_sits_in_its_batch(
+    service: GameService, committer: GroupCommitter
+) -> None:
+    """Sorted first, the refused work runs before SQLite's transaction exists; sorted last, it is
+    undone to its savepoint. Either way its writes go, the others' stay."""
+    kept, undone_first, undone_last = (start_duel(service) for _ in range(3))
+    before = {d.game_id: service.load(d.game_id).version for d in (kept, undone_first, undone_last)}
+
+    def writes_then_refuses(duel: StartedDuel) -> Callable[[SqlUnitOfWork], None]:
+        def work(uow: SqlUnitOfWork) -> None:
+            match = uow.games.get(duel.game_id, for_update=True)
+            match.submit(0, {"card": 3})
+            service.save(uow, match, 0)
+            raise NotYourDecision("refused after its write")
+
+        return work
+
+    futures = one_batch(
+        committer,
+        [
+            lambda: committer.run("\x00first", writes_then_refuses(undone_first)),
+            card(service, kept, 0),
+            lambda: committer.run("\x7flast", writes_then_refuses(undone_last)),
+        ],
+    )
+
+    assert isinstance(outcome(futures[0]), NotYourDecision)
+    assert futures[1].result()["status"] == "sealed"
+    assert isinstance(outcome(futures[2]), NotYourDecision)
+    assert service.load(kept.game_id).version == before[kept.game_id] + 1
+    for duel in (undone_first, undone_last):
+        assert service.load(duel.game_id).version == before[duel.game_id]
+        assert service.history(duel.game_id, after=0, limit=1_000)[-1].event.type != "sealed"
+
+
+def test_a_database_error_fails_every_work_of_its_batch(
+    service: GameService, committer: GroupCommitter
+) -> None:
+    duels = [start_duel(service) for _ in range(2)]
+    before = [service.load(d.game_id).version for d in duels]
+
+    def broken(uow: SqlUnitOfWork) -> None:
+        uow.games.session.execute(text("SELECT * FROM no_such_table"))  # type: ignore[attr-defined]
+
+    futures = one_batch(
+        committer,
+        [card(service, duels[0], 0), lambda: committer.run("m", broken), card(service, duels[1], 0)],
+    )
+
+    assert all(isinstance(outcome(f), SQLAlchemyError) for f in futures)
+    assert [service.load(d.game_id).version for d in duels] == before
+    # the writer goes on: the next batch commits
+    assert card(service, duels[0], 0)()["status"] == "sealed"
+
+
+def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
+    service: GameService, committer: GroupCommitter
+) -> None:
+    duel = start_duel(service, rounds=1)
+    service.submit(duel.game_id, duel.tokens[0], {"card": 3})
+    service.submit(duel.game_id, duel.tokens[1], {"card": 2})
+    seen: list[str] = []
+
+    def fails_once(_uow: UnitOfWork, match: Any) -> None:
+        seen.append(match.status.value)
+        if len(seen) == 1:
+            raise RuntimeError("the rating could not be written")
+
+    service.when_finished.append(fails_once)
+    with pytest.raises(RuntimeError):
+        service.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
+    assert service.load(duel.game_id).status.value == "in_progress"
+
+    service.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
+    assert service.load(duel.game_id).status.value == "finished"
+    assert seen == ["finished", "finished"]
