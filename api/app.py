@@ -22,6 +22,7 @@ from api.docs import graphiql_page, install_docs
 from api.game_schemas import components
 from api.graphql_guard import build_schema
 from api.graphql_http_problems import GraphQLHttpProblems
+from api.heap import frozen_start_up_heap
 from api.logs import configure_logging
 from api.metrics import Metrics
 from api.middleware import RequestGuard
@@ -29,6 +30,7 @@ from api.openapi_contract import document_contract
 from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
 from api.routers import game_types, games, health, players, webhooks
+from api.routes import settle_routes
 from api.settings import Settings
 from api.web import install_web_client
 from domain.errors import Unauthorized
@@ -102,7 +104,8 @@ def create_app(
         await built.broker.start()
         built.start_background()
         try:
-            yield
+            with frozen_start_up_heap(settings.gc_young_threshold):
+                yield
         finally:
             built.service.token_listeners.remove(limiter.token_authenticated)
             await built.stop_background()
@@ -143,6 +146,7 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter)
     install_cors(app, settings)
+    settle_routes(app.router)
     return app
 
 

@@ -40,6 +40,13 @@ class Settings(BaseSettings):
         "(one flush) by one writer thread per process, each answered after that commit; off: a "
         "transaction per submit.",
     )
+    gc_young_threshold: int = Field(
+        50_000,
+        ge=0,
+        description="Once started, the heap is frozen (gc.freeze) and the youngest generation "
+        "collected after this many allocations (Python's default: 700); 0 leaves the collector "
+        "as Python sets it.",
+    )
     redis_url: SecretStr | None = Field(
         None, description="Redis URL for cross-instance events; in-process when unset."
     )
