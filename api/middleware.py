@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.deps import parse_bearer
 from api.metrics import Metrics
-from api.problems import known
+from api.problems import known, localized, scope_language
 from api.ratelimit import Network, RateLimiter, Verdict, client_address, parse_networks
 from api.settings import Settings
 from domain.errors import DomainError
@@ -118,7 +118,9 @@ class RequestGuard:
             if rejection is None and self._has_body(scope, headers):
                 receive, rejection = await self._buffer_body(receive)
             if rejection is not None:
-                await self._send_problem(send_with_headers, *rejection)
+                status, code, detail = rejection
+                detail = localized(code, detail, scope_language(scope))
+                await self._send_problem(send_with_headers, status, code, detail)
             else:
                 await self.app(scope, receive, send_with_headers)
         finally:

@@ -2,7 +2,11 @@
 
 Every code the API can answer is registered here, once: the domain's typed errors, and the codes
 the edge itself raises (``API_CODES``); a code that is not registered is never sent (``known``),
-and a test holds the README's table of codes equal to this registry."""
+and a test holds the README's table of codes equal to this registry.
+
+``detail`` speaks the caller's language (``?lang=``, else ``Accept-Language``): in English the
+sentence that names the values at fault; in German, French or Spanish the code's text from
+``domain/i18n/<lang>.json`` (``problem.<code>``), which exists for every registered code."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 from domain.errors import DomainError
+from domain.i18n import DEFAULT_LANGUAGE, negotiate, platform_texts
 
 log = logging.getLogger("tabletop.errors")
 PROBLEM_TYPE = "https://tabletop.example/problems/"
@@ -75,29 +81,47 @@ def known(code: str) -> str:
     return code
 
 
-def problem(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+def localized(code: str, detail: str, lang: str) -> str:
+    """The ``detail`` of a problem in ``lang``: the English sentence itself, else the code's text."""
+    if lang == DEFAULT_LANGUAGE:
+        return detail
+    return platform_texts(lang)[f"problem.{known(code)}"]
+
+
+def scope_language(scope: Any) -> str:
+    """The language an HTTP request asks for, from its raw ASGI scope (before any routing)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    header = dict(scope.get("headers", ())).get(b"accept-language", b"").decode("latin-1")
+    return negotiate((query.get("lang") or [None])[0], header or None)
+
+
+def problem(
+    status: int, code: str, detail: str, lang: str = DEFAULT_LANGUAGE, **extra: Any
+) -> JSONResponse:
     known(code)
     body = {
         "type": PROBLEM_TYPE + code,
         "title": code.replace("_", " "),
         "status": status,
         "code": code,
-        "detail": detail,
+        "detail": localized(code, detail, lang),
         **extra,
     }
-    return JSONResponse(body, status_code=status, media_type="application/problem+json")
+    answer = JSONResponse(body, status_code=status, media_type="application/problem+json")
+    answer.headers["Content-Language"] = lang
+    return answer
 
 
-def _validation_problem(exc: RequestValidationError) -> JSONResponse:
+def _validation_problem(exc: RequestValidationError, lang: str) -> JSONResponse:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return problem(400, "malformed_json", "the request body is not valid JSON")
+        return problem(400, "malformed_json", "the request body is not valid JSON", lang)
     fields = [
         {"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))}
         for e in errors
     ]
     summary = "; ".join(f"{'.'.join(f['loc'])}: {f['msg']}" for f in fields)
-    return problem(422, "invalid_request", summary or "invalid request", errors=fields)
+    return problem(422, "invalid_request", summary or "invalid request", lang, errors=fields)
 
 
 def allowed_methods(request: Request) -> str:
@@ -113,30 +137,32 @@ def allowed_methods(request: Request) -> str:
 
 
 def install_problem_handlers(app: FastAPI) -> None:
-    async def on_domain_error(_: Request, exc: Exception) -> JSONResponse:
+    async def on_domain_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, DomainError)
-        return problem(exc.status, exc.code, exc.message)
+        return problem(exc.status, exc.code, exc.message, scope_language(request.scope))
 
-    async def on_validation_error(_: Request, exc: Exception) -> JSONResponse:
+    async def on_validation_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        return _validation_problem(exc)
+        return _validation_problem(exc, scope_language(request.scope))
 
     async def on_http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
         code = codes.get(exc.status_code, "invalid_request" if exc.status_code < 500 else "internal_error")
-        answer = problem(exc.status_code, code, str(exc.detail))
+        answer = problem(exc.status_code, code, str(exc.detail), scope_language(request.scope))
         answer.headers.update(exc.headers or {})
         if exc.status_code == 405:
             answer.headers["Allow"] = allowed_methods(request) or "GET, HEAD"  # static files
         return answer
 
-    async def on_too_deep(_: Request, exc: Exception) -> JSONResponse:
-        return problem(400, "malformed_json", "the request body is nested too deeply")
+    async def on_too_deep(request: Request, exc: Exception) -> JSONResponse:
+        lang = scope_language(request.scope)
+        return problem(400, "malformed_json", "the request body is nested too deeply", lang)
 
-    async def on_unexpected(_: Request, exc: Exception) -> JSONResponse:
+    async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unhandled error", exc_info=exc)
-        return problem(500, "internal_error", "an unexpected error occurred; it has been logged")
+        lang = scope_language(request.scope)
+        return problem(500, "internal_error", "an unexpected error occurred; it has been logged", lang)
 
     app.add_exception_handler(Exception, on_unexpected)
     app.add_exception_handler(DomainError, on_domain_error)

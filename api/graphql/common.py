@@ -13,6 +13,7 @@ from strawberry.types import Info
 
 from api.container import Container
 from api.deps import bearer_from_connection_params, idempotency_caller, parse_bearer
+from api.problems import localized
 from api.validation import check_idempotency_key
 from domain.errors import DomainError, InvalidRequest
 from domain.i18n import negotiate
@@ -25,7 +26,12 @@ from domain.i18n import negotiate
 class Problem:
     code: str
     http_status: int
-    detail: str
+    message: strawberry.Private[str]
+    """The English sentence naming the values at fault."""
+
+    @strawberry.field(description="Why, in the request's `Accept-Language` (else English).")
+    def detail(self, info: Info) -> str:
+        return localized(self.code, self.message, lang_of(info, None))
 
 
 T = TypeVar("T")
@@ -65,10 +71,10 @@ def lang_of(info: Info, lang: str | None) -> str:
 
 def problem_of(exc: Exception) -> Problem:
     if isinstance(exc, DomainError):
-        return Problem(code=exc.code, http_status=exc.status, detail=exc.message)
+        return Problem(code=exc.code, http_status=exc.status, message=exc.message)
     assert isinstance(exc, ValidationError)
     detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-    return Problem(code="invalid_request", http_status=422, detail=detail)
+    return Problem(code="invalid_request", http_status=422, message=detail)
 
 
 def in_range(name: str, value: int, low: int, high: int) -> int:
