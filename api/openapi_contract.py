@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from api.deps import BEARER_SCHEME
 from api.docs import guide
 from api.openapi_examples import OPERATION_EXAMPLES, SCHEMA_EXAMPLES, problem_example
+from api.openapi_webhooks import add_webhooks
 from api.problems import known, problem_codes
 from api.schemas.problems import Problem
 
@@ -86,6 +87,7 @@ def document_contract(app: FastAPI, version: str) -> None:
             for operation in path.values():
                 _complete(operation, schemas)
         _require_answered_fields(document, schemas)
+        add_webhooks(document)
         app.openapi_schema = document
         return document
 
