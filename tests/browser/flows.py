@@ -71,3 +71,51 @@ def play_to_end(page: Page, step: Any, limit_seconds: float = 240) -> int:
         else:
             page.wait_for_timeout(50)
     raise AssertionError(f"the game did not end in {limit_seconds} s after {moves} moves")
+
+
+# The index of the first board target inside the board's window (a zoomed board hides the rest).
+FIRST_TARGET_IN_VIEW = """
+() => {
+  const targets = [...document.querySelectorAll("#board svg .target")];
+  return targets.findIndex((node) => {
+    const frame = node.ownerSVGElement.getBoundingClientRect();
+    const r = node.getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    return x > frame.left && x < frame.right && y > frame.top && y < frame.bottom;
+  });
+}
+"""
+
+
+def click_board_target(page: Page) -> bool:
+    """Click a target on the board as a person would: one in view, else after "Fit" shows all."""
+    targets = page.locator("#board svg .target")
+    if not targets.count():
+        return False
+    index = page.evaluate(FIRST_TARGET_IN_VIEW)
+    if index < 0:
+        page.locator("#board .zoom-fit").first.click()
+        index = max(0, page.evaluate(FIRST_TARGET_IN_VIEW))
+    targets.nth(index).click()
+    return True
+
+
+PHONE_SIZE = {"width": 390, "height": 844}
+
+
+def save_for_readme(page: Page, name: str, at: str = "game-title") -> None:
+    """The screen as a person sees it, scrolled to the element with id ``at``, on this desktop page
+    and resized to a phone: for the README (docs/screenshots/ takes them from
+    test-artifacts/browser/<name>-desktop.png and <name>-phone.png)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    desktop = page.viewport_size
+    top = f"document.getElementById('{at}').getBoundingClientRect().top + window.scrollY"
+    scroll = f"window.scrollTo(0, {top} - (('{at}' === 'game-title') ? 0 : 70))"  # under the sticky status
+    for size, suffix in ((desktop, "desktop"), (PHONE_SIZE, "phone")):
+        if size:
+            page.set_viewport_size(size)
+        page.wait_for_timeout(300)  # the layout settles (a board's zoom is measured again)
+        page.evaluate(scroll)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{suffix}.png"))
+    if desktop:
+        page.set_viewport_size(desktop)

@@ -8,7 +8,14 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, play_moves, play_to_end, save_screenshot, start
+from tests.browser.flows import (
+    click_board_target,
+    create_game,
+    play_moves,
+    play_to_end,
+    save_for_readme,
+    start,
+)
 
 
 def settle(page: Page) -> None:
@@ -27,7 +34,10 @@ def one_move(page: Page) -> bool:
     ):
         target = page.locator(selector)
         if target.count():
-            target.first.click()
+            if selector == "#board svg .target":
+                click_board_target(page)
+            else:
+                target.first.click()
             settle(page)
             return True
     return False
@@ -42,12 +52,13 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_the_landscape(
     start(page)
     expect(page.locator("#board .carc-board")).to_be_visible()
     expect(page.locator("#pile")).to_contain_text("82")  # 84 land tiles: the start tile, then ours drawn
-    page.locator("#board svg .target").first.click()
+    click_board_target(page)
     expect(page.locator("#board .preview")).to_have_count(1)
     expect(page.locator("#confirm-place")).to_be_focused()
     play_moves(page, one_move, 30)
-    save_screenshot(page, "readme-carcassonne", full_page=False)
+    save_for_readme(page, "readme-carcassonne")
     moves = play_to_end(page, one_move, limit_seconds=840)
     assert moves > 30
     expect(page.locator("#scores tbody tr")).to_have_count(2)
+    save_for_readme(page, "readme-carcassonne-end", at="result")
     expect(page.locator("#board .placed")).not_to_have_count(1)

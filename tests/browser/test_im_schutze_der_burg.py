@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, play_moves, play_to_end, save_screenshot, start
+from tests.browser.flows import create_game, play_moves, play_to_end, save_for_readme, save_screenshot, start
 
 
 def settle(page: Page) -> None:
@@ -54,10 +54,11 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_the_castle(
     start(page)
     expect(page.locator("#board .isdb-castle")).to_be_visible()
     play_moves(page, one_move, 14)
-    save_screenshot(page, "readme-im-schutze-der-burg", full_page=False)
+    save_for_readme(page, "readme-im-schutze-der-burg")
     moves = play_to_end(page, one_move)
     assert moves > 12
     expect(page.locator("#scores tbody tr")).to_have_count(2)
+    save_for_readme(page, "readme-im-schutze-der-burg-end", at="result")
     expect(page.locator("#result .player-result table.details")).to_have_count(2)  # a table per player
     expect(page.locator("#result .player-result").first).to_contain_text("Points at the end")
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, start
+from tests.browser.flows import click_board_target, create_game, start
 
 
 def settle(page: Page) -> None:
@@ -17,7 +17,7 @@ def settle(page: Page) -> None:
 
 def whole_turn(page: Page) -> None:
     """A tile on the first marked square, confirmed, then the figure step passed."""
-    page.locator("#board svg .target").first.click()
+    click_board_target(page)
     page.locator("#confirm-place").click()
     settle(page)
     expect(page.locator("#actions button.other-move").first).to_be_visible()

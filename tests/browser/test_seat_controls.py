@@ -63,9 +63,9 @@ def test_a_rematch_from_a_finished_game_opens_the_next_game_with_the_same_seats(
     expect(page).not_to_have_url(re.compile(f"{first_id}$"))
     second_id = page.url.rsplit("/", 1)[-1]
     assert second_id != first_id
-    # Ann took her held seat and the bot sat down by itself; Ann, the host of the rematch, starts it.
+    # Ann took her held seat and the bot sat down by itself: every seat is taken, so it starts.
     expect(page.locator("#seats")).to_contain_text("random bot")
-    start(page)
+    expect(page.locator("#start")).to_have_count(0)
     expect(page.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
     expect(page.locator('#seats li[data-seat="0"] .stand-in')).to_have_count(0)
     expect(page.locator('#seats li[data-seat="0"] .clock.running')).to_be_visible()
@@ -73,3 +73,47 @@ def test_a_rematch_from_a_finished_game_opens_the_next_game_with_the_same_seats(
     page.click("#next-game")  # the finished game links to its rematch
     expect(page).to_have_url(re.compile(f"#/game/{second_id}$"))
     expect(page.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
+
+
+def play_first_moves(*pages: Page) -> None:
+    """Each person makes the first listed move whenever it is theirs, until the game is over."""
+    while not all(page.locator("#scores").is_visible() for page in pages):
+        moved = False
+        for page in pages:
+            moves = page.locator("#actions button.choice")
+            if moves.count():
+                moves.first.click()
+                page.wait_for_function("!document.body.dataset.busy")
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(50)
+
+
+def test_everyone_sees_the_rematch_offer_live_joins_it_in_place_and_it_starts_by_itself(
+    open_page: Callable[..., Page],
+) -> None:
+    ann = open_page()
+    ann.goto("/play/")
+    ann.select_option("#game-type", "duel")
+    ann.fill("#create-name", "Ann")
+    ann.fill("#bots", "0")
+    ann.click("#create-form button[type=submit]")
+    expect(ann.locator("#seats")).to_contain_text("Ann")
+    first_id = ann.url.rsplit("/", 1)[-1]
+    bob = open_page()
+    bob.goto(f"/play/#/join/{first_id}")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-form button[type=submit]")
+    expect(ann.locator("#seats")).to_contain_text("Bob")
+    start(ann)
+    play_first_moves(ann, bob)
+    expect(bob.locator("#next-game")).to_have_count(0)
+    ann.click("#rematch")
+    expect(ann).not_to_have_url(re.compile(f"{first_id}$"))
+    # Bob's page, untouched since the end, offers the rematch within seconds (no reload).
+    bob.locator("#next-game").click(timeout=15_000)
+    expect(bob).not_to_have_url(re.compile(f"{first_id}$"))
+    for page in (ann, bob):
+        expect(page.locator("#start")).to_have_count(0)
+        expect(page.locator("#turn")).not_to_contain_text("Waiting for players", timeout=15_000)
+    expect(bob.locator('#seats li[data-seat="1"]')).to_contain_text("Bob (you)")

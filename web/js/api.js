@@ -41,5 +41,8 @@ export const api = {
   }),
   resign: (gameId, token) => call("POST", `/v1/games/${gameId}/resign`, { token }),
   rematch: (gameId, token) => call("POST", `/v1/games/${gameId}/rematch`, { token }),
+  createPlayer: (name) => call("POST", "/v1/players", { body: { name } }),
+  myGames: (token) => call("GET", "/v1/players/me/games", { token }),
+  reissueSeat: (gameId, seat, token) => call("POST", `/v1/players/me/games/${gameId}/seats/${seat}/token`, { token }),
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
 };

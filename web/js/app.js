@@ -4,6 +4,7 @@ import { preferredLanguage, setLanguage } from "./i18n.js";
 import { showLobby, showJoin } from "./lobby.js";
 import { showGame } from "./game.js";
 import { clear } from "./dom.js";
+import { openMine, signIn } from "./identity.js";
 
 const main = document.getElementById("app");
 let leave = null; // the current page's clean-up (closes its live stream)
@@ -13,6 +14,8 @@ async function route() {
   clear(main);
   document.getElementById("live-status").textContent = "";
   const [page, id, code] = location.hash.replace(/^#\/?/, "").split("/");
+  if (page === "signin" && id) { signIn(id); location.hash = "#/"; return; }
+  if (page === "mine" && id) { await openMine(id, code); location.hash = `#/game/${id}`; return; }
   if (page === "game" && id) leave = await showGame(main, id);
   else if (page === "join" && id) await showJoin(main, id, code);
   else await showLobby(main);

@@ -18,6 +18,7 @@ import { rematchControl, resignControl } from "./seat_actions.js";
 import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
 
 const PRESENCE_REFRESH_MS = 15000;
+const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
 
 function seatBadge(seat, name) {
   return h("span", { class: "seat", style: `--seat:${SEAT_COLOURS[seat % 6]}` }, [
@@ -50,7 +51,7 @@ export async function showGame(main, gameId) {
     board: h("section", { id: "board", class: "board", "aria-label": t("game.board") }),
     actions: h("section", { id: "actions", class: "card actions" }),
     result: h("section", { id: "result", class: "card", hidden: true }),
-    log: h("ol", { id: "log", class: "log", "aria-live": "polite" }),
+    log: h("ol", { id: "log", class: "log", "aria-live": "polite", tabindex: 0, "aria-label": t("game.log") }), // focusable: it scrolls
   };
   main.append(
     els.title, els.status, els.error,
@@ -247,8 +248,17 @@ export async function showGame(main, gameId) {
     );
   }
 
+  /** A rematch starts once every held seat is taken (as the README says): the host's page starts it. */
+  function startRematchWhenSeated(game) {
+    const seated = game.seats.length >= (page.type?.min_players ?? 1) && game.seats.every((seat) => seat.confirmed !== false);
+    if (!page.hostToken || game.status !== "lobby" || !game.rematch_of || !seated || page.rematchStarted) return;
+    page.rematchStarted = true;
+    act(() => api.start(gameId, page.hostToken));
+  }
+
   function render() {
     const game = page.game;
+    startRematchWhenSeated(game);
     page.type = types.find((type) => type.slug === game.type) || null;
     els.title.textContent = page.type ? page.type.name : game.type;
     showTurn(`${els.title.textContent} · ${t("app.title")}`, Boolean(page.choices), `${gameId}/${page.decisionVersion}`);
@@ -314,7 +324,11 @@ export async function showGame(main, gameId) {
   const presenceTimer = setInterval(() => {
     if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status)) refresh();
   }, PRESENCE_REFRESH_MS);
+  // On a finished game, the rematch offer appears for everyone at the table within seconds.
+  const rematchTimer = setInterval(() => {
+    if (page.game?.status === "finished" && !page.game.rematch_id && (page.token || page.hostToken)) refresh();
+  }, REMATCH_POLL_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
-  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearTurn(); };
+  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); };
 }

@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { fillBotLevels } from "./catalog.js";
 import { clockFieldset, readClock } from "./clock_options.js";
 import { playerName, rememberName, rememberTokens } from "./store.js";
+import { myGamesCard, playerFor } from "./identity.js";
 
 function nameField(id) {
   const input = h("input", { id, name: "player-name", required: true, maxlength: 64, autocomplete: "nickname", value: playerName() });
@@ -102,7 +103,8 @@ function createForm(types) {
       rememberName(name);
       const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form));
       rememberTokens(created.id, { host: created.host_token, invite: created.invite_code || null });
-      const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, created.host_token);
+      // The creator's seat is tied to this browser's player identity ("my games" on any device).
+      const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, await playerFor(name));
       rememberTokens(created.id, { seat: seat.token, seatIndex: seat.seat });
       for (let i = 0; i < botCount; i++) await api.join(created.id, { bot: level.value }, created.host_token);
       location.hash = `#/game/${created.id}`;
@@ -137,7 +139,7 @@ export async function showLobby(main) {
   main.append(
     h("h1", {}, [t("lobby.title")]),
     h("p", {}, [t("lobby.intro")]),
-    h("div", { class: "lobby" }, [createForm(types), await openGames(types)]),
+    h("div", { class: "lobby" }, [createForm(types), h("div", {}, [await myGamesCard(types), await openGames(types)])]),
   );
 }
 
@@ -159,7 +161,7 @@ export async function showJoin(main, gameId, inviteCode) {
     const name = form.elements["player-name"].value.trim();
     try {
       rememberName(name);
-      const seat = await api.join(gameId, inviteCode ? { name, invite_code: inviteCode } : { name });
+      const seat = await api.join(gameId, inviteCode ? { name, invite_code: inviteCode } : { name }, await playerFor(name));
       rememberTokens(gameId, { seat: seat.token, seatIndex: seat.seat });
       location.hash = `#/game/${gameId}`;
     } catch (failure) {

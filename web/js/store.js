@@ -1,4 +1,5 @@
-// What the browser remembers: the player's name, the language, and the tokens of games it joined.
+// What the browser remembers: the player's name, the language, the tokens of games it joined and
+// the player identity (player token) that ties those seats together across devices.
 
 const KEY = "tabletop.games";
 
@@ -22,4 +23,13 @@ export function playerName() {
 
 export function rememberName(name) {
   localStorage.setItem("tabletop.name", name);
+}
+
+/** The player identity this browser carries (a player token), or null. */
+export function playerToken() {
+  return localStorage.getItem("tabletop.player") || null;
+}
+
+export function rememberPlayerToken(token) {
+  localStorage.setItem("tabletop.player", token);
 }

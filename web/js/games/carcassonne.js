@@ -3,6 +3,7 @@
 // position with every legal rotation (all read from the choices), figures placed by clicking the
 // feature on the tile just placed, the pile count and the scores.
 
+import { panZoom } from "../pan_zoom.js";
 import { h, s, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
 import { t } from "../i18n.js";
 import { item } from "../catalog.js";
@@ -14,7 +15,6 @@ const KIND_FILL = { city: "#c98b3a", road: "#f5f1e4", field: "#93c56d", cloister
 const KIND_PATTERN = { city: "url(#carc-city)", cloister: "url(#carc-cloister)", abbey: "url(#carc-cloister)" };
 const FIGURE_LETTER = { follower: "F", mayor: "M", wagon: "W", barn: "B" };
 const CORNERS = { NW: [0.12, 0.12], NE: [0.88, 0.12], SE: [0.88, 0.88], SW: [0.12, 0.88] };
-const views = new Map(); // game id -> the viewBox a person panned or zoomed to
 
 function tileType(ctx, id) {
   return item(ctx.data, "tiles", id);
@@ -123,43 +123,6 @@ function fit(ctx, squares) {
   return { x: minX * T, y: minY * T, w: (Math.max(...xs) - minX + 2) * T, h: (Math.max(...ys) - minY + 2) * T };
 }
 
-function panZoom(svg, gameId, initial) {
-  let view = views.get(gameId) || initial;
-  const apply = () => svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
-  apply();
-  const zoom = (factor, cx = view.x + view.w / 2, cy = view.y + view.h / 2) => {
-    view = { x: cx - (cx - view.x) * factor, y: cy - (cy - view.y) * factor, w: view.w * factor, h: view.h * factor };
-    views.set(gameId, view);
-    apply();
-  };
-  svg.addEventListener("wheel", (event) => {
-    event.preventDefault();
-    const box = svg.getBoundingClientRect();
-    zoom(event.deltaY > 0 ? 1.15 : 1 / 1.15, view.x + ((event.clientX - box.left) / box.width) * view.w, view.y + ((event.clientY - box.top) / box.height) * view.h);
-  }, { passive: false });
-  let drag = null;
-  svg.addEventListener("pointerdown", (event) => {
-    if (event.target.closest(".target")) return;
-    drag = { x: event.clientX, y: event.clientY, view };
-    svg.setPointerCapture(event.pointerId);
-  });
-  svg.addEventListener("pointermove", (event) => {
-    if (!drag) return;
-    const box = svg.getBoundingClientRect();
-    const dx = ((event.clientX - drag.x) / box.width) * drag.view.w;
-    const dy = ((event.clientY - drag.y) / box.height) * drag.view.h;
-    view = { ...drag.view, x: drag.view.x - dx, y: drag.view.y - dy };
-    views.set(gameId, view);
-    apply();
-  });
-  svg.addEventListener("pointerup", () => { drag = null; });
-  return h("div", { class: "zoom", role: "group", "aria-label": t("carc.zoom") }, [
-    h("button", { type: "button", onclick: () => zoom(1 / 1.25), "aria-label": t("carc.zoom_in") }, ["+"]),
-    h("button", { type: "button", onclick: () => zoom(1.25), "aria-label": t("carc.zoom_out") }, ["−"]),
-    h("button", { type: "button", onclick: () => { views.delete(gameId); view = initial; apply(); } }, [t("carc.fit")]),
-  ]);
-}
-
 function defs() {
   return s("defs", {}, [
     s("pattern", { id: "carc-city", width: 8, height: 8, patternUnits: "userSpaceOnUse" }, [
@@ -169,6 +132,13 @@ function defs() {
       s("rect", { width: 6, height: 6, fill: KIND_FILL.cloister }), s("circle", { cx: 3, cy: 3, r: 1, fill: "#8a6a3a" }),
     ]),
   ]);
+}
+
+/** Where to look first: the middle of the squares the drawn tile may go to, else of the board. */
+function focusOf(all, squares) {
+  const points = squares.size ? [...squares.keys()].map((key) => key.split(",").map(Number)) : all;
+  const mean = (index) => points.reduce((sum, p) => sum + p[index], 0) / points.length;
+  return [(mean(0) + 0.5) * T, (mean(1) + 0.5) * T];
 }
 
 function board(ctx) {
@@ -229,7 +199,11 @@ function board(ctx) {
     }
   }
   const all = [...state.board.map((p) => [p.x, p.y]), ...[...squares.keys()].map((key) => key.split(",").map(Number))];
-  const controls = panZoom(svg, ctx.game.id, fit(ctx, all));
+  // Tiles are tapped at ≥ 64 px; a figure is placed with the new tile zoomed to ≥ 240 px, where its
+  // spots (a fifth of a tile apart) are 44 px targets.
+  const controls = justPlaced
+    ? panZoom(svg, `${ctx.game.id}:figure:${where.x},${where.y}`, fit(ctx, all), { unit: T, minPx: 240, focus: [(justPlaced.x + 0.5) * T, (justPlaced.y + 0.5) * T] })
+    : panZoom(svg, ctx.game.id, fit(ctx, all), { unit: T, minPx: 64, focus: focusOf(all, squares) });
   return h("div", { class: "carc" }, [controls, svg]);
 }
 

@@ -146,10 +146,12 @@ function countryside(ctx, groups) {
     svg.append(g);
   });
   svg.append(s("text", { x: 10, y: 210, "font-size": 16, "font-weight": "bold" }, [t("isdb.round", { round: state.round, rounds: state.rounds })]));
+  // Every round of this game on the track (15 with three players): the spacing shrinks to fit.
+  const step = Math.min(46, 550 / Math.max(1, state.rounds));
   for (let r = 1; r <= state.rounds; r++) {
-    const cx = 200 + (r - 1) * 46;
-    svg.append(s("g", { class: r === state.round ? "round current" : "round" }, [
-      s("circle", { cx, cy: 228, r: 16, fill: r === state.round ? "#7a4b00" : r < state.round ? "#bbb" : "#fff", stroke: "#333" }),
+    const cx = 200 + (r - 1) * step + 16;
+    svg.append(s("g", { class: r === state.round ? "round current" : "round", "data-round": r }, [
+      s("circle", { cx, cy: 228, r: Math.min(16, step / 2 - 1), fill: r === state.round ? "#7a4b00" : r < state.round ? "#bbb" : "#fff", stroke: "#333" }),
       s("text", { x: cx, y: 233, "text-anchor": "middle", "font-size": 13, fill: r === state.round ? "#fff" : "#000" }, [String(r)]),
     ]));
   }

@@ -6,6 +6,7 @@
 import { h, s, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
 import { t } from "../i18n.js";
 import { nameOf, item } from "../catalog.js";
+import { panZoom } from "../pan_zoom.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 
@@ -87,7 +88,7 @@ function board(ctx, groups) {
   const minY = (Math.min(...ys) - 2) * S;
   const width = (Math.max(...xs) - Math.min(...xs) + 4) * S;
   const height = (Math.max(...ys) - Math.min(...ys) + 4) * S;
-  const svg = s("svg", { viewBox: `${minX} ${minY} ${width} ${height}`, class: "kt-board", role: "group", "aria-label": t("kt.board"), style: `max-height:70vh` });
+  const svg = s("svg", { class: "kt-board", role: "group", "aria-label": t("kt.board"), preserveAspectRatio: "xMidYMid meet" });
   const workers = new Map();
   for (const worker of state.workers) workers.set(`${worker.x},${worker.y}`, [...(workers.get(`${worker.x},${worker.y}`) || []), worker.seat]);
   for (const field of state.fields) {
@@ -134,7 +135,11 @@ function board(ctx, groups) {
       svg.append(clickable(s("g", {}, [line]), t("kt.fence_here"), () => activate(ctx, groups, key)));
     }
   }
-  return svg;
+  // Where the moves are, zoomed so that a cottage's gap (one step) is at least 48 px wide.
+  const targets = [...groups.keys()].filter((key) => /^(cell|gap|slot):/.test(key)).map((key) => key.split(":")[1].split(",").map(Number));
+  const focus = targets.length ? [0, 1].map((i) => (targets.reduce((sum, p) => sum + p[i], 0) / targets.length) * S) : null;
+  const controls = panZoom(svg, `kt:${ctx.game.id}`, { x: minX, y: minY, w: width, h: height }, { unit: S, minPx: 48, focus });
+  return h("div", { class: "kt-map" }, [controls, svg]);
 }
 
 function cubeRow(ctx, groups, counts, prefix) {

@@ -1,0 +1,100 @@
+"""Boards on a phone (390×844, touch): every target is at least 44 px where it is tapped (the
+board opens zoomed in on the moves when the whole would be too small), Keythedral's map pinches
+and pans like Carcassonne's, and Im Schutze der Burg's round track shows every round of the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.flows import click_board_target, create_game
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# Sizes of the targets that are inside the board's window (the rest is panned out of view).
+VISIBLE_TARGETS = """
+(selector) => {
+  const board = document.querySelector(selector);
+  const frame = board.getBoundingClientRect();
+  return [...board.querySelectorAll(".target")].map((node) => node.getBoundingClientRect())
+    .filter((r) => r.left >= frame.left && r.right <= frame.right)
+    .filter((r) => r.top >= frame.top && r.bottom <= frame.bottom)
+    .map((r) => [r.width, r.height]);
+}
+"""
+
+# Two fingers on the board moving apart: a pinch, as pointer events.
+PINCH = """
+(selector) => {
+  const svg = document.querySelector(selector);
+  const box = svg.getBoundingClientRect();
+  const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+  const fire = (type, id, x) => svg.dispatchEvent(new PointerEvent(type,
+    { pointerId: id, clientX: x, clientY: cy, bubbles: true, pointerType: "touch", isPrimary: id === 1 }));
+  svg.setPointerCapture = () => {};
+  fire("pointerdown", 1, cx - 20); fire("pointerdown", 2, cx + 20);
+  fire("pointermove", 1, cx - 80); fire("pointermove", 2, cx + 80);
+  fire("pointerup", 1, cx - 80); fire("pointerup", 2, cx + 80);
+}
+"""
+
+
+def view_width(page: Page, selector: str) -> float:
+    return float(page.locator(selector).get_attribute("viewBox").split()[2])  # type: ignore[union-attr]
+
+
+def test_keythedral_targets_are_44px_and_the_map_pinches(open_page: Callable[..., Page]) -> None:
+    page = open_page(**PHONE)
+    create_game(page, "keythedral", bots=1)
+    page.locator("#start").tap()
+    expect(page.locator("#board svg.kt-board .target").first).to_be_attached()
+    page.wait_for_timeout(300)  # the first view is measured after the board is on the page
+    sizes = page.evaluate(VISIBLE_TARGETS, "#board svg.kt-board")
+    assert sizes, "no target in view"
+    assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    before = view_width(page, "#board svg.kt-board")
+    page.evaluate(PINCH, "#board svg.kt-board")
+    assert view_width(page, "#board svg.kt-board") < before * 0.5  # fingers 4× apart: zoomed in
+    page.locator("#board .zoom-fit").tap()
+    assert view_width(page, "#board svg.kt-board") > before * 0.99
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+
+
+def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(**PHONE)
+    create_game(page, "carcassonne", bots=1)
+    page.locator("#start").tap()
+    expect(page.locator("#board svg .target").first).to_be_attached()
+    page.wait_for_timeout(300)
+    squares = page.evaluate(VISIBLE_TARGETS, "#board svg.carc-board")
+    assert squares and all(w >= 44 and h >= 44 for w, h in squares), squares
+    for _ in range(12):  # a turn with figure spots comes within a few tiles
+        click_board_target(page)
+        page.locator("#confirm-place").tap()
+        page.wait_for_function("!document.body.dataset.busy")
+        if page.locator("#board svg .spot").count():
+            break
+        page.locator("#actions button.other-move").first.tap()
+        page.wait_for_function("!document.body.dataset.busy")
+        expect(page.locator("#board svg .target").first).to_be_attached()
+    page.wait_for_timeout(300)
+    spots = page.evaluate(VISIBLE_TARGETS, "#board svg.carc-board")
+    assert spots and all(w >= 44 and h >= 44 for w, h in spots), spots
+
+
+def test_the_round_track_shows_all_15_rounds_of_a_three_player_game(open_page: Callable[..., Page]) -> None:
+    page = open_page(**PHONE)
+    create_game(page, "im-schutze-der-burg", bots=2)
+    page.locator("#start").tap()
+    rounds = page.locator("#board svg.isdb-country g.round")
+    expect(rounds).to_have_count(15)
+    last = page.evaluate(
+        "(() => { const svg = document.querySelector('#board svg.isdb-country');"
+        " const c = svg.querySelector('g.round[data-round=\"15\"] circle');"
+        " const right = Number(c.getAttribute('cx')) + Number(c.getAttribute('r'));"
+        " return [right, svg.viewBox.baseVal.width]; })()"
+    )
+    assert last[0] <= last[1], f"round 15 is drawn outside the track: {last}"
