@@ -87,11 +87,100 @@ def document_contract(app: FastAPI, version: str) -> None:
             for operation in path.values():
                 _complete(operation, schemas)
         _require_answered_fields(document, schemas)
+        for path in document.get("paths", {}).values():
+            for operation in path.values():
+                _declare_headers(operation)
+        document["components"].setdefault("responses", {})["MethodNotAllowed"] = METHOD_NOT_ALLOWED
         add_webhooks(document)
         app.openapi_schema = document
         return document
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-Id": {
+        "description": "This request's id (the client's own `X-Request-Id` if it is 1-64 characters "
+        "of `A-Z a-z 0-9 . _ : -`): the server's log lines for the request carry it.",
+        "schema": {"type": "string", "maxLength": 64},
+    },
+    "RateLimit-Limit": {
+        "description": "Requests the caller's budget allows per window (absent when rate limiting "
+        "is off).",
+        "schema": {"type": "integer"},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left in the current window.", "schema": {"type": "integer"},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until the budget is refilled.", "schema": {"type": "integer"},
+    },
+    "RateLimit-Policy": {
+        "description": "The policy, `<limit>;w=<window seconds>`.",
+        "schema": {"type": "string", "pattern": "^[0-9]+;w=[0-9]+$"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before the next request.", "schema": {"type": "integer"},
+    },
+    "Location": {"description": "The path of what was created.", "schema": {"type": "string"}},
+    "ETag": {
+        "description": "Send it back as `If-None-Match`: 304 while nothing changed for this viewer.",
+        "schema": {"type": "string"},
+    },
+    "Cache-Control": {"description": "Revalidate at each use.", "schema": {"type": "string"}},
+    "Vary": {
+        "description": "What the answer depends on: `Accept-Encoding` when it may be gzipped, "
+        "`Origin` with CORS, `Authorization, Accept-Language` on conditional reads.",
+        "schema": {"type": "string"},
+    },
+    "Content-Language": {
+        "description": "The language of the answer's texts (`lang`, else `Accept-Language`).",
+        "schema": {"enum": ["en", "de", "fr", "es"]},
+    },
+    "Allow": {
+        "description": "Every method the path answers.", "schema": {"type": "string"},
+    },
+}
+"""Every response header the API sets, declared on each response that carries it."""
+
+RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy")
+CONDITIONAL_HEADERS = ("ETag", "Cache-Control", "Vary")
+METHOD_NOT_ALLOWED = {
+    "description": "A method the path does not answer (any path of this document): problem "
+    "`method_not_allowed`, with `Allow` naming the methods it does answer.",
+    "headers": {
+        "Allow": {**HEADERS["Allow"], "required": True},
+        "X-Request-Id": {**HEADERS["X-Request-Id"], "required": True},
+        "Content-Language": {**HEADERS["Content-Language"], "required": False},
+        "Vary": {**HEADERS["Vary"], "required": False},
+        **{name: {**HEADERS[name], "required": False} for name in RATE_LIMIT_HEADERS},
+    },
+    "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+}
+
+
+def _declare_headers(operation: dict[str, Any]) -> None:
+    """The headers each response of an operation carries; ``required`` when always sent."""
+    limited = operation.get("operationId") not in UNLIMITED_OPERATIONS
+    parameters = operation.get("parameters", ())
+    conditional = any(p.get("name", "").lower() == "if-none-match" for p in parameters)
+    translated = any(p.get("name") == "lang" for p in parameters)
+    for status, response in operation.get("responses", {}).items():
+        names: dict[str, bool] = {"X-Request-Id": True, "Vary": False}
+        if limited:
+            names.update(dict.fromkeys(RATE_LIMIT_HEADERS, False))
+        if status == "429":
+            names["Retry-After"] = True
+        if status == "201":
+            names["Location"] = True
+        if conditional and status in ("200", "304"):
+            names.update(dict.fromkeys(CONDITIONAL_HEADERS, True))
+        if status[:1] in "45" or (translated and status[:1] in "23"):
+            names["Content-Language"] = False
+        response["headers"] = {
+            name: {**HEADERS[name], "required": required}
+            for name, required in names.items()
+        }
 
 
 SOMETIMES_ABSENT = {"Problem": frozenset({"errors"})}
