@@ -54,3 +54,14 @@ export function clear(node) {
 /** Seat colours, each paired with a pattern letter so colour is never the only cue. */
 export const SEAT_COLOURS = ["#d33", "#2a6fdb", "#e0a800", "#2a9d4a", "#8e44ad", "#555"];
 export const SEAT_MARKS = ["A", "B", "C", "D", "E", "F"];
+
+/** Give each body cell its column's heading (data-label), so a narrow screen can show the table
+ * as one block per row (CSS `.stacked`) instead of a box that scrolls sideways. */
+export function stacked(table) {
+  const headings = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, index) => { if (cell.tagName === "TD") cell.dataset.label = headings[index] ?? ""; });
+  }
+  table.classList.add("stacked");
+  return table;
+}

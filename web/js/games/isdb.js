@@ -2,7 +2,7 @@
 // the watchtower, the round track, every seat's cards and stock, your hand. Secret picks: your own
 // sealed pick is shown only to you (the API sends it to you alone) until everyone's are revealed.
 
-import { h, s, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
+import { h, s, stacked, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
 import { t } from "../i18n.js";
 import { nameOf, item } from "../catalog.js";
 import { group, activate, panel } from "./picker.js";
@@ -230,7 +230,7 @@ function players(ctx, groups) {
     const text = `${ctx.nameOf(card.seat)}: ${nameOf(ctx.data, "character_cards", card.card)} — ${Object.entries(card.pieces).filter(([, n]) => n).map(([k, n]) => `${n} × ${resourceName(ctx.data, k)}`).join(", ")}`;
     workers.append(h("li", {}, groups.has(key) ? [h("button", { type: "button", class: "worker-card", onclick: () => activate(ctx, groups, key) }, [text])] : [text]));
   }
-  return h("div", { class: "isdb-side" }, [h("div", { class: "table-wrap" }, [table]), (state.worker_cards || []).length ? h("div", {}, [h("h3", {}, [t("isdb.worker_cards")]), workers]) : null]);
+  return h("div", { class: "isdb-side" }, [h("div", { class: "table-wrap" }, [stacked(table)]), (state.worker_cards || []).length ? h("div", {}, [h("h3", {}, [t("isdb.worker_cards")]), workers]) : null]);
 }
 
 /** A revealed winter card: its name and text from the static data (or, in older views, inline). */

@@ -3,7 +3,7 @@
 // the building tiles for sale; your own screen (cubes, law cards with their texts). The API sends
 // nobody else's cubes or law cards, so none are drawn.
 
-import { h, s, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
+import { h, s, stacked, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
 import { t } from "../i18n.js";
 import { nameOf, item } from "../catalog.js";
 import { panZoom } from "../pan_zoom.js";
@@ -246,7 +246,7 @@ export const keythedral = {
         h("section", {}, [h("h3", {}, [t("kt.store")]), cubeRow(ctx, groups, ctx.state.store, "store")]),
         h("section", {}, [h("h3", {}, [t("kt.keytown")]), keytown(ctx, groups)]),
         h("section", {}, [h("h3", {}, [t("kt.tiles_for_sale")]), tilesForSale(ctx, groups)]),
-        h("div", { class: "table-wrap" }, [players(ctx)]),
+        h("div", { class: "table-wrap" }, [stacked(players(ctx))]),
       ]),
     ]);
   },
