@@ -26,6 +26,8 @@ pytestmark = pytest.mark.timeout(30)
 
 class Receiver(ThreadingHTTPServer):
     hosts: list[str]
+    requests: list[tuple[dict[str, str], bytes]]
+    """Each request's headers (lower-case names) and body."""
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -33,7 +35,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.server.hosts.append(self.headers.get("host", ""))
-        self.rfile.read(int(self.headers.get("content-length", "0")))
+        body = self.rfile.read(int(self.headers.get("content-length", "0")))
+        self.server.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
         self.send_response(204)
         self.end_headers()
 
@@ -45,6 +48,7 @@ class Handler(BaseHTTPRequestHandler):
 def receiver() -> Iterator[Receiver]:
     server = Receiver(("127.0.0.1", 0), Handler)
     server.hosts = []
+    server.requests = []
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server

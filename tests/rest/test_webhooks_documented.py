@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -26,6 +23,7 @@ from domain.webhook_model import ClaimedDelivery
 from domain.webhooks import RetryPolicy, WebhookService, new_secret
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.integration.test_webhook_pinning import Receiver, receiver  # noqa: F401 (fixture)
 from tests.rest.test_strict_responses import closed
 
 pytestmark = pytest.mark.timeout(60)
@@ -86,41 +84,13 @@ def test_a_payload_with_an_unknown_field_or_a_missing_one_is_refused(document: d
     assert not turn.is_valid({k: v for k, v in payload.items() if k != "decision_version"})
 
 
-class Capture(ThreadingHTTPServer):
-    seen: list[tuple[dict[str, str], bytes]]
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: Capture
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("content-length", "0")))
-        self.server.seen.append(({k.lower(): v for k, v in self.headers.items()}, body))
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def capture() -> Iterator[Capture]:
-    server = Capture(("127.0.0.1", 0), Handler)
-    server.seen = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
 def test_a_real_request_carries_the_declared_headers_and_a_valid_signature(
-    document: dict[str, Any], capture: Capture
+    document: dict[str, Any], receiver: Receiver  # noqa: F811 (the imported fixture)
 ) -> None:
     _, payload = next(d for d in played_deliveries(None) if d[1]["type"] == "your_turn")
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True)
     secret = new_secret()
-    url = f"http://127.0.0.1:{capture.server_address[1]}/hook"
+    url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
     claimed = ClaimedDelivery(1, "msg_" + "ab" * 16, "ep", url, secret, body, 0, datetime.now(UTC))
     guard = TargetGuard(allow_private=True)
     storage = FakeUnitOfWork(FakeRepository())
@@ -132,7 +102,7 @@ def test_a_real_request_carries_the_declared_headers_and_a_valid_signature(
             await sender.attempt(client, claimed)
 
     asyncio.run(once())
-    headers, received = capture.seen[0]
+    headers, received = receiver.requests[0]
     declared = document["webhooks"]["yourTurn"]["post"]["parameters"]
     for parameter in declared:
         name = parameter["name"]
