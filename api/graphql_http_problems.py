@@ -3,7 +3,8 @@
 Strawberry answers a request it cannot even read as GraphQL (a body that is not JSON, no query, an
 unsupported content type, a batch) with a ``text/plain`` 400. Every other failure of the API is
 ``application/problem+json`` with a ``code``, so this ASGI wrapper turns those plain answers into
-the same shape, keeping their status and their sentence as the ``detail``. GraphQL errors proper
+the same shape, keeping their status and their sentence as the ``detail`` (in English; the
+code's text in the caller's language otherwise). GraphQL errors proper
 (a document that does not parse or validate) are answered by Strawberry as GraphQL results and
 are untouched.
 """
@@ -15,7 +16,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.problems import PROBLEM_TYPE, known
+from api.problems import PROBLEM_TYPE, known, localized, scope_language
+from domain.i18n import DEFAULT_LANGUAGE
 
 _CODES = {
     "Unable to parse request body as JSON": "malformed_json",
@@ -25,14 +27,14 @@ _CODES = {
 is not a GraphQL request (no query, a batch, a GET of a mutation, ...)."""
 
 
-def problem_body(status: int, detail: str) -> bytes:
+def problem_body(status: int, detail: str, lang: str = DEFAULT_LANGUAGE) -> bytes:
     code = known(_CODES.get(detail, "graphql_request_invalid"))
     body = {
         "type": PROBLEM_TYPE + code,
         "title": code.replace("_", " "),
         "status": status,
         "code": code,
-        "detail": detail or "not a GraphQL request",
+        "detail": localized(code, detail or "not a GraphQL request", lang),
     }
     return json.dumps(body).encode()
 
@@ -61,7 +63,8 @@ class GraphQLHttpProblems:
                 chunks.append(message.get("body", b""))
                 if message.get("more_body", False):
                     return
-                body = problem_body(held["status"], b"".join(chunks).decode(errors="replace").strip())
+                sentence = b"".join(chunks).decode(errors="replace").strip()
+                body = problem_body(held["status"], sentence, scope_language(scope))
                 headers = [
                     (name, value)
                     for name, value in held.get("headers", [])

@@ -59,3 +59,11 @@ def test_a_graphql_problem_speaks_the_asked_language(client: TestClient) -> None
     ).json()["data"]["game"]
     assert answer == {"__typename": "Problem", "code": "game_not_found",
                       "detail": "Dieses Spiel gibt es nicht."}
+
+
+def test_a_request_that_is_no_graphql_request_is_refused_in_the_asked_language(
+    client: TestClient,
+) -> None:
+    refused = client.post("/graphql", json={"variables": {}}, headers={"Accept-Language": "es"})
+    assert refused.status_code == 400 and refused.json()["code"] == "graphql_request_invalid"
+    assert refused.json()["detail"] == platform_texts("es")["problem.graphql_request_invalid"]
