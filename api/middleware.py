@@ -12,7 +12,6 @@ import logging
 import re
 import time
 import uuid
-from collections import Counter
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -20,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.deps import parse_bearer
 from api.metrics import Metrics
 from api.problems import known, localized, scope_language
-from api.ratelimit import Network, RateLimiter, Verdict, client_address, parse_networks
+from api.ratelimit import Network, RateLimiter, SocketCaps, Verdict, client_address, parse_networks
 from api.settings import Settings
 from domain.errors import DomainError
 
@@ -73,7 +72,7 @@ class RequestGuard:
         self.trusted: tuple[Network, ...] = parse_networks(settings.trusted_proxies)
         self.max_websockets = settings.max_websockets
         self.max_websockets_per_client = settings.max_websockets_per_client
-        self.open_websockets: Counter[str] = Counter()
+        self.sockets = SocketCaps(settings, limiter.hub)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -239,15 +238,15 @@ class RequestGuard:
         key = "a:" + address
         if self.rate_limited:
             scope.setdefault("state", {})[RATE_KEY] = key
-        refusal = self._socket_cap_refusal(address)
+        refusal = self._socket_cap_refusal(await self.sockets.open(address))
         if refusal is None and self.rate_limited:
             verdict = await self.limiter.hit(key)
             if not verdict.allowed:
+                await self.sockets.close(address)
                 refusal = WS_TRY_AGAIN_LATER, f"rate limited: {self._slow_down(verdict)}"
         if refusal is not None:
             await self._refuse_socket(scope, receive, send, *refusal)
             return
-        self.open_websockets[address] += 1
         closed = [False]
 
         async def guarded_send(message: Message) -> None:
@@ -277,14 +276,12 @@ class RequestGuard:
         try:
             await self.app(scope, guarded_receive, guarded_send)
         finally:
-            self.open_websockets[address] -= 1
-            if self.open_websockets[address] <= 0:
-                del self.open_websockets[address]
+            await self.sockets.close(address)
 
-    def _socket_cap_refusal(self, address: str) -> tuple[int, str] | None:
-        if self.open_websockets.total() >= self.max_websockets:
+    def _socket_cap_refusal(self, broken: str | None) -> tuple[int, str] | None:
+        if broken == "total":
             return WS_TRY_AGAIN_LATER, f"server busy: {self.max_websockets} websockets open"
-        if self.open_websockets[address] >= self.max_websockets_per_client:
+        if broken == "client":
             limit = self.max_websockets_per_client
             return WS_POLICY_VIOLATION, f"too many websockets from this address (limit {limit})"
         return None

@@ -1,5 +1,7 @@
-"""Rate limits through the ``limits`` library: in memory for one instance, in Redis when
-``TABLETOP_REDIS_URL`` is set so every instance draws on the same budget.
+"""Rate limits through the ``limits`` library: in memory for one process, in the supervisor's
+``LimitHub`` for the worker processes of ``serve --workers N`` (``api.limit_hub``), in Redis when
+``TABLETOP_REDIS_URL`` is set so every instance draws on the same budget. Open websockets are
+capped per server the same way: here for one process, by the hub for several workers.
 
 The budget is ``burst`` requests in a sliding window of ``burst / rate`` seconds: on average
 ``rate`` per second, with bursts up to ``burst``. The window is a sliding-window counter (this
@@ -14,17 +16,19 @@ charged to the client address.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import math
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from limits import RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from api.limit_hub import HubClient
 from api.settings import Settings
 from domain.tokens import hash_token
 
@@ -107,6 +111,7 @@ class RateLimiter:
         self.window = window
         self.prefix = settings.rate_limit_prefix
         self.known_tokens = KnownTokens()
+        self.hub = HubClient(settings.limit_hub) if settings.limit_hub else None
         self.storage: Storage
         if settings.redis_url is not None:
             url = settings.redis_url.get_secret_value()
@@ -114,6 +119,7 @@ class RateLimiter:
         else:
             self.storage = MemoryStorage()
         self.strategy = SlidingWindowCounterRateLimiter(self.storage)
+        self.shared_by_hub = self.hub is not None and settings.redis_url is None
 
     def token_authenticated(self, token_hash: str) -> None:
         """Told by the service of every token it recognised: later requests are charged to it."""
@@ -131,10 +137,56 @@ class RateLimiter:
         """Charge ``cost`` requests to ``key``. If the store fails (Redis down), let the request
         through and log it: an outage of the limiter must not become an outage of the service."""
         try:
-            allowed = await self.strategy.hit(self.item, self.prefix, key, cost=cost)
-            stats = await self.strategy.get_window_stats(self.item, self.prefix, key)
+            if self.shared_by_hub:
+                assert self.hub is not None
+                answer = await self.hub.ask(
+                    {"op": "hit", "key": key, "cost": cost, "amount": self.item.amount, "window": self.window}
+                )
+                allowed, remaining, reset_time = answer["allowed"], answer["remaining"], answer["reset_time"]
+            else:
+                allowed = await self.strategy.hit(self.item, self.prefix, key, cost=cost)
+                stats = await self.strategy.get_window_stats(self.item, self.prefix, key)
+                remaining, reset_time = stats.remaining, stats.reset_time
         except Exception as exc:
             log.warning("rate limiter unavailable; request let through", extra={"error": repr(exc)})
             return Verdict(True, self.item.amount, self.item.amount, self.window, self.window)
-        reset = max(0, math.ceil(stats.reset_time - time.time()))
-        return Verdict(allowed, self.item.amount, stats.remaining, reset, self.window)
+        reset = max(0, math.ceil(reset_time - time.time()))
+        return Verdict(bool(allowed), self.item.amount, int(remaining), reset, self.window)
+
+
+class SocketCaps:
+    """Open websockets per client address and in all, for the whole server: counted here for one
+    process, by the supervisor's hub for its workers (a hub that fails lets sockets through)."""
+
+    def __init__(self, settings: Settings, hub: HubClient | None) -> None:
+        self.per_client = settings.max_websockets_per_client
+        self.total = settings.max_websockets
+        self.hub = hub
+        self.open_sockets: Counter[str] = Counter()
+
+    async def open(self, address: str) -> str | None:
+        """Count one more socket from ``address``; or the cap it would break: ``"total"`` or
+        ``"client"`` (then nothing is counted)."""
+        if self.hub is not None:
+            request = {"op": "open", "address": address, "per_client": self.per_client, "total": self.total}
+            try:
+                refused: str | None = (await self.hub.ask(request))["refused"]
+            except Exception as exc:
+                log.warning("limit hub unavailable; websocket let through", extra={"error": repr(exc)})
+                return None
+            return refused
+        if self.open_sockets.total() >= self.total:
+            return "total"
+        if self.open_sockets[address] >= self.per_client:
+            return "client"
+        self.open_sockets[address] += 1
+        return None
+
+    async def close(self, address: str) -> None:
+        if self.hub is not None:
+            with contextlib.suppress(Exception):  # a lost hub already freed this worker's sockets
+                await self.hub.ask({"op": "close", "address": address})
+            return
+        self.open_sockets[address] -= 1
+        if self.open_sockets[address] <= 0:
+            del self.open_sockets[address]

@@ -55,6 +55,11 @@ class Settings(BaseSettings):
         description="Unix socket of the event hub between worker processes without Redis; set by "
         "`python -m api serve --workers N` for its workers, not by hand.",
     )
+    limit_hub: str | None = Field(
+        None,
+        description="Unix socket of the limit hub that counts rate budgets and open websockets for "
+        "all the worker processes; set by `python -m api serve --workers N` for its workers, not by hand.",
+    )
     auto_migrate: bool = Field(
         False, description="Migrate the database on start-up instead of refusing to start."
     )
@@ -79,8 +84,12 @@ class Settings(BaseSettings):
         description="Comma-separated addresses or networks (CIDR) of the load balancers whose "
         "X-Forwarded-For is believed; nobody's by default.",
     )
-    max_websockets_per_client: int = Field(10, ge=1, description="Open websockets per client address.")
-    max_websockets: int = Field(1000, ge=1, description="Open websockets per instance.")
+    max_websockets_per_client: int = Field(
+        10, ge=1, description="Open websockets per client address, all worker processes together."
+    )
+    max_websockets: int = Field(
+        1000, ge=1, description="Open websockets per server (all its worker processes together)."
+    )
     websocket_compression: bool = Field(
         False, description="Offer per-message deflate on websockets (CPU for bandwidth; off)."
     )

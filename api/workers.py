@@ -5,7 +5,8 @@ accept on it, each pinned to its own core where the platform allows (``sched_set
 interpreter per core, and no interpreter lock bouncing between cores. The guarantees stay those of
 several instances: the database orders and commits every change (SQLite writers queue on a lock
 file shared by the processes, PostgreSQL as ever), and live events cross processes through Redis
-when it is configured, else through an ``EventHub`` on a Unix socket run here. A worker that dies
+when it is configured, else through an ``EventHub`` on a Unix socket run here; rate budgets (unless
+in Redis) and websocket caps are counted for all the workers by a ``LimitHub`` run here. A worker that dies
 is started again; SIGINT or SIGTERM stops them all.
 """
 
@@ -25,6 +26,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from api.limit_hub import LimitHub
 from api.server import serve
 from api.settings import Settings
 from persistence.hub import EventHub
@@ -121,26 +123,29 @@ class Supervisor:
 def serve_workers(
     host: str, port: int, workers: int, pin: bool, redis_configured: bool, module: str = "api"
 ) -> int:
-    """Run ``workers`` worker processes (with an event hub between them unless Redis is set); each
-    is ``python -m <module> serve --fd N --worker-index I [--pin]``."""
+    """Run ``workers`` worker processes (with a limit hub for them, and an event hub between them
+    unless Redis is set); each is ``python -m <module> serve --fd N --worker-index I [--pin]``."""
     extra_env: dict[str, str] = {}
-    hub_thread: threading.Thread | None = None
     hub_loop = asyncio.new_event_loop()
     hub: EventHub | None = None
     directory = tempfile.mkdtemp(prefix="tabletop-hub-")
+    limits = LimitHub(os.path.join(directory, "limits.sock"))  # limits for the server, not per worker
+    hub_loop.run_until_complete(limits.start())
+    extra_env["TABLETOP_LIMIT_HUB"] = limits.path
+    hub_thread = threading.Thread(target=hub_loop.run_forever, name="hubs", daemon=True)
     if not redis_configured:
         hub = EventHub(os.path.join(directory, "events.sock"))
         hub_loop.run_until_complete(hub.start())
-        hub_thread = threading.Thread(target=hub_loop.run_forever, name="event-hub", daemon=True)
-        hub_thread.start()
         extra_env["TABLETOP_EVENT_HUB"] = hub.path
+    hub_thread.start()
     try:
         return Supervisor(host, port, workers, pin, extra_env, module).run()
     finally:
-        if hub is not None and hub_thread is not None:
-            asyncio.run_coroutine_threadsafe(hub.stop(), hub_loop).result(timeout=5)
-            hub_loop.call_soon_threadsafe(hub_loop.stop)
-            hub_thread.join(timeout=5)
+        for stopping in (hub, limits):
+            if stopping is not None:
+                asyncio.run_coroutine_threadsafe(stopping.stop(), hub_loop).result(timeout=5)
+        hub_loop.call_soon_threadsafe(hub_loop.stop)
+        hub_thread.join(timeout=5)
         hub_loop.close()
         shutil.rmtree(directory, ignore_errors=True)
 
