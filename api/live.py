@@ -9,7 +9,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from api.container import Container
-from domain.match import RecordedEvent
+from domain.match import RecordedEvent, quits
 from persistence.errors import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
@@ -42,7 +42,7 @@ async def game_event_stream(
             async with container.broker.subscribe(game_id) as live:
                 async for event, shown in _stored(container, game_id, seat, last):
                     yield shown
-                    last = event.seq
+                    last, seat = event.seq, _still_seated(event, seat)
                     if event.event.type in TERMINAL_EVENTS:
                         return
                 if final_seq is not None and last >= final_seq:
@@ -54,7 +54,8 @@ async def game_event_stream(
                     if event.seq > last + 1:
                         async for missed, shown in _stored(container, game_id, seat, last, event.seq - 1):
                             yield shown
-                            last = missed.seq
+                            last, seat = missed.seq, _still_seated(missed, seat)
+                    seat = _still_seated(event, seat)
                     yield _shown(event, seat)
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
@@ -68,10 +69,16 @@ async def game_event_stream(
             # stored, pause briefly so an outage is not a busy loop, then subscribe again.
             async for event, shown in _stored(container, game_id, seat, last):
                 yield shown
-                last = event.seq
+                last, seat = event.seq, _still_seated(event, seat)
                 if event.event.type in TERMINAL_EVENTS:
                     return
             await asyncio.sleep(RESUBSCRIBE_PAUSE)
+
+
+def _still_seated(event: RecordedEvent, seat: int | None) -> int | None:
+    """Who sees ``event``: a seat that resigned or forfeited sees it, and all that follows, as a
+    spectator."""
+    return None if quits(event.event, seat) else seat
 
 
 def _shown(event: RecordedEvent, seat: int | None) -> dict[str, Any]:
@@ -88,10 +95,12 @@ async def _stored(
     held: RecordedEvent | None = None
     async for event in _catch_up(container, game_id, after, until):
         if held is not None:
+            seat = _still_seated(held, seat)
             yield held, _shown(held, seat)
         held = event
     if held is None:
         return
+    seat = _still_seated(held, seat)
     shown = _shown(held, seat)
     if seat is not None and until is None and held.event.type not in TERMINAL_EVENTS:
         latest, offer = await run_in_threadpool(container.service.next_after, game_id, seat)

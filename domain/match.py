@@ -512,3 +512,13 @@ def _explain_illegal(decision: Decision, legal: list[Choice], choice: Choice) ->
         f"choice {as_json(choice)} is not one of the {len(legal)} legal choices for decision "
         f"'{decision.kind}' (check {', '.join(differing)}); GET the choices and post one back verbatim"
     )
+
+
+def quits(event: Event, seat: int | None) -> bool:
+    """Whether ``event`` takes ``seat`` from its player for good (resigned, or forfeited on the
+    clock): from then on the seat's token sees what a spectator sees."""
+    if seat is None or event.data.get("seat") != seat:
+        return False
+    return event.type == "seat_resigned" or (
+        event.type == "clock_expired" and event.data.get("action") != "bot"
+    )

@@ -57,6 +57,9 @@ class Viewer:
 
     seat: int | None = None
     is_host: bool = False
+    quit_seat: int | None = None
+    """The token's seat when it resigned or forfeited: it then sees as a spectator (``seat`` is
+    None), while a bot plays the seat on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,13 +503,16 @@ class GameService:
     # -- tokens ------------------------------------------------------------------------------------
 
     def viewer(self, match: Match, token: str | None) -> Viewer:
-        """No token: a spectator. A token that is neither a seat's nor the host's: refused."""
+        """No token: a spectator. A token that is neither a seat's nor the host's: refused. A seat
+        that resigned or forfeited sees as a spectator: its hand is no longer its player's."""
         if token is None:
             return Viewer()
         token_hash = hash_token(token)
         seat = match.seat_of_token_hash(token_hash)
         if seat is not None:
             self._recognised(token_hash)
+            if match.seats[seat].has_quit:
+                return Viewer(quit_seat=seat)
             return Viewer(seat=seat)
         if hmac.compare_digest(match.host_token_hash, token_hash):
             self._recognised(token_hash)
@@ -525,6 +531,9 @@ class GameService:
         if token is None:
             raise Unauthorized("a seat token is required (Authorization: Bearer <token>)")
         viewer = self.viewer(match, token)
+        if viewer.quit_seat is not None:
+            seat = viewer.quit_seat
+            raise SeatResigned(f"seat {seat} has {match.seats[seat].stand_in}; a bot plays it to the end")
         if viewer.seat is None:
             raise Forbidden("only a seated player may do this; the host token is not a seat")
         return viewer.seat
