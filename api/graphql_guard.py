@@ -36,10 +36,11 @@ from api.graphql import schema as graphql_schema
 from api.graphql_deadline import DeadlineGate, WithinDeadline
 from api.graphql_limits import limits_rule, root_fields
 from api.middleware import RATE_KEY, REQUEST_ID_KEY, VERDICT_KEY
-from api.problems import known
+from api.problems import known, localized, scope_language
 from api.ratelimit import RateLimiter
 from api.settings import Settings
 from domain.errors import DomainError
+from domain.i18n import DEFAULT_LANGUAGE
 
 log = logging.getLogger("tabletop.graphql")
 
@@ -82,9 +83,12 @@ def classify(error: GraphQLError) -> Classified:
     return Classified("internal_error", INTERNAL_MESSAGE, False)
 
 
-def coded(error: GraphQLError, request_id: str | None) -> GraphQLError:
+def coded(error: GraphQLError, request_id: str | None, lang: str = DEFAULT_LANGUAGE) -> GraphQLError:
+    """``extensions.detail`` is the message in the caller's language (``api.problems.localized``)."""
     found = classify(error)
-    extensions: dict[str, Any] = {"code": known(found.code)}
+    extensions: dict[str, Any] = {
+        "code": known(found.code), "detail": localized(found.code, found.message, lang)
+    }
     if not found.expected and request_id:
         extensions["request_id"] = request_id
     return GraphQLError(
@@ -97,10 +101,14 @@ def coded(error: GraphQLError, request_id: str | None) -> GraphQLError:
     )
 
 
-def _scope_state(context: Any) -> dict[str, Any]:
+def _scope(context: Any) -> dict[str, Any]:
     connection = context.get("request") if isinstance(context, dict) else None
-    scope = getattr(connection, "scope", None) or {}
-    state: dict[str, Any] = scope.get("state") or {}
+    scope: dict[str, Any] = getattr(connection, "scope", None) or {}
+    return scope
+
+
+def _scope_state(context: Any) -> dict[str, Any]:
+    state: dict[str, Any] = _scope(context).get("state") or {}
     return state
 
 
@@ -110,8 +118,10 @@ class ErrorCodes(SchemaExtension):
     def _process(self, result: object) -> None:
         errors = getattr(result, "errors", None)
         if errors:
-            request_id = _scope_state(self.execution_context.context).get(REQUEST_ID_KEY)
-            result.errors = [coded(e, request_id) for e in errors]  # type: ignore[attr-defined]
+            context = self.execution_context.context
+            request_id = _scope_state(context).get(REQUEST_ID_KEY)
+            lang = scope_language(_scope(context))
+            result.errors = [coded(e, request_id, lang) for e in errors]  # type: ignore[attr-defined]
 
     def on_operation(self) -> Iterator[None]:
         self._streamed = False

@@ -115,7 +115,9 @@ def test_an_unexpected_failure_is_masked_with_a_code_and_a_request_id(
     response = graphql(client, "{ games { total } }", headers={"X-Request-Id": "trace-me-1"})
     (error,) = response.json()["errors"]
     assert error["message"] == "an unexpected error occurred; it has been logged"
-    assert error["extensions"] == {"code": "internal_error", "request_id": "trace-me-1"}
+    assert error["extensions"] == {
+        "code": "internal_error", "detail": error["message"], "request_id": "trace-me-1"
+    }
     assert "secret-parameter" not in response.text and "SELECT" not in response.text
 
 

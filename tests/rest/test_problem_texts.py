@@ -67,3 +67,13 @@ def test_a_request_that_is_no_graphql_request_is_refused_in_the_asked_language(
     refused = client.post("/graphql", json={"variables": {}}, headers={"Accept-Language": "es"})
     assert refused.status_code == 400 and refused.json()["code"] == "graphql_request_invalid"
     assert refused.json()["detail"] == platform_texts("es")["problem.graphql_request_invalid"]
+
+
+def test_a_graphql_error_carries_its_detail_in_the_asked_language(client: TestClient) -> None:
+    deep = "{ " + "gameTypes { " * 1 + "slug nope } }"
+    body = client.post("/graphql", json={"query": deep}, headers={"Accept-Language": "fr"}).json()
+    (error,) = body["errors"]
+    assert error["extensions"]["code"] == "graphql_validation_failed"
+    assert error["extensions"]["detail"] == platform_texts("fr")["problem.graphql_validation_failed"]
+    english = client.post("/graphql", json={"query": deep}).json()["errors"][0]
+    assert english["extensions"]["detail"] == english["message"]
