@@ -7,8 +7,10 @@ per-request cost small, and it is the one place that sees websocket messages as 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
+import os
 import re
 import time
 import uuid
@@ -54,11 +56,30 @@ def problem_body(status: int, code: str, detail: str) -> bytes:
     ).encode()
 
 
+_process_prefix = uuid.uuid4().hex[:16]
+_request_numbers = itertools.count(1)
+
+
+def _new_process_prefix() -> None:
+    global _process_prefix
+    _process_prefix = uuid.uuid4().hex[:16]
+
+
+os.register_at_fork(after_in_child=_new_process_prefix)
+
+
+def fresh_request_id() -> str:
+    """Unique across processes and instances (a random prefix per process, new in a forked child)
+    without a ``uuid4`` per request: a counter (``next`` on ``itertools.count`` is atomic under the
+    GIL) after the prefix."""
+    return f"{_process_prefix}{next(_request_numbers):016x}"
+
+
 def request_id_of(headers: dict[bytes, bytes]) -> str:
     """The client's ``X-Request-Id`` if it is a plain short token, else a fresh one: a client
     value never reaches a log or a header unchecked."""
     given = headers.get(REQUEST_ID, b"").decode("latin-1")
-    return given if VALID_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    return given if VALID_REQUEST_ID.fullmatch(given) else fresh_request_id()
 
 
 class RequestGuard:
