@@ -1,0 +1,175 @@
+// Plays a whole game of each hosted type with the REST client generated from /openapi.json and
+// another with the GraphQL types generated from the served schema, against random bots, and checks
+// the Standard Webhooks signature of the deliveries a host's endpoint on 127.0.0.1 receives.
+// Run: TABLETOP_URL=http://127.0.0.1:8000 npm run play (after npm run generate && npm run build).
+import { readFileSync } from "node:fs";
+import { client } from "./rest/client.gen.js";
+import { createGame, createWebhook, getChoices, getGame, joinGame, startGame, submitChoice } from "./rest/sdk.gen.js";
+import type { ChoicesQuery, EventsQuery, GameQuery, SubmitChoiceMutation } from "./gql/types.js";
+import { startReceiver } from "./webhooks.js";
+
+const base = process.env.TABLETOP_URL ?? "http://127.0.0.1:8000";
+/** fetch, sent once more when the server closed a kept-alive connection under the request (it
+ * then never read it): a client idle for a few seconds meets this. */
+async function fetchAgainIfClosed(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const copy = input instanceof Request ? input.clone() : input;
+  try {
+    return await fetch(input, init);
+  } catch (error: unknown) {
+    const cause = error instanceof Error ? error.cause : null;
+    const closed = cause instanceof Error && "code" in cause && cause.code === "UND_ERR_SOCKET";
+    if (!closed) throw error;
+    return await fetch(copy, init);
+  }
+}
+client.setConfig({ baseUrl: base, fetch: fetchAgainIfClosed });
+type Slug = "im-schutze-der-burg" | "keythedral" | "carcassonne";
+const GAMES: readonly Slug[] = ["im-schutze-der-burg", "keythedral", "carcassonne"];
+const MAX_POLLS = 20000;
+const documents = readFileSync(new URL("../../src/graphql/play.graphql", import.meta.url), "utf8");
+
+/** Which listed choice to send: a random one, as the server's random bot does (always the first
+ * can make a game of Keythedral last a thousand moves). */
+const pick = <T>(choices: readonly T[]): T | undefined => choices[Math.floor(Math.random() * choices.length)];
+
+const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+function required<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`missing ${what}`);
+  return value;
+}
+
+/** A game with our seat 0 and random bots in the other seats, started. */
+async function seated(type: Slug, receiverUrl: string | null): Promise<{ id: string; token: string; secret: string | null }> {
+  const created = (await createGame({ body: { type }, throwOnError: true })).data;
+  const host = created.host_token;
+  let secret: string | null = null;
+  if (receiverUrl !== null) {
+    const hook = await createWebhook({ body: { url: receiverUrl, filters: ["game_started", "game_over"], game_id: created.id }, auth: host, throwOnError: true });
+    secret = hook.data.secret;
+  }
+  const me = await joinGame({ path: { game_id: created.id }, body: { name: "Sample" }, throwOnError: true });
+  const token = required(me.data.token, "seat token");
+  await joinGame({ path: { game_id: created.id }, body: { bot: "random" }, auth: host, throwOnError: true });
+  await startGame({ path: { game_id: created.id }, auth: host, throwOnError: true });
+  return { id: created.id, token, secret };
+}
+
+/** REST: answer every decision of our seat with one of its listed choices until the game ends. */
+async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; secret: string; moves: number }> {
+  const game = await seated(type, receiverUrl);
+  let moves = 0;
+  for (let poll = 0; poll < MAX_POLLS; poll++) {
+    const pending = (await getChoices({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
+    const first = pick(pending.choices);
+    if (first !== undefined) {
+      await submitChoice({
+        path: { game_id: game.id },
+        body: { choice: first, decision_version: pending.decision_version },
+        auth: game.token,
+        throwOnError: true,
+      });
+      moves++;
+      continue;
+    }
+    const state = (await getGame({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
+    if (state.status === "finished") {
+      const result = required(state.result, "result");
+      console.log(`REST ${type}: finished after ${moves} own moves, scores ${result.scores.join("/")}`);
+      return { id: game.id, secret: required(game.secret, "webhook secret"), moves };
+    }
+    await pause(20);
+  }
+  throw new Error(`REST ${type}: not finished after ${MAX_POLLS} polls`);
+}
+
+type GraphQLAnswer<T> = { data: T | null; errors?: { message: string }[] };
+
+async function graphql<T>(operationName: string, variables: Record<string, unknown>, token: string): Promise<T> {
+  const answer = await fetchAgainIfClosed(`${base}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: documents, operationName, variables }),
+  });
+  const body: GraphQLAnswer<T> = await answer.json();
+  if (body.errors?.length) throw new Error(`${operationName}: ${body.errors.map((e) => e.message).join("; ")}`);
+  return required(body.data, `${operationName} data`);
+}
+
+/** The legal choices of our seat, typed by the game's own Choice type. */
+function choicesOf(type: Slug, answer: ChoicesQuery["choices"]) {
+  if (answer.__typename !== "Choices") throw new Error(`choices: ${answer.code}`);
+  switch (type) {
+    case "carcassonne":
+      return answer.carcassonneChoices ?? [];
+    case "keythedral":
+      return answer.keythedralChoices ?? [];
+    case "im-schutze-der-burg":
+      return answer.imSchutzeDerBurgChoices ?? [];
+  }
+}
+
+/** A line about the typed final state: reads fields of each game's own View type. */
+function describeState(type: Slug, game: GameQuery["game"]): string {
+  if (game.__typename !== "Game") throw new Error(`game: ${game.code}`);
+  if (type === "carcassonne") {
+    const state = required(game.carcassonneState, "carcassonneState");
+    return `${state.board.length} tiles on the board`;
+  }
+  if (type === "keythedral") {
+    const state = required(game.keythedralState, "keythedralState");
+    return `round ${state.round}, phase ${state.phase}`;
+  }
+  const state = required(game.imSchutzeDerBurgState, "imSchutzeDerBurgState");
+  return `round ${state.round}, ${state.players.length} players`;
+}
+
+/** GraphQL: the same game loop through `choices` and `submitChoice`, then typed state and events. */
+async function playGraphQL(type: Slug): Promise<void> {
+  const game = await seated(type, null);
+  let moves = 0;
+  for (let poll = 0; poll < MAX_POLLS; poll++) {
+    const pending = await graphql<ChoicesQuery>("Choices", { gameId: game.id }, game.token);
+    const first = pick(choicesOf(type, pending.choices));
+    if (first !== undefined && pending.choices.__typename === "Choices") {
+      const sent = await graphql<SubmitChoiceMutation>(
+        "SubmitChoice",
+        { gameId: game.id, choice: first, decisionVersion: pending.choices.decisionVersion },
+        game.token,
+      );
+      if (sent.submitChoice.__typename === "Problem") throw new Error(`submit: ${sent.submitChoice.code}`);
+      moves++;
+      continue;
+    }
+    const seen = await graphql<GameQuery>("Game", { id: game.id }, game.token);
+    if (seen.game.__typename === "Game" && seen.game.status === "finished") {
+      const page = await graphql<EventsQuery>("Events", { gameId: game.id }, game.token);
+      if (page.events.__typename !== "EventPage") throw new Error(`events: ${page.events.code}`);
+      const typed = page.events.events.filter((e) => (e.carcassonne ?? e.keythedral ?? e.imSchutzeDerBurg) !== null);
+      console.log(`GraphQL ${type}: finished after ${moves} own moves, ${describeState(type, seen.game)}, ` +
+        `${typed.length}/${page.events.events.length} events typed`);
+      return;
+    }
+    await pause(20);
+  }
+  throw new Error(`GraphQL ${type}: not finished after ${MAX_POLLS} polls`);
+}
+
+async function main(): Promise<void> {
+  const receiver = await startReceiver();
+  try {
+    for (const type of GAMES) {
+      const played = await playRest(type, receiver.url);
+      const verified = await receiver.verifiedFor(played.id, played.secret);
+      console.log(`webhook ${type}: ${verified} deliveries verified (Standard Webhooks signature)`);
+      await playGraphQL(type);
+    }
+  } finally {
+    receiver.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
