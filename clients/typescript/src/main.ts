@@ -9,8 +9,9 @@ import type { ChoicesQuery, EventsQuery, GameQuery, SubmitChoiceMutation } from 
 import { startReceiver } from "./webhooks.js";
 
 const base = process.env.TABLETOP_URL ?? "http://127.0.0.1:8000";
-/** fetch, sent once more when the server closed a kept-alive connection under the request (it
- * then never read it): a client idle for a few seconds meets this. */
+/** fetch, sent once more when the server closed a kept-alive connection under the request: a
+ * client idle for a few seconds meets this. Safe for a move too: it carries its decision_version,
+ * so a move that did land the first time is refused (409 version_conflict), never applied twice. */
 async function fetchAgainIfClosed(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const copy = input instanceof Request ? input.clone() : input;
   try {
@@ -63,13 +64,15 @@ async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; 
     const pending = (await getChoices({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
     const first = pick(pending.choices);
     if (first !== undefined) {
-      await submitChoice({
+      const sent = await submitChoice({
         path: { game_id: game.id },
         body: { choice: first, decision_version: pending.decision_version },
         auth: game.token,
-        throwOnError: true,
       });
-      moves++;
+      // The other seat's move may close our decision (a window to play a law card) between
+      // reading and answering: 409 version_conflict says to read the choices again.
+      if (sent.error !== undefined && sent.error.code !== "version_conflict") throw new Error(`submit: ${sent.error.code}`);
+      if (sent.error === undefined) moves++;
       continue;
     }
     const state = (await getGame({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
@@ -137,7 +140,10 @@ async function playGraphQL(type: Slug): Promise<void> {
         { gameId: game.id, choice: first, decisionVersion: pending.choices.decisionVersion },
         game.token,
       );
-      if (sent.submitChoice.__typename === "Problem") throw new Error(`submit: ${sent.submitChoice.code}`);
+      if (sent.submitChoice.__typename === "Problem") {
+        if (sent.submitChoice.code !== "version_conflict") throw new Error(`submit: ${sent.submitChoice.code}`);
+        continue; // as over REST: read the choices again
+      }
       moves++;
       continue;
     }
