@@ -21,6 +21,9 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
         "rate_limit_per_second": 10_000.0,
         "rate_limit_burst": 10_000,
         "log_level": "WARNING",
+        # The collector's start-up freeze is for a server process (tests/unit/test_heap.py checks
+        # it): here hundreds of apps start in one process, each full collection walking its heap.
+        "gc_young_threshold": 0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
