@@ -1,4 +1,4 @@
-"""The collector's start-up freeze: on while the server runs, undone when it stops."""
+"""The server's collector settings (``api.heap``): frozen while serving, restored after."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ from api.heap import frozen_start_up_heap
 
 def test_the_start_up_heap_is_frozen_while_serving_and_released_after() -> None:
     before = gc.get_threshold()
-    with frozen_start_up_heap(50_000):
+    start_up = [object(), {"kept": "alive"}]
+
+    with frozen_start_up_heap(40_000):
         assert gc.get_freeze_count() > 0
-        assert gc.get_threshold() == (50_000, before[1], before[2])
+        assert gc.get_threshold() == (40_000, before[1], before[2])
+        assert start_up  # alive at the freeze: among the frozen objects
+
     assert gc.get_freeze_count() == 0
     assert gc.get_threshold() == before
 
