@@ -8,6 +8,7 @@ validates real deliveries (body and headers) against what is declared here.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 SCHEMAS = "#/components/schemas/"
@@ -61,8 +62,8 @@ SCHEMAS_ADDED: dict[str, dict[str, Any]] = {
                 "description": "The player's seat whose view this is; null for a host's endpoint.",
             },
             "event": {
-                "$ref": f"{SCHEMAS}EventPublic",
-                "description": "`seq`, `type`, `data`; by game type the shape is `<Game>Event`.",
+                "description": "`seq`, `type`, `data`: the `<Game>Event` of the `game_type`.",
+                "anyOf": [{"$ref": f"{SCHEMAS}EventPublic"}],
             },
         },
         "required": ["type", "game_id", "game_type", "seat", "event"],
@@ -150,6 +151,12 @@ WEBHOOKS = {
 
 
 def add_webhooks(document: dict[str, Any]) -> None:
-    """Add the ``webhooks`` object and its payload schemas to an OpenAPI document."""
-    document.setdefault("components", {}).setdefault("schemas", {}).update(SCHEMAS_ADDED)
+    """Add the ``webhooks`` object and its payload schemas to an OpenAPI document; the event of a
+    payload is any published game's ``<Game>Event`` (each game publishes ``<Game>EventType``)."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    games = sorted(name.removesuffix("EventType") for name in schemas if name.endswith("EventType"))
+    schemas.update(deepcopy(SCHEMAS_ADDED))
+    typed = [{"$ref": f"{SCHEMAS}{game}Event"} for game in games if f"{game}Event" in schemas]
+    if typed:
+        schemas["WebhookEventPayload"]["properties"]["event"]["anyOf"] = typed
     document["webhooks"] = WEBHOOKS

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 import pytest
@@ -17,11 +19,10 @@ from standardwebhooks.webhooks import Webhook
 from api.export import openapi_document
 from api.webhook_sender import TargetGuard, WebhookSender
 from domain.players import PlayerService
-from domain.registry import EngineRegistry
+from domain.registry import default_registry
 from domain.services import GameService
 from domain.webhook_model import ClaimedDelivery
 from domain.webhooks import RetryPolicy, WebhookService, new_secret
-from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 from tests.integration.test_webhook_pinning import Receiver, receiver  # noqa: F401 (fixture)
 from tests.rest.test_strict_responses import closed
@@ -39,33 +40,39 @@ def body_validator(document: dict[str, Any], hook: str) -> Draft202012Validator:
     return Draft202012Validator({**schema, "components": closed(document["components"])})
 
 
-def played_deliveries(clock: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
-    """Every delivery of a whole game, with a player's and a host's endpoint: (kind, payload)."""
+@cache
+def played_deliveries(clocked: bool) -> list[tuple[str, dict[str, Any]]]:
+    """Every delivery of a whole Carcassonne game, with a player's endpoint (every event and its
+    turns) and a host's (every event, as a spectator sees it): (kind, payload)."""
     store = FakeRepository()
     games = GameService(
-        lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), ManualClock()
+        lambda: FakeUnitOfWork(store), default_registry(), FakePublisher(), ManualClock()
     )
     webhooks = WebhookService(games, lambda url: None)
     players = PlayerService(games)
     ann = players.create("Ann")
-    created = games.create_game("duel", {"rounds": 1}, "seed", clock=clock)
+    clock = {"mode": "per_decision", "seconds": 60} if clocked else None
+    created = games.create_game("carcassonne", {}, "seed", clock=clock)
     game_id = created.match.id
-    seat = players.join(game_id, ann.token, None)
-    bob = games.join(game_id, "Bob")
+    tokens = [players.join(game_id, ann.token, None).token, games.join(game_id, "Bob").token]
     webhooks.register(ann.token, "https://ann.example/all", ["all", "your_turn"], None)
     webhooks.register(created.host_token, "https://host.example/", ["all"], game_id)
     games.start(game_id, created.host_token)
-    games.submit(game_id, bob.token, {"card": 2})
-    games.submit(game_id, seat.token, {"card": 3})
-    games.submit(game_id, seat.token, {"action": "pass"})
+    chooser = random.Random(7)
+    while not games.load(game_id).is_over:
+        for token in tokens:
+            pending = games.pending(game_id, token)
+            if pending.choices:
+                games.submit(game_id, token, chooser.choice(pending.choices))
+                break
     return [(d.kind, d.payload) for d in store.webhooks.outbox]
 
 
 def test_every_delivery_of_a_game_matches_its_declared_schema(document: dict[str, Any]) -> None:
     event = body_validator(document, "gameEvent")
     turn = body_validator(document, "yourTurn")
-    clocked = played_deliveries({"mode": "per_decision", "seconds": 60})
-    deliveries = played_deliveries(None) + clocked
+    clocked = played_deliveries(True)
+    deliveries = played_deliveries(False) + clocked
     assert any(p.get("deadline") for _, p in clocked)
     kinds = {payload["type"] for _, payload in deliveries}
     assert kinds == {"event", "your_turn"}
@@ -74,11 +81,16 @@ def test_every_delivery_of_a_game_matches_its_declared_schema(document: dict[str
         errors = [e.message for e in validator.iter_errors(payload)]
         assert not errors, (kind, payload, errors)
     assert any(p["seat"] is None for _, p in deliveries)  # the host's endpoint
+    kinds_sent = {p["event"]["type"] for _, p in deliveries if p["type"] == "event"}
+    assert {"game_started", "tile_placed", "game_over"} <= kinds_sent
+    wrong = {**next(p for _, p in deliveries if p["type"] == "event")}
+    wrong["event"] = {**wrong["event"], "type": "no_such_event"}
+    assert not event.is_valid(wrong)  # the event is typed by the game's schemas
 
 
 def test_a_payload_with_an_unknown_field_or_a_missing_one_is_refused(document: dict[str, Any]) -> None:
     turn = body_validator(document, "yourTurn")
-    _, payload = next(d for d in played_deliveries(None) if d[1]["type"] == "your_turn")
+    _, payload = next(d for d in played_deliveries(False) if d[1]["type"] == "your_turn")
     assert turn.is_valid(payload)
     assert not turn.is_valid({**payload, "extra": 1})
     assert not turn.is_valid({k: v for k, v in payload.items() if k != "decision_version"})
@@ -87,7 +99,7 @@ def test_a_payload_with_an_unknown_field_or_a_missing_one_is_refused(document: d
 def test_a_real_request_carries_the_declared_headers_and_a_valid_signature(
     document: dict[str, Any], receiver: Receiver  # noqa: F811 (the imported fixture)
 ) -> None:
-    _, payload = next(d for d in played_deliveries(None) if d[1]["type"] == "your_turn")
+    _, payload = next(d for d in played_deliveries(False) if d[1]["type"] == "your_turn")
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True)
     secret = new_secret()
     url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
