@@ -121,6 +121,8 @@ def build_container(
     service.max_bot_only_games = settings.max_bot_only_games
     metrics = metrics or Metrics()
     service.submit_listeners.append(metrics.count_submit)
+    if committer is not None:
+        committer.batch_listeners.append(metrics.count_batch)
     ttl = settings.lobby_expiry_seconds
     deadlines = DeadlineService(service, timedelta(seconds=ttl) if ttl > 0 else None)
     guard = TargetGuard(settings.webhook_allow_private_targets)

@@ -31,9 +31,18 @@ class Metrics:
         self.active_subscriptions = Gauge(
             "tabletop_active_subscriptions", "Open GraphQL subscriptions.", registry=self.registry
         )
+        self.commit_batches = Histogram(
+            "tabletop_commit_batch_works",
+            "Submits and bot turns per group-commit transaction (TABLETOP_GROUP_COMMIT).",
+            buckets=(1, 2, 4, 8, 16, 32, 64),
+            registry=self.registry,
+        )
         self.games = Gauge(
             "tabletop_games", "Stored games by status.", ["status"], registry=self.registry
         )
+
+    def count_batch(self, works: int) -> None:
+        self.commit_batches.observe(works)
 
     def count_submit(self, status: str, event_types: list[str]) -> None:
         self.submits.labels(status).inc()

@@ -49,6 +49,8 @@ class GroupCommitter:
         self.batches = 0
         """Transactions committed (or failed) so far; with ``works``, the mean batch size."""
         self.works = 0
+        self.batch_listeners: list[Callable[[int], None]] = []
+        """Told the number of works of each batch once it is answered (metrics)."""
 
     def run(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
         if threading.current_thread() is self._writer:
@@ -121,3 +123,5 @@ class GroupCommitter:
             return
         for job, value in done:
             job.answer.set_result(value)
+        for listener in self.batch_listeners:
+            listener(len(batch))

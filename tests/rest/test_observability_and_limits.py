@@ -44,6 +44,9 @@ def test_metrics_count_submits_and_reveals(client: TestClient) -> None:
     assert 'tabletop_submits_total{status="sealed"} 1.0' in text
     assert 'tabletop_submits_total{status="applied"} 1.0' in text
     assert "tabletop_reveals_total 1.0" in text
+    # each submit went through the group commit, alone in its transaction here
+    assert "tabletop_commit_batch_works_count 2.0" in text
+    assert "tabletop_commit_batch_works_sum 2.0" in text
 
 
 def test_logs_are_json_with_request_id_and_never_contain_tokens(
