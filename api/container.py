@@ -124,7 +124,11 @@ def build_container(
     if committer is not None:
         committer.batch_listeners.append(metrics.count_batch)
     ttl = settings.lobby_expiry_seconds
-    deadlines = DeadlineService(service, timedelta(seconds=ttl) if ttl > 0 else None)
+    deadlines = DeadlineService(
+        service,
+        timedelta(seconds=ttl) if ttl > 0 else None,
+        settings.clock_lapses_before_stand_in,
+    )
     guard = TargetGuard(settings.webhook_allow_private_targets)
     webhooks = WebhookService(service, guard)
     return Container(

@@ -40,7 +40,17 @@ PLATFORM_EVENTS: dict[str, dict[str, Any]] = {
         {"reason": {"enum": ["lobby_expired"], "description": "Absent when the host aborted."}},
     ),
     "seat_resigned": _object({"seat": SEAT}),
-    "clock_expired": _object({"seat": SEAT, "action": {"enum": list(EXPIRY_ACTIONS)}}),
+    "clock_expired": _object(
+        {"seat": SEAT, "action": {"enum": list(EXPIRY_ACTIONS)}},
+        {
+            "until": {
+                "enum": ["decision", "return"],
+                "description": "With action bot: the stand-in plays this decision only, or the "
+                "seat until its player acts again (after repeated lapses).",
+            },
+            "lapses": {"type": "integer", "minimum": 1, "description": "Lapses in a row so far."},
+        },
+    ),
     "seat_returned": _object({"seat": SEAT}),
 }
 """Platform events of one shape in every game (``game_over``, ``choice_applied`` and

@@ -130,6 +130,12 @@ class Settings(BaseSettings):
         description="A lobby not started this long after creation is aborted (reason "
         "lobby_expired); 0: lobbies never expire.",
     )
+    clock_lapses_before_stand_in: int = Field(
+        3,
+        ge=1,
+        description="With a clock's on_expiry bot, a lapse hands the stand-in only the lapsed "
+        "decision; this many lapses in a row hand it the seat until the player acts again.",
+    )
     deadline_poll_seconds: float = Field(
         0.5, gt=0, description="How often each instance looks for due deadlines."
     )

@@ -8,7 +8,9 @@ restart and any instance can fire them.
 
 Modes: ``none`` (default: no deadline, only "waiting since"), ``per_decision`` (each decision of a
 seat gets ``seconds``) and ``fischer`` (a bank of ``seconds`` per seat, ``increment`` added after
-each decision; the deadline is the moment the bank runs out).
+each decision; the deadline is the moment the bank runs out). ``seconds`` is at least
+``MIN_CLOCK_SECONDS``. With ``on_expiry: bot`` a lapse hands only the lapsed decision to the
+stand-in; ``LAPSES_BEFORE_STAND_IN`` lapses in a row hand it the seat until its player returns.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ from domain.errors import InvalidOptions, as_json
 CLOCK_MODES = ("none", "per_decision", "fischer")
 EXPIRY_ACTIONS = ("bot", "forfeit")
 MAX_CLOCK_SECONDS = 30 * 24 * 3600
+MIN_CLOCK_SECONDS = 5.0
+"""The least time a clock gives a decision (a per-decision clock, a Fischer bank): below human
+reaction time a clock would only hand the game to the stand-in bot."""
+LAPSES_BEFORE_STAND_IN = 3
+"""Lapses in a row after which the stand-in keeps the seat until its player returns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +64,11 @@ class ClockSettings:
             )
         seconds = _seconds(given, "seconds", 0 if mode == "none" else None)
         increment = _seconds(given, "increment", 0)
-        if mode != "none" and seconds <= 0:
-            raise InvalidOptions(f"clock mode {mode} needs seconds > 0")
+        if mode != "none" and seconds < MIN_CLOCK_SECONDS:
+            raise InvalidOptions(
+                f"clock mode {mode} needs seconds >= {MIN_CLOCK_SECONDS:g}: a clock below human "
+                "reaction time only hands the seat to the stand-in bot"
+            )
         if mode != "fischer" and increment:
             raise InvalidOptions("clock increment only applies to mode fischer")
         if mode == "none" and seconds:
@@ -93,6 +103,8 @@ class SeatClock:
     deadline: datetime | None = None
     bank: float | None = None
     used: float = 0.0
+    lapses: int = 0
+    """Decisions in a row this seat's clock ran out on (reset when its player acts)."""
 
 
 @dataclass(slots=True)
@@ -189,6 +201,7 @@ class Timing:
                     "deadline": _iso(c.deadline),
                     "bank": c.bank,
                     "used": c.used,
+                    "lapses": c.lapses,
                 }
                 for seat, c in self.seats.items()
             },
@@ -205,6 +218,7 @@ class Timing:
                 deadline=_parse(values["deadline"]),
                 bank=values["bank"],
                 used=values["used"],
+                lapses=values.get("lapses", 0),
             )
             for seat, values in stored["seats"].items()
         }

@@ -11,14 +11,21 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from domain.clocks import LAPSES_BEFORE_STAND_IN
 from domain.match import Match, MatchStatus
 from domain.services import GameService
 
 
 class DeadlineService:
-    def __init__(self, games: GameService, lobby_ttl: timedelta | None = None) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        lobby_ttl: timedelta | None = None,
+        lapses_before_stand_in: int = LAPSES_BEFORE_STAND_IN,
+    ) -> None:
         self.games = games
         self.lobby_ttl = lobby_ttl
+        self.lapses_before_stand_in = lapses_before_stand_in
 
     def fire_due(self, limit: int = 100) -> int:
         """Fire what is due now, one game per transaction; the number of games changed."""
@@ -47,5 +54,17 @@ class DeadlineService:
             seat for seat in match.timing.expired(now) if not match.seats[seat].plays_itself
         ]
         for seat in expired:
-            match.expire_clock(seat, match.timing.settings.on_expiry)
+            self._lapse(match, seat)
         return bool(expired)
+
+    def _lapse(self, match: Match, seat: int) -> None:
+        """A lapse hands the stand-in this decision only; the player may be back for the next
+        one. Only ``lapses_before_stand_in`` lapses in a row give it the seat until the player
+        returns: a short clock against bots must not let them play the game out in seconds."""
+        on_expiry = match.timing.settings.on_expiry
+        clock = match.timing.clock(seat)
+        clock.lapses += 1
+        if on_expiry == "bot" and clock.lapses < self.lapses_before_stand_in:
+            match.lapse(seat, clock.lapses)
+        else:
+            match.expire_clock(seat, on_expiry)

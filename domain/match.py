@@ -306,11 +306,32 @@ class Match:
         self._guard_playable()
         self._guard_not_quit(seat)
         self.seats[seat].stand_in = "timeout" if action == "bot" else "forfeited"
-        return self._record([Event("clock_expired", {"seat": seat, "action": action})])
+        data: dict[str, JSON] = {"seat": seat, "action": action}
+        if action == "bot":
+            data["until"] = "return"
+        return self._record([Event("clock_expired", data)])
+
+    def lapse(self, seat: int, lapses: int) -> list[RecordedEvent]:
+        """The seat's clock ran out, not for the first times in a row: the stand-in bot plays this
+        one decision (``decision_played``), then the seat and its clock are the player's again."""
+        self._guard_playable()
+        self._guard_not_quit(seat)
+        self.seats[seat].stand_in = "lapsed"
+        return self._record(
+            [Event("clock_expired", {"seat": seat, "action": "bot", "until": "decision", "lapses": lapses})]
+        )
+
+    def decision_played(self, seat: int) -> None:
+        """The stand-in played the lapsed decision: the seat is its player's again."""
+        if self.seats[seat].stand_in == "lapsed":
+            self.seats[seat].stand_in = None
 
     def return_to_seat(self, seat: int) -> list[RecordedEvent]:
-        """A seat whose clock ran out takes its seat back from the bot."""
+        """A seat whose clock ran out takes its seat back from the bot (and its lapses restart)."""
         self._guard_not_quit(seat)
+        if seat in self.timing.seats:
+            self.timing.seats[seat].lapses = 0
+        self.decision_played(seat)  # back before the stand-in played the lapsed decision
         if self.seats[seat].stand_in != "timeout":
             return []
         self._guard_playable()
@@ -520,5 +541,5 @@ def quits(event: Event, seat: int | None) -> bool:
     if seat is None or event.data.get("seat") != seat:
         return False
     return event.type == "seat_resigned" or (
-        event.type == "clock_expired" and event.data.get("action") != "bot"
+        event.type == "clock_expired" and event.data.get("action") == "forfeit"
     )

@@ -449,6 +449,7 @@ class GameService:
             if seat is None:
                 return None
             result = match.submit(seat, bot_choice(match, seat), match.version)
+            match.decision_played(seat)
             self.save(uow, match, seat)
             return result, match
 

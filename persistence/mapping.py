@@ -33,8 +33,10 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "host_token_hash": match.host_token_hash,
         "status": match.status.value,
         "seats": [_seat_values(seat) for seat in match.seats],
-        "bot_seats": sum(1 for seat in match.seats if seat.bot is not None),
-        "human_seats": sum(1 for seat in match.seats if seat.bot is None),
+        # Seats the server plays now (bots and stand-ins) and seats a person plays: a game whose
+        # people all lapsed or resigned counts as a game of bots only (their cap counts it).
+        "bot_seats": sum(1 for seat in match.seats if seat.plays_itself),
+        "human_seats": sum(1 for seat in match.seats if not seat.plays_itself),
         "version": match.version,
         "decision_version": match.decision_version,
         "sealed_versions": {str(seat): v for seat, v in match.sealed_versions.items()},

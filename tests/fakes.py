@@ -219,7 +219,7 @@ class FakeRepository:
         return sum(
             1
             for m, _ in self.rows.values()
-            if m.status.value == "in_progress" and m.seats and all(s.bot for s in m.seats)
+            if m.status.value == "in_progress" and m.seats and all(s.plays_itself for s in m.seats)
         )
 
     def count_by_status(self) -> dict[str, int]:

@@ -25,6 +25,7 @@ from api.graphql.common import (
 from api.graphql.game_data import TypedDecision, TypedState
 from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
 from api.schemas.games import GameCreated as GameCreatedPublic
+from domain.clocks import MIN_CLOCK_SECONDS
 from domain.lobby import LobbyFilter
 
 
@@ -62,7 +63,10 @@ class GameClock:
 @strawberry.input
 class ClockInput:
     mode: str = "none"
-    seconds: float | None = None
+    seconds: float | None = strawberry.field(
+        default=None,
+        description=f"At least {MIN_CLOCK_SECONDS:g} s (a decision's limit, or a Fischer bank).",
+    )
     increment: float | None = None
     on_expiry: str = "bot"
 

@@ -9,6 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from api.validation import MAX_SEED_LENGTH, Text, check_json_depth
 from domain.catalog import all_catalogs, prompt_text
+from domain.clocks import LAPSES_BEFORE_STAND_IN, MAX_CLOCK_SECONDS, MIN_CLOCK_SECONDS
 from domain.engine import Decision
 from domain.i18n import DEFAULT_LANGUAGE
 from domain.lobby import GamePage, GameSummary
@@ -26,12 +27,19 @@ class ClockOptions(BaseModel):
         "none", description="none; per_decision: each decision gets `seconds`; fischer: a bank."
     )
     seconds: float | None = Field(
-        None, description="per_decision: the limit of one decision; fischer: each seat's bank."
+        None,
+        ge=MIN_CLOCK_SECONDS,
+        le=MAX_CLOCK_SECONDS,
+        description="per_decision: the limit of one decision; fischer: each seat's bank. At least "
+        f"{MIN_CLOCK_SECONDS:g} s: a clock below human reaction time is refused.",
     )
     increment: float | None = Field(None, description="fischer: added after each decision.")
     on_expiry: Literal["bot", "forfeit"] = Field(
         "bot",
-        description="bot: a bot plays for the seat until it acts again; forfeit: for good.",
+        description="bot: a stand-in bot plays the lapsed decision only, and the seat keeps its "
+        "clock; after TABLETOP_CLOCK_LAPSES_BEFORE_STAND_IN lapses in a row (default "
+        f"{LAPSES_BEFORE_STAND_IN}) it plays the seat until the player acts again. forfeit: a bot "
+        "plays the seat to the end.",
     )
 
     def settings(self) -> dict[str, Any]:

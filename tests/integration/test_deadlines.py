@@ -20,7 +20,7 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
 ) -> None:
     clock = ManualClock()
     service = GameService(uow_factory, registry, FakePublisher(), clock)
-    created = service.create_game("duel", None, "seed", clock={"mode": "per_decision", "seconds": 2})
+    created = service.create_game("duel", None, "seed", clock={"mode": "per_decision", "seconds": 5})
     game_id = created.match.id
     for name in ("a", "b", "c"):
         service.join(game_id, name)
@@ -28,9 +28,9 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
     with uow_factory.db_engine.connect() as connection:
         stored = connection.execute(select(games.c.next_deadline)).scalar_one()
     assert stored is not None
-    assert stored.replace(tzinfo=None) == (clock.now() + timedelta(seconds=2)).replace(tzinfo=None)
+    assert stored.replace(tzinfo=None) == (clock.now() + timedelta(seconds=5)).replace(tzinfo=None)
 
-    clock.advance(2)
+    clock.advance(5)
     firers = [DeadlineService(service) for _ in range(6)]
     fired: list[int] = []
     barrier = threading.Barrier(len(firers))
@@ -53,7 +53,9 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
     assert sorted(e["seat"] for e in expired) == [0, 1, 2]
     assert next_deadline is None  # every seat is now played by a bot: nothing more to time
     match = service.load(game_id)
-    assert [s.stand_in for s in match.seats] == ["timeout"] * 3
+    assert [s.stand_in for s in match.seats] == ["lapsed"] * 3  # the stand-in plays this decision
+    with uow_factory() as uow:
+        assert uow.games.count_bot_only_in_progress() == 1, "the bot-only cap counts it meanwhile"
 
 
 def test_an_abandoned_lobby_expires_in_the_database_and_a_young_one_stays(

@@ -7,7 +7,13 @@ from datetime import timedelta
 import pytest
 
 from domain.deadlines import DeadlineService
-from domain.errors import Forbidden, GameNotInProgress, InvalidOptions, SeatResigned
+from domain.errors import (
+    Forbidden,
+    GameNotInProgress,
+    InvalidOptions,
+    SeatResigned,
+    TooManyBotOnlyGames,
+)
 from domain.registry import EngineRegistry
 from domain.services import GameService
 from tests.duel_game import DuelEngine
@@ -98,7 +104,11 @@ def test_only_a_seat_of_a_game_in_progress_resigns(service: GameService) -> None
         service.resign(created.match.id, created.host_token)
 
 
-def test_a_per_decision_clock_hands_the_seat_to_a_bot_once_and_the_player_takes_it_back(
+def expired_events(publisher: FakePublisher) -> list[object]:
+    return [e.event.data for _, es in publisher.published for e in es if e.event.type == "clock_expired"]
+
+
+def test_a_lapse_hands_the_stand_in_only_the_lapsed_decision_and_the_seat_keeps_its_clock(
     service: GameService, deadlines: DeadlineService, clock: ManualClock, publisher: FakePublisher
 ) -> None:
     game_id, tokens = start(service, rounds=2, clock={"mode": "per_decision", "seconds": 30})
@@ -112,12 +122,40 @@ def test_a_per_decision_clock_hands_the_seat_to_a_bot_once_and_the_player_takes_
     clock.advance(1)
     assert deadlines.fire_due() == 1
     assert deadlines.fire_due() == 0  # exactly once
-    match = service.load(game_id)
-    assert match.seats[1].stand_in == "timeout"
-    expired = [e for _, es in publisher.published for e in es if e.event.type == "clock_expired"]
-    assert [e.event.data for e in expired] == [{"seat": 1, "action": "bot"}]
+    assert service.load(game_id).seats[1].stand_in == "lapsed"
+    assert expired_events(publisher) == [{"seat": 1, "action": "bot", "until": "decision", "lapses": 1}]
 
-    assert run_bots(service, game_id) == 1  # the bot seals for seat 1: reveal
+    assert run_bots(service, game_id) == 1  # the stand-in seals seat 1's card: reveal
+    assert run_bots(service, game_id) == 0  # and plays nothing more for it
+    match = service.load(game_id)
+    assert match.seats[1].stand_in is None
+    service.submit(game_id, tokens[0], {"action": "pass"})  # round 1's bank is seat 0's
+    match = service.load(game_id)
+    assert match.timing.seats[1].deadline == clock.now() + timedelta(seconds=30), "its clock again"
+    back = service.pending(game_id, tokens[1]).choices[0]
+    service.submit(game_id, tokens[1], back)  # the player is back in time
+    assert service.load(game_id).timing.seats[1].lapses == 0
+
+
+def test_only_lapses_in_a_row_hand_the_seat_to_the_stand_in_until_the_player_returns(
+    service: GameService, deadlines: DeadlineService, clock: ManualClock, publisher: FakePublisher
+) -> None:
+    """Against bots a short clock must not let them play the game out in seconds: every lapse
+    costs the whole clock, and only the third in a row keeps the stand-in in the seat."""
+    game_id, tokens = start(service, rounds=3, clock={"mode": "per_decision", "seconds": 30})
+    service.submit(game_id, tokens[0], {"card": 3})
+    clock.advance(30)
+    assert deadlines.fire_due() == 1 and run_bots(service, game_id) == 1
+    service.submit(game_id, tokens[0], {"action": "pass"})
+    service.submit(game_id, tokens[0], {"card": 2})
+    assert run_bots(service, game_id) == 0, "the stand-in waits for the clock, not for the bot"
+    clock.advance(30)
+    assert deadlines.fire_due() == 1 and run_bots(service, game_id) == 1
+    clock.advance(30)  # round 2's bank is seat 1's: a third lapse in a row
+    assert deadlines.fire_due() == 1
+    assert service.load(game_id).seats[1].stand_in == "timeout"
+    assert [e["until"] for e in expired_events(publisher)] == ["decision", "decision", "return"]  # type: ignore[index]
+    assert run_bots(service, game_id) >= 1
     service.return_to_seat(game_id, tokens[1])
     assert service.load(game_id).seats[1].stand_in is None
     assert "seat_returned" in event_types(publisher)
@@ -166,3 +204,18 @@ def test_an_abandoned_lobby_expires_with_a_recorded_event(
 def test_clock_settings_are_checked_when_the_game_is_created(service: GameService) -> None:
     with pytest.raises(InvalidOptions, match="needs seconds"):
         service.create_game("duel", None, None, clock={"mode": "fischer", "seconds": 0})
+
+
+def test_a_game_whose_people_all_lapsed_counts_against_the_cap_on_games_of_bots_only(
+    service: GameService, deadlines: DeadlineService, clock: ManualClock
+) -> None:
+    """Seating people who never play, on a short clock, must not get round the cap."""
+    service.max_bot_only_games = 1
+    start(service, rounds=3, clock={"mode": "per_decision", "seconds": 5})
+    bots = service.create_game("duel", None, None)
+    service.join(bots.match.id, "b1", bot="random", token=bots.host_token)
+    service.join(bots.match.id, "b2", bot="random", token=bots.host_token)
+    clock.advance(5)
+    assert deadlines.fire_due() == 1  # both seats lapse: the server plays every seat now
+    with pytest.raises(TooManyBotOnlyGames):
+        service.start(bots.match.id, bots.host_token)

@@ -78,7 +78,9 @@ def test_timing_round_trips_through_its_stored_form() -> None:
     [
         ({"mode": "hourglass"}, "mode must be one of"),
         ({"mode": "per_decision"}, "seconds is required"),
-        ({"mode": "per_decision", "seconds": 0}, "needs seconds > 0"),
+        ({"mode": "per_decision", "seconds": 0}, "needs seconds >= 5"),
+        ({"mode": "per_decision", "seconds": 0.001}, "below human reaction time"),
+        ({"mode": "fischer", "seconds": 4.9, "increment": 1}, "needs seconds >= 5"),
         ({"mode": "per_decision", "seconds": 10, "increment": 2}, "only applies to mode fischer"),
         ({"mode": "fischer", "seconds": "ten"}, "must be a number"),
         ({"mode": "fischer", "seconds": 10, "on_expiry": "explode"}, "on_expiry must be one of"),
