@@ -43,3 +43,13 @@ def test_the_guide_names_every_language_and_platform_event() -> None:
     assert languages is not None and LANGUAGES == ("en", "de", "fr", "es")
     for kind in RESERVED_EVENT_TYPES:
         assert f"`{kind}`" in text, kind
+
+
+def test_a_ping_on_the_subscription_socket_is_answered_with_a_pong(client: TestClient) -> None:
+    """The guide tells clients to keep a quiet socket alive with protocol pings."""
+    with client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as socket:
+        socket.send_json({"type": "connection_init", "payload": {}})
+        assert socket.receive_json()["type"] == "connection_ack"
+        socket.send_json({"type": "ping"})
+        assert socket.receive_json()["type"] == "pong"
+    assert "send a protocol `ping` every 20 s" in guide()
