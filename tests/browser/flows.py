@@ -39,6 +39,14 @@ def create_game(
     return page.url.rsplit("/", 1)[-1]
 
 
+def join_game(page: Page, game_id: str, name: str) -> None:
+    """A second person takes a seat by the game's invite link."""
+    page.goto(f"/play/#/join/{game_id}")
+    page.fill("#join-name", name)
+    page.click("#join-form button[type=submit]")
+    expect(page.locator("#seats")).to_contain_text(name)
+
+
 def start(page: Page) -> None:
     page.click("#start")
     expect(page.locator("#turn")).not_to_contain_text("Waiting for players", timeout=10_000)

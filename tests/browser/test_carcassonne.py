@@ -60,5 +60,10 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking_the_landscape(
     moves = play_to_end(page, one_move, limit_seconds=840)
     assert moves > 30
     expect(page.locator("#scores tbody tr")).to_have_count(2)
+    gap = page.evaluate(
+        "(() => { const log = document.getElementById('log');"
+        " return log.scrollHeight - log.scrollTop - log.clientHeight; })()"
+    )
+    assert gap < 24, f"the log box stopped following, {gap} px short of its end"
     save_for_readme(page, "readme-carcassonne-end", at="result")
     expect(page.locator("#board .placed")).not_to_have_count(1)

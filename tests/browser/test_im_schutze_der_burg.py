@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, play_moves, play_to_end, save_for_readme, save_screenshot, start
+from tests.browser.flows import (
+    create_game,
+    join_game,
+    play_moves,
+    play_to_end,
+    save_for_readme,
+    save_screenshot,
+    start,
+)
 
 
 def settle(page: Page) -> None:
@@ -67,9 +75,7 @@ def test_a_second_person_sees_the_first_pick_sealed_until_the_reveal(open_page: 
     ann = open_page()
     game_id = create_game(ann, "im-schutze-der-burg", bots=0, name="Ann")
     bob = open_page()
-    bob.goto(f"/play/#/join/{game_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join-form button[type=submit]")
+    join_game(bob, game_id, "Bob")
     expect(bob.locator("#seats")).to_contain_text("Ann")
     expect(ann.locator("#seats")).to_contain_text("Bob")
     start(ann)

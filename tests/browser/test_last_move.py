@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import click_board_target, create_game, start
+from tests.browser.flows import click_board_target, create_game, join_game, start
 
 
 def settle(page: Page) -> None:
@@ -31,9 +31,7 @@ def test_each_person_sees_the_others_tile_outlined_and_flashed_but_not_their_own
     ann = open_page()
     game_id = create_game(ann, "carcassonne", bots=0, name="Ann")
     bob = open_page()
-    bob.goto(f"/play/#/join/{game_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join-form button[type=submit]")
+    join_game(bob, game_id, "Bob")
     expect(ann.locator("#seats")).to_contain_text("Bob")
     start(ann)
     expect(ann.locator("#board .tiles > .placed")).to_have_count(1)  # the start tile

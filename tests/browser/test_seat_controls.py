@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import start
+from tests.browser.flows import create_game, join_game, start
 
 
 def create_duel_with_clock(page: Page, seconds: int) -> str:
@@ -93,17 +93,9 @@ def test_everyone_sees_the_rematch_offer_live_joins_it_in_place_and_it_starts_by
     open_page: Callable[..., Page],
 ) -> None:
     ann = open_page()
-    ann.goto("/play/")
-    ann.select_option("#game-type", "duel")
-    ann.fill("#create-name", "Ann")
-    ann.fill("#bots", "0")
-    ann.click("#create-form button[type=submit]")
-    expect(ann.locator("#seats")).to_contain_text("Ann")
-    first_id = ann.url.rsplit("/", 1)[-1]
+    first_id = create_game(ann, "duel", bots=0, name="Ann")
     bob = open_page()
-    bob.goto(f"/play/#/join/{first_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join-form button[type=submit]")
+    join_game(bob, first_id, "Bob")
     expect(ann.locator("#seats")).to_contain_text("Bob")
     start(ann)
     play_first_moves(ann, bob)

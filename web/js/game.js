@@ -244,8 +244,10 @@ export async function showGame(main, gameId) {
       ]),
       h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]),
         resultDetails(result, page.game, { nameOf, data: page.detail?.data, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) })]),
-      rematchControl(page.game, page.token, page.hostToken, (message) => { els.error.textContent = message; }),
     );
+    // A spectator has no rematch to offer (DOM append would write a null as the text "null").
+    const rematch = rematchControl(page.game, page.token, page.hostToken, (message) => { els.error.textContent = message; });
+    if (rematch) els.result.append(rematch);
   }
 
   /** A rematch starts once every held seat is taken (as the README says): the host's page starts it. */
@@ -278,14 +280,16 @@ export async function showGame(main, gameId) {
     renderResult();
   }
 
+  let followLog = true; // false while the reader has scrolled the log back from its end
+  els.log.addEventListener("scroll", () => { followLog = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 24; });
+
   /** A line of the log; `live` lines by others since the viewer's last move are marked recent. */
   function addToLog(event, live = false) {
     page.events.push(event);
-    // Only the log's own box scrolls, and only when the reader is at its end: the page never moves.
-    const atEnd = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 24;
-    const others = page.game?.viewer?.seat !== undefined && event.data?.seat !== page.game.viewer.seat;
+    const others = Number.isInteger(page.game?.viewer?.seat) && event.data?.seat !== page.game.viewer.seat;
     els.log.append(h("li", { class: live && others ? "recent" : null, dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, templates: page.detail?.log_templates, data: page.detail?.data })]));
-    if (atEnd) els.log.scrollTop = els.log.scrollHeight;
+    // Only the log's own box scrolls, and only while the reader has not scrolled back: the page never moves.
+    if (followLog) els.log.scrollTop = els.log.scrollHeight;
   }
 
   await refresh();
@@ -320,6 +324,10 @@ export async function showGame(main, gameId) {
     },
   });
   const stopClocks = tickClocks();
+  // A turned phone or a resized window draws the board again, measured for its new size.
+  let resizeTimer = null;
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); };
+  window.addEventListener("resize", onResize);
   // Presence changes record no event: re-read the view now and then while the game is open.
   const presenceTimer = setInterval(() => {
     if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status)) refresh();
@@ -330,5 +338,5 @@ export async function showGame(main, gameId) {
   }, REMATCH_POLL_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
-  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); };
+  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); window.removeEventListener("resize", onResize); };
 }
