@@ -62,7 +62,9 @@ class RematchService:
         raise AssertionError("unreachable")
 
     def take_held_seat(self, game_id: str, token: str) -> Joined | None:
-        """A previous seat token takes its held rematch seat; None if the token holds none."""
+        """A previous seat token takes its held rematch seat; None if the token holds none. The
+        last held seat taken starts the game, in the same change: nobody has to press Start for a
+        table that is already complete (every seat of a rematch was a seat of a started game)."""
         match = self.games.load(game_id)
         seat = match.seat_of_token_hash(hash_token(token))
         if seat is None or match.seats[seat].confirmed:
@@ -74,6 +76,8 @@ class RematchService:
             if index is None or match.seats[index].confirmed:
                 raise Unauthorized("this seat has already been taken")
             match.confirm_seat(index, hash_token(fresh))
+            if all(seat.confirmed for seat in match.seats):
+                match.start()  # the table is complete again: the rematch starts by itself
             return index
 
         index, version = self.games.change(game_id, change)

@@ -80,3 +80,15 @@ def test_only_a_finished_game_gets_one_rematch_from_its_own_tokens(service: Game
     lobby = service.create_game("duel", None, None)
     with pytest.raises(GameNotFinished):
         RematchService(service).create(lobby.match.id, lobby.host_token)
+
+
+def test_the_rematch_starts_by_itself_when_its_last_held_seat_is_taken(service: GameService) -> None:
+    game_id, _, tokens, _ = finished_game(service)
+    rematches = RematchService(service)
+    new = rematches.create(game_id, tokens[0]).match
+    assert rematches.take_held_seat(new.id, tokens[0]) is not None
+    assert service.load(new.id).status.value == "lobby"  # Ann's seat is still held
+    assert rematches.take_held_seat(new.id, tokens[1]) is not None
+    started = service.load(new.id)
+    assert started.status.value == "in_progress"
+    assert [r.event.type for r in service.history(new.id, 0, 100)].count("game_started") == 1

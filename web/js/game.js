@@ -250,17 +250,8 @@ export async function showGame(main, gameId) {
     if (rematch) els.result.append(rematch);
   }
 
-  /** A rematch starts once every held seat is taken (as the README says): the host's page starts it. */
-  function startRematchWhenSeated(game) {
-    const seated = game.seats.length >= (page.type?.min_players ?? 1) && game.seats.every((seat) => seat.confirmed !== false);
-    if (!page.hostToken || game.status !== "lobby" || !game.rematch_of || !seated || page.rematchStarted) return;
-    page.rematchStarted = true;
-    act(() => api.start(gameId, page.hostToken));
-  }
-
   function render() {
     const game = page.game;
-    startRematchWhenSeated(game);
     page.type = types.find((type) => type.slug === game.type) || null;
     els.title.textContent = page.type ? page.type.name : game.type;
     showTurn(`${els.title.textContent} · ${t("app.title")}`, Boolean(page.choices), `${gameId}/${page.decisionVersion}`);
