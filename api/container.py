@@ -124,6 +124,7 @@ def build_container(
     if committer is not None:
         committer.batch_listeners.append(metrics.count_batch)
     ttl = settings.lobby_expiry_seconds
+    service.inactivity_days = settings.inactivity_days or None
     deadlines = DeadlineService(
         service,
         timedelta(seconds=ttl) if ttl > 0 else None,

@@ -63,6 +63,7 @@ CLOCK = {
     "seconds": 120.0,
     "increment": 0.0,
     "on_expiry": "bot",
+    "inactivity_days": None,
     "seats": [
         {
             "seat": 0,

@@ -130,6 +130,14 @@ class Settings(BaseSettings):
         description="A lobby not started this long after creation is aborted (reason "
         "lobby_expired); 0: lobbies never expire.",
     )
+    inactivity_days: float = Field(
+        7.0,
+        ge=0,
+        le=365,
+        description="A game without a clock hands a seat silent this many days to the stand-in "
+        "bot until it acts again (0: never). Fixed for each game when it is created; shown in "
+        "the game view as clock.inactivity_days.",
+    )
     clock_lapses_before_stand_in: int = Field(
         3,
         ge=1,

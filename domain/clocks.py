@@ -11,12 +11,15 @@ seat gets ``seconds``) and ``fischer`` (a bank of ``seconds`` per seat, ``increm
 each decision; the deadline is the moment the bank runs out). ``seconds`` is at least
 ``MIN_CLOCK_SECONDS``. With ``on_expiry: bot`` a lapse hands only the lapsed decision to the
 stand-in; ``LAPSES_BEFORE_STAND_IN`` lapses in a row hand it the seat until its player returns.
+A game without a clock still has the server's inactivity limit (``inactivity_days``): a seat
+silent that long is handed to the stand-in until it acts again, so no tab closed for good blocks
+a game for ever.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,6 +44,9 @@ class ClockSettings:
     seconds: float = 0
     increment: float = 0
     on_expiry: str = "bot"
+    inactivity_days: float | None = None
+    """A clock-less game's server-wide inactivity limit, fixed when it is created: a seat silent
+    this long is handed to the stand-in bot until it acts again. Never set by a client."""
 
     @property
     def runs(self) -> bool:
@@ -81,7 +87,15 @@ class ClockSettings:
             "seconds": self.seconds,
             "increment": self.increment,
             "on_expiry": self.on_expiry,
+            "inactivity_days": self.inactivity_days,
         }
+
+
+def inactivity_limited(settings: ClockSettings, days: float | None) -> ClockSettings:
+    """A new game's clock settings with the server's inactivity limit, when it has no clock."""
+    if settings.runs or days is None:
+        return settings
+    return replace(settings, inactivity_days=days)
 
 
 def _seconds(given: Mapping[str, JSON], name: str, default: float | None) -> float:
@@ -147,6 +161,8 @@ class Timing:
             clock.deadline = now + timedelta(seconds=settings.seconds)
         elif settings.mode == "fischer":
             clock.deadline = now + timedelta(seconds=max(0.0, clock.bank or 0.0))
+        elif settings.inactivity_days is not None:
+            clock.deadline = now + timedelta(days=settings.inactivity_days)
 
     def _stop(self, clock: SeatClock, now: datetime) -> None:
         assert clock.since is not None

@@ -61,10 +61,12 @@ class DeadlineService:
         """A lapse hands the stand-in this decision only; the player may be back for the next
         one. Only ``lapses_before_stand_in`` lapses in a row give it the seat until the player
         returns: a short clock against bots must not let them play the game out in seconds."""
-        on_expiry = match.timing.settings.on_expiry
+        settings = match.timing.settings
         clock = match.timing.clock(seat)
         clock.lapses += 1
-        if on_expiry == "bot" and clock.lapses < self.lapses_before_stand_in:
+        if not settings.runs:  # the inactivity limit: days of silence, not a lapse of attention
+            match.expire_clock(seat, "bot")
+        elif settings.on_expiry == "bot" and clock.lapses < self.lapses_before_stand_in:
             match.lapse(seat, clock.lapses)
         else:
-            match.expire_clock(seat, on_expiry)
+            match.expire_clock(seat, settings.on_expiry)

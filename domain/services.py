@@ -10,7 +10,7 @@ from typing import Any
 
 from domain.bots import validate_level
 from domain.bots.turns import bot_choice, next_bot_seat
-from domain.clocks import ClockSettings, Timing
+from domain.clocks import ClockSettings, Timing, inactivity_limited
 from domain.engine import JSON, Choice, Decision
 from domain.errors import (
     Forbidden,
@@ -120,6 +120,8 @@ class GameService:
         self.publisher = publisher
         self.clock = clock
         self.after_change: list[BotHook] = []
+        self.inactivity_days: float | None = None
+        """Clock-less games created from now on hand a seat silent this long to a stand-in."""
         self.max_bot_only_games: int | None = None
         """In-progress games of bots only, across instances; None: unbounded."""
         self.submit_listeners: list[SubmitListener] = []
@@ -175,7 +177,7 @@ class GameService:
             seed_commitment=commitment(seed, salt),
             host_token_hash=hash_token(host_token),
             created_at=self.clock.now(),
-            timing=Timing(clock_settings),
+            timing=Timing(inactivity_limited(clock_settings, self.inactivity_days)),
             seed_salt=salt,
             seed_mode=mode,
             private=private,

@@ -57,6 +57,10 @@ class GameClock:
     seconds: float
     increment: float
     on_expiry: str
+    inactivity_days: float | None = strawberry.field(
+        description="A clock-less game: days of silence after which a stand-in bot takes a seat "
+        "until it acts again (null: the game has a clock, or no limit)."
+    )
     seats: list[SeatClock]
 
 
@@ -220,6 +224,7 @@ def game_of(public: GamePublic) -> Game:
             seconds=public.clock.seconds,
             increment=public.clock.increment,
             on_expiry=public.clock.on_expiry,
+            inactivity_days=public.clock.inactivity_days,
             seats=[SeatClock(**c.model_dump()) for c in public.clock.seats],
         ),
     )

@@ -143,6 +143,11 @@ class ClockPublic(BaseModel):
     seconds: float
     increment: float
     on_expiry: str
+    inactivity_days: float | None = Field(
+        description="A game without a clock: a seat silent this many days is handed to the "
+        "stand-in bot until it acts again (TABLETOP_INACTIVITY_DAYS when the game was created). "
+        "Null when the game has a clock, or the server sets no limit."
+    )
     seats: list[SeatClockPublic]
 
 

@@ -72,3 +72,24 @@ def test_an_abandoned_lobby_expires_in_the_database_and_a_young_one_stays(
     assert service.load(young).status.value == "lobby"
     (event,) = service.history(old, 0, 10)
     assert (event.event.type, event.event.data["reason"]) == ("game_aborted", "lobby_expired")
+
+
+def test_a_clockless_games_silent_seat_is_handed_to_the_stand_in_after_the_inactivity_limit(
+    uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
+    clock = ManualClock()
+    service = GameService(uow_factory, registry, FakePublisher(), clock)
+    service.inactivity_days = 3
+    created = service.create_game("duel", None, "seed")
+    game_id = created.match.id
+    for name in ("a", "b"):
+        service.join(game_id, name)
+    service.start(game_id, created.host_token)
+    with uow_factory.db_engine.connect() as connection:
+        stored = connection.execute(select(games.c.next_deadline)).scalar_one()
+    assert stored.replace(tzinfo=None) == (clock.now() + timedelta(days=3)).replace(tzinfo=None)
+    clock.advance(3 * 86400)
+    assert DeadlineService(service).fire_due() == 1
+    assert [s.stand_in for s in service.load(game_id).seats] == ["timeout", "timeout"]
+    assert service.load(game_id).timing.public(clock.now())["inactivity_days"] == 3
+

@@ -101,3 +101,13 @@ def test_resign_and_clock_over_graphql(client: TestClient) -> None:
         g=game_id,
     )["returnToSeat"]
     assert back == {"code": "seat_resigned"}
+
+
+def test_the_view_shows_the_inactivity_limit_of_a_game_without_a_clock(client: TestClient) -> None:
+    game, _ = seated_game(client)
+    assert client.get(f"/v1/games/{game['id']}").json()["clock"]["inactivity_days"] == 7
+    clock = gql(client, "query($g: ID!) { game(id: $g) { ... on Game { clock { inactivityDays } } } }",
+                g=game["id"])["game"]["clock"]
+    assert clock == {"inactivityDays": 7}
+    clocked, _ = seated_game(client, clock={"mode": "per_decision", "seconds": 60})
+    assert client.get(f"/v1/games/{clocked['id']}").json()["clock"]["inactivity_days"] is None

@@ -219,3 +219,34 @@ def test_a_game_whose_people_all_lapsed_counts_against_the_cap_on_games_of_bots_
     assert deadlines.fire_due() == 1  # both seats lapse: the server plays every seat now
     with pytest.raises(TooManyBotOnlyGames):
         service.start(bots.match.id, bots.host_token)
+
+
+def test_a_seat_silent_past_the_inactivity_limit_of_a_clockless_game_goes_to_the_stand_in(
+    service: GameService, deadlines: DeadlineService, clock: ManualClock, publisher: FakePublisher
+) -> None:
+    """No clock, yet nobody closing a tab blocks the game for ever: the server's limit applies."""
+    service.inactivity_days = 7
+    game_id, tokens = start(service, rounds=2)
+    assert service.load(game_id).timing.public(clock.now())["inactivity_days"] == 7
+    service.submit(game_id, tokens[0], {"card": 3})
+    clock.advance(7 * 86400 - 1)
+    assert deadlines.fire_due() == 0
+    clock.advance(1)
+    assert deadlines.fire_due() == 1
+    assert service.load(game_id).seats[1].stand_in == "timeout"
+    assert expired_events(publisher) == [{"seat": 1, "action": "bot", "until": "return"}]
+    assert run_bots(service, game_id) == 1
+    service.return_to_seat(game_id, tokens[1])
+    assert service.load(game_id).seats[1].stand_in is None
+
+
+def test_a_game_with_a_clock_or_a_server_without_a_limit_has_no_inactivity_deadline(
+    service: GameService, clock: ManualClock
+) -> None:
+    game_id, _ = start(service)
+    assert service.load(game_id).timing.next_deadline() is None
+    service.inactivity_days = 7
+    clocked, _ = start(service, clock={"mode": "per_decision", "seconds": 60})
+    match = service.load(clocked)
+    assert match.timing.settings.inactivity_days is None
+    assert match.timing.next_deadline() == clock.now() + timedelta(seconds=60)
