@@ -122,14 +122,15 @@ def serve(command: Sequence[str], env: Mapping[str, str], log: Path) -> Iterator
 
 
 @contextlib.contextmanager
-def database(postgres: bool, directory: Path) -> Iterator[str]:
-    """The database URL for the server: a SQLite file, or a fresh PostgreSQL database dropped after."""
+def database(postgres: bool, directory: Path, prefix: str = "tabletop_bench_") -> Iterator[str]:
+    """The database URL for the server: a SQLite file, or a fresh PostgreSQL database (named
+    ``prefix`` + random, so runs sharing one PostgreSQL tell theirs apart) dropped after."""
     if not postgres:
         yield f"sqlite:///{directory / 'bench.db'}"
         return
     import psycopg
 
-    name = f"tabletop_bench_{uuid.uuid4().hex[:12]}"
+    name = f"{prefix}{uuid.uuid4().hex[:12]}"
     with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:

@@ -21,6 +21,11 @@ generators run on CPU 1, and measures:
 - ``memory``: server RSS per in-progress game and per open subscription.
 - ``processes``: ours with one server process against two (not pinned).
 
+Made for a shared machine: a row that fails is tried once more, then reported as failed while the
+rest runs; each section's table is printed as soon as it is complete, and every finished row is
+written to the JSON file of ``--out`` at once (so an interrupted run keeps what it measured).
+``--ports``, ``--db-prefix`` and ``--redis-db`` keep two runs (or a run and the tests) apart.
+
 Everything is bounded in time; servers, load generators and databases are stopped in ``finally``.
 """
 
@@ -49,10 +54,13 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from peers_report import (  # noqa: E402
+    PortPool,
+    attempt,
     cpu_ms_per_move,
     early_late,
     grid_table,
     parse_grid,
+    parse_port_range,
     parse_stat,
     parse_vm_rss_kib,
     per_item_kib,
@@ -79,7 +87,7 @@ OURS_ENV = {
     "TABLETOP_MAX_WEBSOCKETS_PER_CLIENT": "100000",
     "TABLETOP_MAX_SUBSCRIPTIONS_PER_CONNECTION": "20",
 }
-REDIS_URL = "redis://127.0.0.1:6379/0"
+REDIS_URL = "redis://127.0.0.1:6379/{db}"
 SERVER_CPU, LOADGEN_CPU = 0, 1
 ROW_TIMEOUT = 900.0
 MEMORY_WARMUP_GAMES = 20  # as WARMUP_GAMES in bench/peers/client.js
@@ -120,6 +128,18 @@ def install(scratch: Path) -> None:
 
 
 # -- processes ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a run's servers live: their ports, their PostgreSQL databases' names, their Redis db."""
+
+    ports: PortPool | None = None
+    db_prefix: str = "tabletop_bench_"
+    redis_db: int = 0
+
+    def port(self) -> int:
+        return self.ports.take() if self.ports is not None else free_port()
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,21 +252,23 @@ def system_server(
     instances: int = 1,
     workers: int = 1,
     extra_env: dict[str, str] | None = None,
+    place: Placement = Placement(),
 ) -> Iterator[tuple[Running, str | None]]:
     """Start ``name`` on a fresh store; yield it and its database URL (None for memory).
     ``extra_env``: more settings for ours (``bench/ab.py`` compares two)."""
     postgres = name in ("bgio-pg", "ours-pg")
     work.mkdir(parents=True, exist_ok=True)
-    with database(postgres, work) as url, contextlib.ExitStack() as stack:
+    with database(postgres, work, place.db_prefix) as url, contextlib.ExitStack() as stack:
         bases, pids = [], []
         for _ in range(instances):
-            port = free_port()
+            port = place.port()
             log = work / f"{name}-{port}.log"
             base = f"http://127.0.0.1:{port}"
             if name.startswith("ours"):
                 env = {**OURS_ENV, "TABLETOP_DATABASE_URL": url, **(extra_env or {})}
                 if postgres:
-                    env["TABLETOP_REDIS_URL"] = REDIS_URL
+                    env["TABLETOP_REDIS_URL"] = REDIS_URL.format(db=place.redis_db)
+                    env["TABLETOP_RATE_LIMIT_PREFIX"] = place.db_prefix.rstrip("_") or "tabletop"
                 command = [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port)]
                 if workers > 1:
                     command += ["--workers", str(workers)]
@@ -351,19 +373,30 @@ def grid_rows(name: str, server: Running, scratch: Path, args: argparse.Namespac
                 profile = args.py_spy / f"{name}-{matches}x{moves}.txt"
         else:
             run = partial(peer_client, scratch, name, server.bases[0], "grid", matches, moves)
-        with py_spy(server, profile):
-            result = measured_row(server, run)
-        result.update(system=name, matches=matches, moves_per_match=moves)
-        progress(
-            f"  {result['moves_per_s']} moves/s, p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
-            f"CPU {result['cpu_ms_per_move']} ms/move, load {result['load_before']}→{result['load_after']}"
-        )
+
+        def row(run: Callable[[], dict[str, Any]] = run, profile: Path | None = profile) -> dict[str, Any]:
+            with py_spy(server, profile):
+                return measured_row(server, run)
+
+        key = {"system": name, "matches": matches, "moves_per_match": moves}
+        result = {**attempt(f"grid {name} {matches}×{moves}", row, key, progress), **key}
+        if "failed" not in result:
+            progress(
+                f"  {result['moves_per_s']} moves/s, p50 {result['p50_ms']} ms, "
+                f"p99 {result['p99_ms']} ms, CPU {result['cpu_ms_per_move']} ms/move, "
+                f"load {result['load_before']}→{result['load_after']}"
+            )
         rows.append(result)
     return rows
 
 
 def length_row(name: str, server: Running, scratch: Path, args: argparse.Namespace) -> dict[str, Any]:
     progress(f"length {SYSTEMS[name]}: one match of {args.length} moves")
+    run = partial(_length, name, server, scratch, args)
+    return attempt(f"length {name}", run, {"system": name}, progress)
+
+
+def _length(name: str, server: Running, scratch: Path, args: argparse.Namespace) -> dict[str, Any]:
     # Unreported warm-up first, so that "early" does not mean "cold" (JIT, caches, pools).
     if name.startswith("ours"):
         ours_matches(server.bases, args.long_game, 5, 40)
@@ -383,35 +416,48 @@ def reveal_rows(name: str, server: Running, scratch: Path, args: argparse.Namesp
     rows = []
     for subscribers in args.subscribers:
         progress(f"reveal {SYSTEMS[name]}: {subscribers} subscribers × {args.reveal_rounds} rounds")
-        before = load1()
-        if name.startswith("ours"):
-            command = [
-                sys.executable,
-                str(BENCH / "loadgen.py"),
-                "reveal",
-                "--base",
-                server.bases[0],
-                "--game",
-                args.reveal_game,
-                "--subscribers",
-                str(subscribers),
-                "--rounds",
-                str(args.reveal_rounds),
-                "--time-limit",
-                "300",
-            ]
-            result = run_json(command, ROOT)
-        else:
-            result = peer_client(scratch, name, server.bases[0], "fanout", subscribers, args.reveal_rounds)
-        result.update(system=name, load_before=before, load_after=load1())
-        rows.append(result)
+        key = {"system": name, "subscribers": subscribers}
+        run = partial(_reveal, name, server, scratch, args, subscribers)
+        rows.append({**attempt(f"reveal {name} {subscribers}", run, key, progress), **key})
     return rows
+
+
+def _reveal(
+    name: str, server: Running, scratch: Path, args: argparse.Namespace, subscribers: int
+) -> dict[str, Any]:
+    before = load1()
+    if name.startswith("ours"):
+        command = [
+            sys.executable,
+            str(BENCH / "loadgen.py"),
+            "reveal",
+            "--base",
+            server.bases[0],
+            "--game",
+            args.reveal_game,
+            "--subscribers",
+            str(subscribers),
+            "--rounds",
+            str(args.reveal_rounds),
+            "--time-limit",
+            "300",
+        ]
+        result = run_json(command, ROOT)
+    else:
+        result = peer_client(scratch, name, server.bases[0], "fanout", subscribers, args.reveal_rounds)
+    result.update(system=name, load_before=before, load_after=load1())
+    return result
 
 
 def memory_row(name: str, server: Running, scratch: Path, args: argparse.Namespace) -> dict[str, Any]:
     """RSS at three moments: before, with G in-progress games (no client connected, where the
     system allows it), and with S open subscriptions on one more game."""
     progress(f"memory {SYSTEMS[name]}: {args.memory_games} games, {args.memory_subscriptions} subscriptions")
+    run = partial(_memory, name, server, scratch, args)
+    return attempt(f"memory {name}", run, {"system": name}, progress)
+
+
+def _memory(name: str, server: Running, scratch: Path, args: argparse.Namespace) -> dict[str, Any]:
     samples: dict[str, int] = {}
     if name.startswith("ours"):
         samples = asyncio.run(ours_memory(server, args.game, args.memory_games, args.memory_subscriptions))
@@ -501,25 +547,36 @@ def stored_rows(name: str, scratch: Path, work: Path, args: argparse.Namespace) 
     """The same single-client row on an empty store, then after ``--stored`` finished games."""
     matches, moves = parse_grid(args.stored_row)[0]
     rows = []
-    with system_server(name, scratch, work / f"stored-{name}") as (server, url):
+    with system_server(name, scratch, work / f"stored-{name}", place=args.place) as (server, url):
         assert url is not None
         # A first, unreported pass warms the server up (and plays the game that gets copied).
         for label in ("warm-up", "empty", f"{args.stored:,} finished"):
+            key = {"system": name, "stored": label}
             if label not in ("warm-up", "empty"):
                 progress(f"stored {SYSTEMS[name]}: copying {args.stored:,} finished games")
                 started = time.perf_counter()
-                copy_finished_games(name, url, args.stored)
+                copied = attempt(f"copy into {name}", partial(_copy, name, url, args.stored), key, progress)
+                if "failed" in copied:
+                    rows.append(copied)
+                    break
                 progress(f"  copied in {time.perf_counter() - started:.1f} s")
             progress(f"stored {SYSTEMS[name]} ({label}): {matches}×{moves}")
             if name.startswith("ours"):
                 run = partial(ours_matches, server.bases, args.game, matches, moves)
             else:
                 run = partial(peer_client, scratch, name, server.bases[0], "grid", matches, moves)
-            result = measured_row(server, run)
-            result.update(system=name, stored=label)
+            result = {
+                **attempt(f"stored {name} {label}", partial(measured_row, server, run), key, progress),
+                **key,
+            }
             if label != "warm-up":
                 rows.append(result)
     return rows
+
+
+def _copy(name: str, url: str, count: int) -> dict[str, Any]:
+    copy_finished_games(name, url, count)
+    return {}
 
 
 def copy_finished_games(name: str, url: str, count: int) -> None:
@@ -536,7 +593,11 @@ def copy_finished_games(name: str, url: str, count: int) -> None:
     if url.startswith("sqlite"):
         import sqlite3
 
-        connection: Any = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=60)
+        # The server has the file open (WAL). A deferred transaction that reads, then writes, gets
+        # SQLITE_BUSY at once ("database is locked", no busy wait) when the server committed in
+        # between; BEGIN IMMEDIATE takes the write lock first, waiting for it up to the timeout.
+        connection: Any = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=60, isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")
         mark = "?"
     else:
         import psycopg
@@ -592,10 +653,14 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
         if name not in args.systems:
             continue
         progress(f"processes: {label}, {matches}×{moves}")
-        with system_server(name, scratch, work / f"proc-{index}", pin=False, **shape) as (server, _):
-            result = measured_row(server, partial(ours_matches, server.bases, args.game, matches, moves))
-        result.update(layout=label)
-        rows.append(result)
+
+        def row(name: str = name, index: int = index, shape: dict[str, int] = shape) -> dict[str, Any]:
+            folder = work / f"proc-{index}-{time.time_ns()}"
+            with system_server(name, scratch, folder, pin=False, place=args.place, **shape) as (server, _):
+                return measured_row(server, partial(ours_matches, server.bases, args.game, matches, moves))
+
+        key = {"layout": label, "matches": matches, "moves_per_match": moves}
+        rows.append({**attempt(f"processes {label}", row, key, progress), **key})
     return rows
 
 
@@ -606,70 +671,127 @@ def _v(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-def sections_report(results: dict[str, Any]) -> str:
+def _load(r: dict[str, Any]) -> str:
+    text = f"{_v(r.get('load_before'))}→{_v(r.get('load_after'))}"
+    return f"{text} FAILED: {r['failed']}" if r.get("failed") else text
+
+
+def section_table(section: str, rows: list[dict[str, Any]]) -> str:
+    """The Markdown table of one section (a failed row shows dashes and why it failed)."""
     out: list[str] = []
-    if results.get("length"):
+    if section == "grid":
+        return grid_table(rows, SYSTEMS)
+    if section == "length":
         out += [
-            "",
             "Cost against game length (one match, one client per seat; median latency in ms):",
             "| system | moves 5–15 | last 100 moves (of N) | late/early | load before→after |",
             "|---|---|---|---|---|",
         ]
-        for r in results["length"]:
+        for r in rows:
             out.append(
-                f"| {SYSTEMS[r['system']]} | {_v(r['early_ms'])} | {_v(r['late_ms'])} (N={r['length']}) | "
-                f"{_v(r['ratio'])} | {r['load_before']}→{r['load_after']} |"
+                f"| {SYSTEMS[r['system']]} | {_v(r.get('early_ms'))} | {_v(r.get('late_ms'))} "
+                f"(N={_v(r.get('length'))}) | {_v(r.get('ratio'))} | {_load(r)} |"
             )
-    if results.get("stored"):
+    elif section == "stored":
         out += [
-            "",
             "Stored games (the same row on an empty store, then with finished games copied in):",
             "| system | store | moves/s | p50 ms | p99 ms | CPU ms/move | load before→after |",
             "|---|---|---|---|---|---|---|",
         ]
-        for r in results["stored"]:
+        for r in rows:
             out.append(
-                f"| {SYSTEMS[r['system']]} | {r['stored']} | {r['moves_per_s']} | {r['p50_ms']} | "
-                f"{r['p99_ms']} | {_v(r['cpu_ms_per_move'])} | {r['load_before']}→{r['load_after']} |"
+                f"| {SYSTEMS[r['system']]} | {r['stored']} | {_v(r.get('moves_per_s'))} | "
+                f"{_v(r.get('p50_ms'))} | {_v(r.get('p99_ms'))} | {_v(r.get('cpu_ms_per_move'))} | "
+                f"{_load(r)} |"
             )
-    if results.get("reveal"):
+    elif section == "reveal":
         out += [
-            "",
             "Reveal / fan-out latency (move sent → each subscriber receives it):",
             "| system | subscribers | samples | timeouts | p50 ms | p99 ms | max ms | load before→after |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        for r in results["reveal"]:
+        for r in rows:
             out.append(
-                f"| {SYSTEMS[r['system']]} | {r['subscribers']} | {r['samples']} | {r['timeouts']} | "
-                f"{r['p50_ms']} | {r['p99_ms']} | {r['max_ms']} | {r['load_before']}→{r['load_after']} |"
+                f"| {SYSTEMS[r['system']]} | {r['subscribers']} | {_v(r.get('samples'))} | "
+                f"{_v(r.get('timeouts'))} | {_v(r.get('p50_ms'))} | {_v(r.get('p99_ms'))} | "
+                f"{_v(r.get('max_ms'))} | {_load(r)} |"
             )
-    if results.get("memory"):
+    elif section == "memory":
         out += [
-            "",
             "Memory (server RSS, KiB):",
             "| system | baseline RSS | per in-progress game | per open subscription |",
             "|---|---|---|---|",
         ]
-        for r in results["memory"]:
+        for r in rows:
+            failed = f" FAILED: {r['failed']}" if r.get("failed") else ""
             out.append(
-                f"| {SYSTEMS[r['system']]} | {_v(r['rss_baseline_kib'])} | {_v(r['kib_per_game'])} | "
-                f"{_v(r['kib_per_subscription'])} |"
+                f"| {SYSTEMS[r['system']]} | {_v(r.get('rss_baseline_kib'))} | {_v(r.get('kib_per_game'))} | "
+                f"{_v(r.get('kib_per_subscription'))}{failed} |"
             )
-    if results.get("processes"):
+    elif section == "processes":
         out += [
-            "",
             "One server process against two (ours; servers not pinned, the load generator stays on CPU 1):",
             "| layout | grid | moves/s | p50 ms | p99 ms | CPU ms/move | never delivered | load |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        for r in results["processes"]:
+        for r in rows:
             out.append(
-                f"| {r['layout']} | {r['matches']}×{r['moves_per_match']} | {r['moves_per_s']} | "
-                f"{r['p50_ms']} | {r['p99_ms']} | {_v(r['cpu_ms_per_move'])} | "
-                f"{r.get('never_delivered', '-')} | {r['load_before']}→{r['load_after']} |"
+                f"| {r['layout']} | {r['matches']}×{r['moves_per_match']} | {_v(r.get('moves_per_s'))} | "
+                f"{_v(r.get('p50_ms'))} | {_v(r.get('p99_ms'))} | {_v(r.get('cpu_ms_per_move'))} | "
+                f"{r.get('never_delivered', '-')} | {_load(r)} |"
             )
     return "\n".join(out)
+
+
+def served(
+    name: str, work: Path, args: argparse.Namespace, body: Callable[[Running], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """``body``'s rows on a fresh server of ``name``; a server that fails to start (or stop) is
+    tried once more, then the section reports one failed row for this system."""
+    done: list[list[dict[str, Any]]] = []
+
+    def run() -> dict[str, Any]:
+        with system_server(
+            name, args.scratch, work / f"{name}-{time.time_ns()}", pin=args.pin, place=args.place
+        ) as (
+            server,
+            _,
+        ):
+            done.append(body(server))
+        return {}
+
+    outcome = attempt(f"{SYSTEMS[name]} server", run, {"system": name}, progress)
+    return done[-1] if done else [outcome]
+
+
+def run_section(section: str, work: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every system's rows of one section, each on a fresh server (``processes`` starts its own)."""
+    if section == "processes":
+        return processes_rows(args.scratch, work, args)
+    rows: list[dict[str, Any]] = []
+    for name in args.systems:
+        if section == "stored":
+            if name in DURABLE:
+                key = {"system": name, "stored": "-"}
+                outcome = attempt(f"stored {name}", partial(_stored, name, work, args), key, progress)
+                rows += outcome.get("rows", [outcome])
+        else:
+            rows += served(name, work, args, partial(_on_server, section, name, args))
+    return rows
+
+
+def _on_server(section: str, name: str, args: argparse.Namespace, server: Running) -> list[dict[str, Any]]:
+    if section == "grid":
+        return grid_rows(name, server, args.scratch, args)
+    if section == "reveal":
+        return reveal_rows(name, server, args.scratch, args)
+    if section == "length":
+        return [length_row(name, server, args.scratch, args)]
+    return [memory_row(name, server, args.scratch, args)]
+
+
+def _stored(name: str, work: Path, args: argparse.Namespace) -> dict[str, Any]:
+    return {"rows": stored_rows(name, args.scratch, work / f"stored-{time.time_ns()}", args)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -700,7 +822,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="profile our servers with py-spy during each grid row (collapsed stacks into DIR; "
         "summarise with bench/profile_summary.py); the sampling costs the server some CPU",
     )
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON at the end")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="JSON file rewritten after every finished row (default: <scratch>/results/<start time>.json)",
+    )
+    parser.add_argument("--ports", help="port range for the servers, LOW-HIGH (default: any free port)")
+    parser.add_argument(
+        "--db-prefix", default="tabletop_bench_", help="name prefix of scratch PostgreSQL databases"
+    )
+    parser.add_argument(
+        "--redis-db", type=int, default=0, help="Redis database number for ours on PostgreSQL"
+    )
+    parser.add_argument(
+        "--peer-timeout", type=float, default=30.0, help="seconds a peer's client waits for its server"
+    )
     args = parser.parse_args(argv)
     args.systems = [s for s in args.systems.split(",") if s]
     args.subscribers = [int(n) for n in args.subscribers.split(",") if n]
@@ -709,52 +846,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown system or section: {', '.join(unknown)}")
     parse_grid(args.grid)
+    try:
+        ports = PortPool(parse_port_range(args.ports)) if args.ports else None
+    except ValueError as error:
+        parser.error(str(error))
+    args.place = Placement(ports, args.db_prefix, args.redis_db)
+    os.environ["PEERS_EVENT_TIMEOUT_MS"] = str(int(args.peer_timeout * 1000))  # read by client.js
 
-    pin = not args.no_pin and len(os.sched_getaffinity(0)) >= 2 and shutil.which("taskset") is not None
-    if pin:
+    args.pin = not args.no_pin and len(os.sched_getaffinity(0)) >= 2 and shutil.which("taskset") is not None
+    if args.pin:
         os.sched_setaffinity(0, {LOADGEN_CPU})  # the harness and every load generator it starts
     if any(not s.startswith("ours") for s in args.systems):
         install(args.scratch)
     results: dict[str, Any] = {
-        "grid": [],
-        "length": [],
-        "stored": [],
-        "reveal": [],
-        "memory": [],
-        "processes": [],
-        "pinned": pin,
+        "pinned": args.pin,
         "cpus": os.cpu_count(),
         "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }
-    with tempfile.TemporaryDirectory(prefix="tabletop-bench-peers-") as tmp:
-        work = Path(tmp)
-        for name in args.systems:
-            if {"grid", "length", "reveal"} & set(sections):
-                with system_server(name, args.scratch, work / name, pin=pin) as (server, _):
-                    if "grid" in sections:
-                        results["grid"] += grid_rows(name, server, args.scratch, args)
-                    if "length" in sections:
-                        results["length"].append(length_row(name, server, args.scratch, args))
-                    if "reveal" in sections:
-                        results["reveal"] += reveal_rows(name, server, args.scratch, args)
-            if "memory" in sections:
-                with system_server(name, args.scratch, work / f"mem-{name}", pin=pin) as (server, _):
-                    results["memory"].append(memory_row(name, server, args.scratch, args))
-            if "stored" in sections and name in DURABLE:
-                results["stored"] += stored_rows(name, args.scratch, work, args)
-        if "processes" in sections:
-            results["processes"] = processes_rows(args.scratch, work, args)
+    out = args.out or args.scratch / "results" / f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    progress(f"results: {out} (rewritten after every section)")
+    print(
+        f"bench-peers {results['started']}, {results['cpus']} CPUs, "
+        f"server {'pinned to CPU 0, load generators to CPU 1' if args.pin else 'not pinned'}",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory(prefix=f"{args.db_prefix}peers-") as tmp:
+        for section in SECTIONS:
+            if section not in sections:
+                continue
+            results[section] = run_section(section, Path(tmp) / section, args)
+            out.write_text(json.dumps(results, indent=2))
+            if results[section] and not args.json:
+                print(f"\n{section_table(section, results[section])}", flush=True)
     results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    out.write_text(json.dumps(results, indent=2))
     if args.json:
         print(json.dumps(results, indent=2))
-        return 0
-    print(
-        f"bench-peers {results['started']} → {results['finished']}, {results['cpus']} CPUs, "
-        f"server {'pinned to CPU 0, load generators to CPU 1' if pin else 'not pinned'}"
-    )
-    if results["grid"]:
-        print(grid_table(results["grid"], SYSTEMS))
-    print(sections_report(results))
+    else:
+        print(f"\nfinished {results['finished']}; JSON in {out}")
     return 0
 
 

@@ -6,8 +6,9 @@ can check them without processes.
 
 from __future__ import annotations
 
+import socket
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 OURS = ("ours-sqlite", "ours-pg")
@@ -30,6 +31,60 @@ def parse_grid(text: str) -> list[tuple[int, int]]:
     if not rows:
         raise ValueError("empty grid")
     return rows
+
+
+def parse_port_range(text: str) -> range:
+    """``"20000-20999"`` → the ports a run may listen on (inclusive bounds)."""
+    low, _, high = text.partition("-")
+    ports = range(int(low), int(high or low) + 1)
+    if not ports or ports.start < 1024 or ports.stop > 65536:
+        raise ValueError(f"port range {text!r}: expected LOW-HIGH within 1024-65535")
+    return ports
+
+
+class PortPool:
+    """Hands out loopback ports from a range, round robin, skipping ports something else holds
+    (several runs on one machine each get their own range: no two servers race for one port)."""
+
+    def __init__(self, ports: range) -> None:
+        self._ports = ports
+        self._next = 0
+
+    def take(self) -> int:
+        for _ in range(len(self._ports)):
+            port = self._ports[self._next % len(self._ports)]
+            self._next += 1
+            with socket.socket() as probe:
+                try:
+                    probe.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        raise RuntimeError(f"no free port in {self._ports.start}-{self._ports.stop - 1}")
+
+
+def attempt(
+    what: str,
+    run: Callable[[], dict[str, Any]],
+    failed: Mapping[str, Any],
+    log: Callable[[str], None],
+    tries: int = 2,
+) -> dict[str, Any]:
+    """``run()``, tried again once when it raises; then ``failed`` marked with the last error,
+    so that one bad row (a peer's client timing out on a busy machine) never costs the table."""
+    error: Exception | None = None
+    for trial in range(1, tries + 1):
+        try:
+            return run()
+        except Exception as caught:  # any failure of a row is reported, not raised
+            error = caught
+            log(f"  {what} failed (try {trial} of {tries}): {_short(caught)}")
+    return {**failed, "failed": _short(error)}
+
+
+def _short(error: BaseException | None) -> str:
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= 300 else f"{text[:140]} … {text[-150:]}"
 
 
 def parse_stat(text: str) -> tuple[int, int]:
@@ -97,6 +152,8 @@ def grid_table(rows: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> s
             problems = {k: r.get(k) for k in ("stalled", "never_delivered", "never_started") if r.get(k)}
             if r.get("errors"):
                 problems["errors"] = r["errors"]
+            if r.get("failed"):
+                problems["failed"] = r["failed"]
             lines.append(
                 f"| {matches}×{moves} | {names.get(name, name)} | {_n(rate)} | {_n(r.get('p50_ms'))} | "
                 f"{_n(r.get('p99_ms'))} | {_n(r.get('cpu_ms_per_move'))} | {_n(ratio(sqlite, rate))} | "

@@ -13,7 +13,10 @@
 
 const readline = require("readline");
 
-const EVENT_TIMEOUT_MS = 10000;
+// How long a connection waits for the server (sync, a state after a move): long enough for a busy
+// shared machine; bench/peers.py sets it with --peer-timeout.
+const EVENT_TIMEOUT_MS = Number(process.env.PEERS_EVENT_TIMEOUT_MS || 30000);
+const CONNECT_TRIES = 3;
 const WARMUP_GAMES = 20;
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
@@ -29,6 +32,10 @@ class BgioConn {
   }
 
   open() {
+    return retrying(() => this.openOnce(), () => this.socket && this.socket.close());
+  }
+
+  openOnce() {
     const { io } = require("socket.io-client");
     this.socket = io(`${this.base}/duel`, { transports: ["websocket"], forceNew: true, reconnection: false });
     return new Promise((resolve, reject) => {
@@ -103,14 +110,31 @@ class ColyseusConn {
 async function colyseusMatch(base, watchers, keep = false) {
   const { Client } = require("colyseus.js");
   const url = base.replace("http://", "ws://");
-  const first = new ColyseusConn(await new Client(url).create("duel", { watchers: watchers.length, keep }));
+  const join = (options) => retrying(() => new Client(url).joinById(first.room.roomId, options));
+  const first = new ColyseusConn(
+    await retrying(() => new Client(url).create("duel", { watchers: watchers.length, keep }))
+  );
   // The second seat's arrival starts the match: the first listens before it joins.
-  const seats = [first, new ColyseusConn(await new Client(url).joinById(first.room.roomId, {}))];
+  const seats = [first, new ColyseusConn(await join({}))];
   const watching = [];
   await inBatches(watchers, async () => {
-    watching.push(new ColyseusConn(await new Client(url).joinById(first.room.roomId, { watch: true })));
+    watching.push(new ColyseusConn(await join({ watch: true })));
   });
   return { seats, watching };
+}
+
+// Matchmaking over HTTP and the first socket can fail on a loaded machine ("socket hang up",
+// ECONNRESET, a sync that times out): try again after a pause, a few times, before giving up.
+async function retrying(connect, cleanUp = () => {}) {
+  for (let trial = 1; ; trial++) {
+    try {
+      return await connect();
+    } catch (error) {
+      cleanUp();
+      if (trial >= CONNECT_TRIES) throw error;
+      await new Promise((r) => setTimeout(r, 250 * trial));
+    }
+  }
 }
 
 async function inBatches(items, fn, size = 50) {

@@ -3,6 +3,7 @@ figures and the side-by-side table."""
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -11,10 +12,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from peers_report import (  # bench/ is not a package: found through sys.path
+    PortPool,
+    attempt,
     cpu_ms_per_move,
     early_late,
     grid_table,
     parse_grid,
+    parse_port_range,
     parse_stat,
     parse_vm_rss_kib,
     per_item_kib,
@@ -108,3 +112,56 @@ def test_profile_summary_counts_areas_once_per_stack_and_leaf_frames_as_own_time
         "database driver": 25.0,
     }
     assert summary.own == [("apply (/x/domain/games/c.py:3)", 75.0), ("commit (sqlite3:0)", 25.0)]
+
+
+def test_a_failed_row_is_tried_once_more_then_reported_with_its_error() -> None:
+    calls: list[int] = []
+    logged: list[str] = []
+
+    def flaky() -> dict[str, object]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("socket hang up")
+        return {"moves_per_s": 10.0}
+
+    assert attempt("row", flaky, {"system": "bgio"}, logged.append) == {"moves_per_s": 10.0}
+    assert len(calls) == 2 and "socket hang up" in logged[0]
+
+    def broken() -> dict[str, object]:
+        raise RuntimeError("bgio sync timeout")
+
+    failed = attempt("row", broken, {"system": "bgio"}, logged.append)
+    assert failed["system"] == "bgio" and "bgio sync timeout" in failed["failed"]
+    assert len(logged) == 3
+
+
+def test_a_failed_row_shows_dashes_and_why_in_the_table() -> None:
+    rows = [
+        {"system": "bgio", "matches": 50, "moves_per_match": 100, "failed": "RuntimeError: timeout"},
+        {
+            "system": "ours-sqlite",
+            "matches": 50,
+            "moves_per_match": 100,
+            "moves_per_s": 300.0,
+            "p50_ms": 5.0,
+            "p99_ms": 40.0,
+            "cpu_ms_per_move": 1.0,
+            "load_before": 1,
+            "load_after": 1,
+        },
+    ]
+    table = grid_table(rows, NAMES)
+    failed_line = next(line for line in table.splitlines() if line.startswith("| 50×100 | bgio |"))
+    assert "| - | - | - |" in failed_line and "RuntimeError: timeout" in failed_line
+    assert "MISS SQLite 50×100: None× boardgame.io in memory" in table
+
+
+def test_ports_come_from_the_given_range_and_skip_a_port_in_use() -> None:
+    assert parse_port_range("21000-21002") == range(21000, 21003)
+    with pytest.raises(ValueError):
+        parse_port_range("80-90")
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        held = holder.getsockname()[1]
+        pool = PortPool(range(held, held + 2))
+        assert pool.take() == held + 1  # held is in use
