@@ -29,7 +29,7 @@ from api.middleware import RequestGuard
 from api.openapi_contract import document_contract
 from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
-from api.routers import game_types, games, health, players, webhooks
+from api.routers import game_types, games, health, players, stream, webhooks
 from api.routes import settle_routes
 from api.settings import Settings
 from api.web import install_web_client
@@ -138,6 +138,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(game_types.router)
     app.include_router(games.router)
+    app.include_router(stream.router)
     app.include_router(players.router)
     app.include_router(webhooks.router)
     app.include_router(graphql, prefix="/graphql")
@@ -158,9 +159,7 @@ def _publish_game_schemas(app: FastAPI, registry: EngineRegistry) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             document = generate()
-            document.setdefault("components", {}).setdefault("schemas", {}).update(
-                components(registry)
-            )
+            document.setdefault("components", {}).setdefault("schemas", {}).update(components(registry))
         return app.openapi_schema or generate()
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -1,9 +1,13 @@
-"""The live event stream behind the GraphQL subscription: history first, then live, no gap, no duplicate."""
+"""The live event stream behind the GraphQL subscription and the SSE stream: history first, then
+live, no gap, no duplicate; each live event encoded once per viewer, whoever else follows it."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections import OrderedDict
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -18,9 +22,80 @@ RESUBSCRIBE_PAUSE = 0.05
 """Seconds between a lost live feed and the next subscription attempt (after a catch-up)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Follower:
+    """Who follows a game and from where: the viewer's seat (None: a spectator or the host) and,
+    for a game already over when following began, its last ``seq``."""
+
+    game_id: str
+    game_type: str
+    seat: int | None
+    final_seq: int | None
+
+
+async def follower_of(container: Container, game_id: str, token: str | None) -> Follower:
+    """The token's viewer of a game, refused as any read of the game is (unknown game, foreign token)."""
+    match = await run_in_threadpool(container.service.load, game_id)
+    seat = container.service.viewer(match, token).seat
+    return Follower(game_id, match.game_type, seat, match.last_seq if match.is_over else None)
+
+
+@contextlib.asynccontextmanager
+async def attending(container: Container, follower: Follower) -> AsyncIterator[None]:
+    """While the body runs: one more open subscription, and the seat shown as present (a seat
+    following a game in progress)."""
+    container.metrics.active_subscriptions.inc()
+    try:
+        present = (
+            await run_in_threadpool(container.presence.connect, follower.game_id, follower.seat)
+            if follower.seat is not None and follower.final_seq is None
+            else None
+        )
+        try:
+            yield
+        finally:
+            if present is not None:
+                await _disconnect(container, present)
+    finally:
+        container.metrics.active_subscriptions.dec()
+
+
+async def _disconnect(container: Container, connection_id: str) -> None:
+    """End a seat's presence, even while the stream's task is being cancelled (a closed socket or
+    HTTP connection): shielded, so a second cancellation cannot leave the row behind until it expires."""
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.shield(run_in_threadpool(container.presence.disconnect, connection_id))
+
+
+class EncodedEvents:
+    """Live events already encoded, by (game, seq, viewer's seat, language, format): the bytes
+    that every follower in that group receives, made by the first of them to get there.
+
+    A commit wakes every follower of its game at once; without this each one would turn the same
+    event into the same bytes again. Only live events are kept (their ``next`` comes from the commit
+    and never changes); the least recently used entries go first."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._encoded: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def get(self, key: Hashable, encode: Callable[[], bytes]) -> bytes:
+        found = self._encoded.get(key)
+        if found is not None:
+            self._encoded.move_to_end(key)
+            return found
+        made = self._encoded[key] = encode()
+        if len(self._encoded) > self._size:
+            self._encoded.popitem(last=False)
+        return made
+
+    def __len__(self) -> int:
+        return len(self._encoded)
+
+
 async def game_event_stream(
     container: Container, game_id: str, seat: int | None, after: int, final_seq: int | None = None
-) -> AsyncIterator[dict[str, Any]]:
+) -> AsyncGenerator[tuple[dict[str, Any], bool, int | None], None]:
     """Events of a game after ``after`` as ``seat`` sees them; ends after the game's last event.
 
     ``final_seq`` is the last sequence number of a game already over when the subscription began
@@ -35,13 +110,17 @@ async def game_event_stream(
     Each event shown to a seat has ``next``: what that seat must decide right after it (decision,
     legal choices, version), or None. Live events carry it from the commit that made them; the
     last event read from storage gets it from the game's current state when nothing newer exists.
+
+    Yields each shown event with ``True`` when it came live from a commit (the same for every
+    follower of this seat: see ``EncodedEvents``), ``False`` when it was read from storage, and
+    the seat it was shown as (None once the seat left: a resigned seat watches as a spectator).
     """
     last = after
     while True:
         try:
             async with container.broker.subscribe(game_id) as live:
                 async for event, shown in _stored(container, game_id, seat, last):
-                    yield shown
+                    yield shown, False, seat
                     last, seat = event.seq, _still_seated(event, seat)
                     if event.event.type in TERMINAL_EVENTS:
                         return
@@ -53,10 +132,10 @@ async def game_event_stream(
                         continue
                     if event.seq > last + 1:
                         async for missed, shown in _stored(container, game_id, seat, last, event.seq - 1):
-                            yield shown
+                            yield shown, False, seat
                             last, seat = missed.seq, _still_seated(missed, seat)
                     seat = _still_seated(event, seat)
-                    yield _shown(event, seat)
+                    yield _shown(event, seat), True, seat
                     last = event.seq
                     if event.event.type in TERMINAL_EVENTS:
                         return
@@ -68,7 +147,7 @@ async def game_event_stream(
             # The live feed lost its place or is unavailable (Redis down): hand over what is
             # stored, pause briefly so an outage is not a busy loop, then subscribe again.
             async for event, shown in _stored(container, game_id, seat, last):
-                yield shown
+                yield shown, False, seat
                 last, seat = event.seq, _still_seated(event, seat)
                 if event.event.type in TERMINAL_EVENTS:
                     return

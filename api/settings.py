@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         64 * 1024, ge=256, description="Largest accepted request body and websocket message."
     )
     max_subscriptions_per_connection: int = Field(20, ge=1, description="Per GraphQL websocket.")
+    stream_heartbeat_seconds: float = Field(
+        15.0,
+        gt=0,
+        description="Period of the comment lines an idle SSE stream (`/v1/games/{id}/stream`) sends, "
+        "so proxies and mobile networks keep it open and a closed client is noticed.",
+    )
     rate_limit_enabled: bool = Field(
         True, description="Apply the rate limit (off only when something in front does it)."
     )

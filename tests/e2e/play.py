@@ -69,11 +69,15 @@ def play_over_rest(
     max_decisions: int = 20_000,
     watch_every: int = 1,
     before_submit: Hook | None = None,
+    started: Callable[[PlayedGame], None] | None = None,
 ) -> PlayedGame:
     """Create, seat, start and play to the end; every ``watch_every`` decisions every viewer reads
-    the game, its choices and the new events. ``before_submit`` sees each pending decision."""
+    the game, its choices and the new events. ``before_submit`` sees each pending decision;
+    ``started`` sees the game (its id and tokens) once it has started, before any decision."""
     body, tokens = start_game(http, slug, players, options, seed)
     game = PlayedGame(body["id"], body["host_token"], tokens, body["seed_commitment"])
+    if started is not None:
+        started(game)
     chooser = random.Random(seed)
     after = {str(s): 0 for s in range(players)} | {SPECTATOR: 0}
     while True:
