@@ -14,6 +14,8 @@ from datetime import datetime
 from domain.errors import InvalidRequest
 
 STATUSES = ("lobby", "in_progress", "finished", "aborted")
+CURSOR_PATTERN = "^[A-Za-z0-9_-]{1,512}$"
+"""Every cursor ``LobbyCursor.encode`` issues: URL-safe base64 without padding (for the schemas)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,13 @@ from domain.errors import InvalidName
 
 MAX_NAME_LENGTH = 64
 MAX_COMBINING_RUN = 3
+NAME_RULE = (
+    f"1 to {MAX_NAME_LENGTH} characters after Unicode NFKC normalisation, with at least one visible "
+    "character; control, format (bidi, zero-width), surrogate, private-use, unassigned, line and "
+    f"paragraph separator and blank-looking (Hangul filler, braille blank) characters are refused, "
+    f"and at most {MAX_COMBINING_RUN} combining marks in a row. Runs of spaces become one."
+)
+"""What ``clean_seat_name`` accepts, for the schemas."""
 """Marks stacked on one letter beyond this only serve to overflow the lines around them."""
 
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

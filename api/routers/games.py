@@ -42,7 +42,7 @@ from domain.idempotency import (
     TOKEN_KEY_PATTERN,
     TOKEN_KEY_RULE,
 )
-from domain.lobby import LobbyFilter
+from domain.lobby import CURSOR_PATTERN, LobbyFilter
 from domain.seating import take_seat
 from domain.services import Viewer
 
@@ -114,7 +114,12 @@ def list_games(
     ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[
-        str | None, Query(max_length=512, description="`next_cursor` of the previous page.")
+        str | None,
+        Query(
+            max_length=512,
+            pattern=CURSOR_PATTERN,
+            description="`next_cursor` of the previous page, verbatim (opaque, URL-safe base64).",
+        ),
     ] = None,
 ) -> GamePagePublic:
     """List public games, newest first, by status, type and joinability: one page at a time."""

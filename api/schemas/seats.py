@@ -5,12 +5,18 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from api.validation import Text
+from domain.names import MAX_NAME_LENGTH, NAME_RULE
 
 
 class SeatCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Text | None = Field(None, min_length=1, max_length=64)
+    name: Text | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        description=NAME_RULE,
+    )
     bot: Text | None = Field(
         None, max_length=32, description="A bot level, to seat a bot (host token required)."
     )

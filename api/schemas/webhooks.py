@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.webhook_model import Attempt, Delivery, Endpoint
+from domain.webhook_model import FILTERS, Attempt, Delivery, Endpoint
 
 
 class WebhookCreate(BaseModel):
@@ -19,6 +19,7 @@ class WebhookCreate(BaseModel):
         max_length=5,
         description="your_turn, game_started, game_over, reveal, or all (every event the "
         "owner's seat may see; a host's endpoint sees what a spectator sees).",
+        json_schema_extra={"items": {"type": "string", "enum": list(FILTERS)}},
     )
     game_id: str | None = Field(
         None,
