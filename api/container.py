@@ -119,6 +119,7 @@ def build_container(
     committer = GroupCommitter(units) if settings.group_commit else None
     service = GameService(units, registry, broker, SystemClock(), committer)
     service.max_bot_only_games = settings.max_bot_only_games
+    service.submit_on_loop = settings.submit_on_loop
     metrics = metrics or Metrics()
     service.submit_listeners.append(metrics.count_submit)
     if committer is not None:

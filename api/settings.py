@@ -40,6 +40,11 @@ class Settings(BaseSettings):
         "(one flush) by one writer thread per process, each answered after that commit; off: a "
         "transaction per submit.",
     )
+    submit_on_loop: bool = Field(
+        True,
+        description="A submit (REST and GraphQL) awaits the group commit's answer on the event "
+        "loop instead of holding a pool thread while it waits; off: a pool thread runs it.",
+    )
     gc_young_threshold: int = Field(
         50_000,
         ge=0,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from domain.bots import validate_level
 from domain.bots.turns import bot_choice, next_bot_seat
@@ -46,9 +48,17 @@ from domain.seeding import (
     new_seed,
 )
 from domain.tokens import hash_token, new_token
-from domain.transactions import OneTransactionEach, Transactions
+from domain.transactions import OneTransactionEach, QueuedTransactions, Transactions, Work
 
 MAX_RETRIES = 5
+
+T = TypeVar("T")
+
+
+class Offload(Protocol):
+    """Runs a blocking call on a thread and awaits its value (the API's thread pool)."""
+
+    def __call__(self, call: Callable[[], T], /) -> Awaitable[T]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +136,9 @@ class GameService:
         """In-progress games of bots only, across instances; None: unbounded."""
         self.submit_listeners: list[SubmitListener] = []
         self.token_listeners: list[TokenListener] = []
+        self.submit_on_loop = True
+        """``submit_async`` awaits the group commit's answer on the loop; off: a thread runs
+        ``submit`` (for A/B measurements)."""
 
     # -- catalog & lobby ---------------------------------------------------------------------------
 
@@ -372,27 +385,71 @@ class GameService:
     ) -> dict[str, JSON]:
         """Seal or apply a seat's choice; a retried key returns the first result unchanged, the
         same key with another choice or version is refused."""
-        named: dict[str, JSON] = {"choice": choice, "version": version}
-        if decision_version is not None:
-            named["decision_version"] = decision_version
-        request = fingerprint(named)
-        expected = (version, decision_version)
+        request, expected = _submit_request(choice, version, decision_version)
         for attempt in range(MAX_RETRIES):
+            work = self._submit_work(game_id, token, choice, expected, idempotency_key, request)
             try:
-                return self._submit_once(game_id, token, choice, expected, idempotency_key, request)
+                response, result, match = self.transactions.run(game_id, work)
             except VersionConflict as conflict:
                 # Another writer got there first: the guards are simply run again on the fresh
                 # state, which answers 409 only if this seat's own decision has moved on.
-                if isinstance(conflict, StaleDecision) or attempt == MAX_RETRIES - 1:
+                if _gives_up(conflict, attempt):
                     if idempotency_key is not None:
                         earlier = self._remembered(game_id, token, idempotency_key)
                         if earlier is not None:
                             _same_request(earlier, request)
                             return earlier.response
                     raise
+                continue
+            if result is not None:
+                self._after_submit(result, match)
+            return response
         raise AssertionError("unreachable")
 
-    def _submit_once(
+    async def submit_async(
+        self,
+        offload: Offload,
+        game_id: str,
+        token: str | None,
+        choice: Choice,
+        version: int | None = None,
+        idempotency_key: str | None = None,
+        decision_version: int | None = None,
+    ) -> dict[str, JSON]:
+        """``submit`` for an event loop: the submit is queued to the group commit and its answer
+        awaited, so no thread is held while it waits for its commit; ``offload`` runs on a thread
+        what blocks (reading an earlier answer, publishing). Same guards, retries and answers."""
+        transactions = self.transactions
+        if not (self.submit_on_loop and isinstance(transactions, QueuedTransactions)):
+            return await offload(
+                partial(
+                    self.submit, game_id, token, choice, version, idempotency_key, decision_version
+                )
+            )
+        request, expected = _submit_request(choice, version, decision_version)
+        for attempt in range(MAX_RETRIES):
+            work = self._submit_work(game_id, token, choice, expected, idempotency_key, request)
+            try:
+                response, result, match = await asyncio.wrap_future(
+                    transactions.start(game_id, work)
+                )
+            except VersionConflict as conflict:
+                if _gives_up(conflict, attempt):
+                    if idempotency_key is not None:
+                        earlier = await offload(
+                            partial(self._remembered, game_id, token, idempotency_key)
+                        )
+                        if earlier is not None:
+                            _same_request(earlier, request)
+                            return earlier.response
+                    raise
+                continue
+            if result is not None:
+                await offload(partial(self._after_submit, result, match))
+            return response
+        raise AssertionError("unreachable")
+
+    def _submit_work(
         self,
         game_id: str,
         token: str | None,
@@ -400,7 +457,7 @@ class GameService:
         expected: tuple[int | None, int | None],
         idempotency_key: str | None,
         request: str,
-    ) -> dict[str, JSON]:
+    ) -> Work[tuple[dict[str, JSON], SubmitResult | None, Match]]:
         def work(uow: UnitOfWork) -> tuple[dict[str, JSON], SubmitResult | None, Match]:
             match = uow.games.get(game_id, for_update=True)
             seat = self.require_seat(match, token)
@@ -426,11 +483,11 @@ class GameService:
                 uow.games.remember_result(game_id, key, response, request)
             return response, result, match
 
-        response, result, match = self.transactions.run(game_id, work)
-        if result is not None:
-            self._submitted(result)
-            self._committed(match)
-        return response
+        return work
+
+    def _after_submit(self, result: SubmitResult, match: Match) -> None:
+        self._submitted(result)
+        self._committed(match)
 
     def _remembered(self, game_id: str, token: str | None, key: str) -> Remembered | None:
         with self.uow() as uow:
@@ -662,6 +719,21 @@ def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:
         "decision": describe_decision(decision, match, seat),
         "choices": choices,
     }
+
+
+def _submit_request(
+    choice: Choice, version: int | None, decision_version: int | None
+) -> tuple[str, tuple[int | None, int | None]]:
+    """A submit's fingerprint (for its idempotency key) and the versions it expects."""
+    named: dict[str, JSON] = {"choice": choice, "version": version}
+    if decision_version is not None:
+        named["decision_version"] = decision_version
+    return fingerprint(named), (version, decision_version)
+
+
+def _gives_up(conflict: VersionConflict, attempt: int) -> bool:
+    """Whether a conflicted submit stops retrying: its own decision moved on, or no tries left."""
+    return isinstance(conflict, StaleDecision) or attempt == MAX_RETRIES - 1
 
 
 def _same_request(earlier: Remembered, request: str) -> None:

@@ -9,7 +9,8 @@ transaction and one flush, each still answered only after the commit that holds 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from concurrent.futures import Future
+from typing import Protocol, TypeVar, runtime_checkable
 
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 
@@ -23,6 +24,14 @@ class Transactions(Protocol):
     def run(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
         """Run ``work`` in a transaction and return its value once that is committed; ``key`` (a
         game id) orders works on the same game. If ``work`` raises, nothing it wrote is kept."""
+        ...
+
+
+@runtime_checkable
+class QueuedTransactions(Transactions, Protocol):
+    def start(self, key: str, work: Callable[[UnitOfWork], T]) -> Future[T]:
+        """Queue ``work`` and return at once; the future gets its value (or its error) only after
+        the commit that holds it. Lets an event loop wait for a commit without a thread."""
         ...
 
 

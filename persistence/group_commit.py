@@ -53,6 +53,12 @@ class GroupCommitter:
         """Told the number of works of each batch once it is answered (metrics)."""
 
     def run(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
+        value: T = self.start(key, work).result()
+        return value
+
+    def start(self, key: str, work: Callable[[UnitOfWork], T]) -> Future[T]:
+        """Queue ``work`` and return at once: the future is answered by the writer thread after
+        the commit that holds the work, so an event loop can await it without holding a thread."""
         if threading.current_thread() is self._writer:
             raise RuntimeError("a work may not wait for another work: it would wait for itself")
         job = _Job(key, work)
@@ -61,8 +67,7 @@ class GroupCommitter:
                 self._writer = threading.Thread(target=self._drain, name="group-commit", daemon=True)
                 self._writer.start()
             self._queue.put(job)
-        value: T = job.answer.result()
-        return value
+        return job.answer
 
     def close(self) -> None:
         """Finish the works already queued and stop the writer (a later ``run`` starts it again)."""

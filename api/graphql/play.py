@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, cast
 
 import strawberry
+from starlette.concurrency import run_in_threadpool
 from strawberry import ID
 from strawberry.scalars import JSON
 from strawberry.types import Info
@@ -13,6 +14,7 @@ from api.graphql.common import (
     IDEMPOTENCY_KEY_ADAPTER,
     Problem,
     attempt,
+    attempt_async,
     container_of,
     in_range,
     lang_of,
@@ -178,11 +180,17 @@ class PlayMutation:
     ) -> SubmitChoiceResult:
         service, token = container_of(info).service, token_of(info)
 
-        def submit() -> SubmitResult:
+        async def submit() -> SubmitResult:
             body = ChoiceSubmit(choice=choice, version=version, decision_version=decision_version)
             key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
-            result = service.submit(
-                game_id, token, body.choice, body.version, key, body.decision_version
+            result = await service.submit_async(
+                run_in_threadpool,
+                game_id,
+                token,
+                body.choice,
+                body.version,
+                key,
+                body.decision_version,
             )
             return SubmitResult(
                 status=result["status"],
@@ -192,4 +200,4 @@ class PlayMutation:
                 next=offer_of(result.get("next")),
             )
 
-        return await attempt(submit)
+        return await attempt_async(submit)

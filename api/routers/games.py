@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response
+from starlette.concurrency import run_in_threadpool
 
 from api.conditional import CACHE_CONTROL, NOT_MODIFIED, VARY, IfNoneMatch, game_etag, matches
 from api.deps import (
@@ -369,7 +370,7 @@ def get_choices(
         "idempotency_key_reused",
     ),
 )
-def submit_choice(
+async def submit_choice(
     game_id: str,
     body: ChoiceSubmit,
     service: ServiceDep,
@@ -384,8 +385,14 @@ def submit_choice(
     ] = None,
 ) -> SubmitResultPublic:
     """Submit one of the listed choices: sealed (others still choosing) or applied."""
-    result = service.submit(
-        game_id, token, body.choice, body.version, idempotency_key, body.decision_version
+    result = await service.submit_async(
+        run_in_threadpool,
+        game_id,
+        token,
+        body.choice,
+        body.version,
+        idempotency_key,
+        body.decision_version,
     )
     return SubmitResultPublic.model_validate(result)
 

@@ -7,6 +7,7 @@ The writer is held on a first work until the others are queued, so the batch is 
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -190,3 +191,53 @@ def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
     service.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
     assert service.load(duel.game_id).status.value == "finished"
     assert seen == ["finished", "finished"]
+
+
+@pytest.mark.parametrize("on_loop", [True, False])
+def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
+    service: GameService, committer: GroupCommitter, on_loop: bool
+) -> None:
+    """``submit_async`` queues the submit and awaits the writer's answer: while the writer is held,
+    nothing runs on a thread for it, and the answer (then the publish) comes after the commit.
+    Switched off, the whole submit runs on a thread (the A/B baseline)."""
+    duel = start_duel(service)
+    service.submit_on_loop = on_loop
+    holding, release = threading.Event(), threading.Event()
+    offloaded: list[str] = []
+
+    async def offload(call: Callable[[], Any]) -> Any:
+        offloaded.append("waiting" if not release.is_set() else "after commit")
+        return await asyncio.to_thread(call)
+
+    def hold(_uow: UnitOfWork) -> None:
+        holding.set()
+        release.wait(10)
+
+    async def scenario() -> dict[str, Any]:
+        held = committer.start("", hold)
+        assert await asyncio.to_thread(holding.wait, 10)
+        submit = asyncio.create_task(
+            service.submit_async(
+                offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1"
+            )
+        )
+        while committer._queue.qsize() < 1 and not offloaded:
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.05)
+        assert not submit.done()  # not answered before its commit
+        release.set()
+        await asyncio.wrap_future(held)
+        answer = await submit
+        return answer
+
+    answer = asyncio.run(scenario())
+    assert answer["status"] == "sealed"
+    assert service.load(duel.game_id).version == answer["version"]
+    assert offloaded == (["after commit"] if on_loop else ["waiting"])
+    # The same key and body repeated answers the first result, through the same path.
+    again = asyncio.run(
+        service.submit_async(
+            offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1"
+        )
+    )
+    assert again == answer
