@@ -7,6 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.rest.test_rest_contract import stored
+
 GAME = "im-schutze-der-burg"
 
 
@@ -67,13 +69,13 @@ def test_a_token_of_a_decision_that_really_changed_is_409(client: TestClient) ->
     assert first["decision_version"] > ann["decision_version"], "sealing changes Ann's own token"
 
     # Ann's own choice changed: her token from before it is stale, the one from her answer is not.
-    before = client.get(f"/v1/games/{game_id}").json()
+    before = stored(client, game_id)
     stale = submit(client, game_id, tokens[0], choice=ann["choices"][-1],
                    decision_version=ann["decision_version"])
     assert stale.status_code == 409 and stale.json()["code"] == "version_conflict", stale.text
     old_version = submit(client, game_id, tokens[0], choice=ann["choices"][-1], version=ann["version"])
     assert old_version.status_code == 409, old_version.text
-    assert client.get(f"/v1/games/{game_id}").json() == before
+    assert stored(client, game_id) == before
     replaced = submit(client, game_id, tokens[0], choice=ann["choices"][-1],
                       decision_version=first["decision_version"])
     assert replaced.status_code == 200, replaced.text
