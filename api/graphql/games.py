@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 from strawberry import ID
 from strawberry.scalars import JSON
 from strawberry.types import Info
@@ -178,6 +177,7 @@ class GameCreated:
 
 
 GameOrProblem = Annotated[Game | Problem, strawberry.union("GameOrProblem")]
+GamePageOrProblem = Annotated[GamePage | Problem, strawberry.union("GamePageOrProblem")]
 
 
 CreateGameResult = Annotated[GameCreated | Problem, strawberry.union("CreateGameResult")]
@@ -230,6 +230,21 @@ def game_of(public: GamePublic) -> Game:
     )
 
 
+def page_of(public: GamePagePublic) -> GamePage:
+    """A lobby page as GraphQL shows it."""
+    return GamePage(
+        items=[
+            GameSummary(
+                **s.model_dump(exclude={"seats"}),
+                seats=[SeatSummary(**seat.model_dump()) for seat in s.seats],
+            )
+            for s in public.items
+        ],
+        total=public.total,
+        next_cursor=public.next_cursor,
+    )
+
+
 @strawberry.type
 class GameQuery:
     @strawberry.field(
@@ -244,24 +259,17 @@ class GameQuery:
         joinable: bool | None = None,
         limit: int = 50,
         cursor: str | None = None,
-    ) -> GamePage:
+    ) -> GamePageOrProblem:
         service = container_of(info).service
-        limit = in_range("limit", limit, 1, 200)
-        page = await run_in_threadpool(
-            lambda: service.list_games(LobbyFilter(status, type, joinable), limit, cursor)
-        )
-        public = GamePagePublic.of(page)
-        return GamePage(
-            items=[
-                GameSummary(
-                    **s.model_dump(exclude={"seats"}),
-                    seats=[SeatSummary(**seat.model_dump()) for seat in s.seats],
-                )
-                for s in public.items
-            ],
-            total=public.total,
-            next_cursor=public.next_cursor,
-        )
+
+        def listed() -> GamePage:
+            page = service.list_games(
+                LobbyFilter(status, type, joinable), in_range("limit", limit, 1, 200), cursor
+            )
+            return page_of(GamePagePublic.of(page))
+
+        return await attempt(listed)
+
 
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
     async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:

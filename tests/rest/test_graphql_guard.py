@@ -91,7 +91,7 @@ def test_an_aliased_mutation_counts_as_that_many_requests(limited: TestClient) -
     assert error["extensions"]["code"] == "rate_limited"
     assert "counts as 10 requests" in error["message"]
     assert response.headers["retry-after"] and response.headers["ratelimit-limit"] == "5"
-    games = graphql(limited, "{ games { items { id } } }")
+    games = graphql(limited, "{ games { ... on GamePage { items { id } } } }")
     assert games.status_code == 429 or games.json()["data"]["games"]["items"] == [], "no game may be created"
 
 
@@ -112,7 +112,9 @@ def test_an_unexpected_failure_is_masked_with_a_code_and_a_request_id(
         raise RuntimeError("SELECT host_token_hash FROM games WHERE id = 'secret-parameter'")
 
     monkeypatch.setattr(service, "list_games", broken)
-    response = graphql(client, "{ games { total } }", headers={"X-Request-Id": "trace-me-1"})
+    response = graphql(
+        client, "{ games { ... on GamePage { total } } }", headers={"X-Request-Id": "trace-me-1"}
+    )
     (error,) = response.json()["errors"]
     assert error["message"] == "an unexpected error occurred; it has been logged"
     assert error["extensions"] == {
@@ -125,8 +127,13 @@ def test_an_unexpected_failure_is_masked_with_a_code_and_a_request_id(
     ("query", "variables", "headers", "code"),
     [
         ("{ nope }", {}, {}, "graphql_validation_failed"),
-        ("{ games { total }", {}, {}, "graphql_parse_failed"),
-        ("query($n: Int!) { games(limit: $n) { total } }", {"n": "x"}, {}, "graphql_validation_failed"),
+        ("{ games { ... on GamePage { total } }", {}, {}, "graphql_parse_failed"),
+        (
+            "query($n: Int!) { games(limit: $n) { ... on GamePage { total } } }",
+            {"n": "x"},
+            {},
+            "graphql_validation_failed",
+        ),
         ('{ choices(gameId: "x") { __typename } }', {}, {"Authorization": "Basic abc"}, "unauthorized"),
     ],
 )
@@ -155,9 +162,9 @@ def test_a_fragment_bomb_is_refused_as_too_costly_over_http_and_the_websocket(
 def test_a_document_past_the_deadline_is_stopped_over_http_and_the_websocket(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, graphql_deadline_seconds=1e-9)
     with TestClient(create_app(settings, registry=registry_with_test_game())) as hurried:
-        error = only_error(graphql(hurried, "{ games { total } }"))
+        error = only_error(graphql(hurried, "{ games { ... on GamePage { total } } }"))
         assert error["extensions"]["code"] == "graphql_deadline_exceeded"
         with graphql_socket(hurried) as socket:
-            messages = operation(socket, "late", "{ games { total } }")
+            messages = operation(socket, "late", "{ games { ... on GamePage { total } } }")
     codes = [e["extensions"]["code"] for m in messages for e in (m.get("payload") or {}).get("errors", [])]
     assert codes == ["graphql_deadline_exceeded"], messages

@@ -77,8 +77,8 @@ def test_a_cursor_not_issued_by_the_api_is_422(client: TestClient) -> None:
 
 
 GAMES = """query($cursor: String) { games(joinable: true, limit: 1, cursor: $cursor) {
-  total nextCursor items { id type status players maxPlayers seats { seat name bot } awaiting
-  createdAt updatedAt seedMode version } } }"""
+  ... on GamePage { total nextCursor items { id type status players maxPlayers
+  seats { seat name bot } awaiting createdAt updatedAt seedMode version } } } }"""
 
 
 def test_graphql_pages_the_lobby_the_same_way(client: TestClient) -> None:

@@ -52,8 +52,8 @@ def test_an_unknown_game_type_has_one_code_everywhere(client: TestClient) -> Non
     assert detail["data"]["gameType"] == {"code": "unknown_game_type", "httpStatus": 404}
     created = gql(client, 'mutation { createGame(type: "nope") { ... on Problem { code httpStatus } } }')
     assert created["data"]["createGame"] == {"code": "unknown_game_type", "httpStatus": 422}
-    listed = gql(client, '{ games(type: "nope") { total } }')
-    assert listed["errors"][0]["extensions"]["code"] == "unknown_game_type"
+    listed = gql(client, '{ games(type: "nope") { ... on Problem { code httpStatus } } }')
+    assert listed["data"]["games"] == {"code": "unknown_game_type", "httpStatus": 422}
 
 
 def test_a_missing_game_has_one_code_everywhere(client: TestClient) -> None:
@@ -77,15 +77,15 @@ def test_a_missing_game_has_one_code_everywhere(client: TestClient) -> None:
 
 def test_a_bad_lobby_filter_has_one_code_in_both_apis(client: TestClient) -> None:
     assert code_of(client.get("/v1/games", params={"status": "playing"})) == (422, "invalid_request")
-    listed = gql(client, '{ games(status: "playing") { total } }')
-    assert listed["errors"][0]["extensions"]["code"] == "invalid_request"
+    listed = gql(client, '{ games(status: "playing") { ... on Problem { code } } }')
+    assert listed["data"]["games"] == {"code": "invalid_request"}
 
 
 def test_paging_arguments_out_of_range_are_refused_in_both_apis(client: TestClient) -> None:
     """GraphQL used to clamp a limit silently where REST refused it."""
     assert code_of(client.get("/v1/games", params={"limit": 0})) == (422, "invalid_request")
-    listed = gql(client, "{ games(limit: 0) { total } }")
-    assert listed["errors"][0]["extensions"]["code"] == "invalid_request"
+    listed = gql(client, "{ games(limit: 0) { ... on Problem { code httpStatus } } }")
+    assert listed["data"]["games"] == {"code": "invalid_request", "httpStatus": 422}
     game = client.post("/v1/games", json={"type": "duel"}).json()
     assert code_of(client.get(f"/v1/games/{game['id']}/events", params={"limit": 5000})) == (
         422,
