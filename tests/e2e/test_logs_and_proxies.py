@@ -40,7 +40,7 @@ def test_every_log_line_is_one_json_object_even_with_newlines_in_client_input(
     with httpx.Client(base_url=base, timeout=10) as http:
         # A GraphQL syntax error: its text quotes the document, newlines and all.
         http.post("/graphql", json={"query": "{ games {\n" + FORGED + "\n"})
-        query = "query($n: Int!) { games(limit: $n) { total } }"
+        query = "query($n: Int!) { games(limit: $n) { ... on GamePage { total } } }"
         http.post("/graphql", json={"query": query, "variables": {"n": "1\n" + FORGED}})
         broken = b'{"type": "x\n' + FORGED.encode()
         http.post("/v1/games", content=broken, headers={"content-type": "application/json"})
