@@ -23,6 +23,7 @@ from domain.registry import EngineRegistry, default_registry
 from domain.rematch import RematchService
 from domain.replay import ReplayService
 from domain.services import GameService
+from domain.standing import StandingService
 from domain.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
@@ -47,6 +48,7 @@ class Container:
     rematches: RematchService
     guard: TargetGuard
     presence: PresenceService
+    standing: StandingService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
@@ -146,5 +148,6 @@ def build_container(
         RematchService(service),
         guard,
         PresenceService(service, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
+        StandingService(service),
         metrics,
     )

@@ -21,6 +21,7 @@ from domain.presence import PresenceService
 from domain.rematch import RematchService
 from domain.replay import ReplayService
 from domain.services import GameService
+from domain.standing import StandingService
 from domain.tokens import hash_token
 from domain.webhooks import WebhookService
 
@@ -132,6 +133,10 @@ async def get_caller(request: Request) -> str:
     return idempotency_caller(request, token)
 
 
+async def get_standing(container: Annotated[Container, Depends(get_container)]) -> StandingService:
+    return container.standing
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
@@ -142,3 +147,4 @@ ReplaysDep = Annotated[ReplayService, Depends(get_replays)]
 RematchesDep = Annotated[RematchService, Depends(get_rematches)]
 PresenceDep = Annotated[PresenceService, Depends(get_presence)]
 CallerDep = Annotated[str, Depends(get_caller)]
+StandingDep = Annotated[StandingService, Depends(get_standing)]

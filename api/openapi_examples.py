@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.social_examples import SOCIAL_EXAMPLES
+
 GAME_ID = "7f45cbf378cd4603930a96c6041f05c2"
 PLAYER_ID = "62cffe19492b40b0ac51f5a3fd4619a7"
 WEBHOOK_ID = "9f21c74b444d4532be89a8d73ce7a009"
@@ -232,6 +234,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
             }
         ],
     },
+    **SOCIAL_EXAMPLES,
 }
 """Keyed by component schema name; every operation using the schema shows the example."""
 

@@ -183,3 +183,8 @@ class RematchExists(DomainError):
 class GameNotFinished(DomainError):
     code = "game_not_finished"
     status = 409
+
+
+class PlayerNotFound(DomainError):
+    code = "player_not_found"
+    status = 404

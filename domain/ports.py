@@ -13,6 +13,7 @@ from domain.engine import JSON
 from domain.idempotency import Remembered
 from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.match import AppliedChoices, Match, RecordedEvent
+from domain.ratings import RatingRepository
 from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
@@ -213,6 +214,7 @@ class UnitOfWork(Protocol):
     players: PlayerRepository
     webhooks: WebhookRepository
     presence: PresenceRepository
+    ratings: RatingRepository
 
     def __enter__(self) -> Self:
         ...

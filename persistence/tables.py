@@ -268,6 +268,101 @@ class WebhookAttemptRow(SQLModel, table=True):
     duration_ms: float = Field(sa_column=Column(Float, nullable=False))
 
 
+class RatingRow(SQLModel, table=True):
+    """A subject's (player's or bot level's) current rating in one game type."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "game_type", "display", "subject"),)
+
+    subject: str = Field(sa_column=Column(String(80), primary_key=True))
+    game_type: str = Field(sa_column=Column(String(64), primary_key=True))
+    mu: float = Field(sa_column=Column(Float, nullable=False))
+    sigma: float = Field(sa_column=Column(Float, nullable=False))
+    display: float = Field(sa_column=Column(Float, nullable=False))
+    games: int = Field(sa_column=Column(Integer, nullable=False))
+    updated_at: datetime = _timestamp()
+
+
+class RatingChangeRow(SQLModel, table=True):
+    """One rated game's change of one subject: the key refuses counting a game twice."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_subject_at", "subject", "at"),)
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    subject: str = Field(sa_column=Column(String(80), primary_key=True))
+    game_type: str = Field(sa_column=Column(String(64), nullable=False))
+    seat: int = Field(sa_column=Column(Integer, nullable=False))
+    rank: int = Field(sa_column=Column(Integer, nullable=False))
+    mu_before: float = Field(sa_column=Column(Float, nullable=False))
+    sigma_before: float = Field(sa_column=Column(Float, nullable=False))
+    games_before: int = Field(sa_column=Column(Integer, nullable=False))
+    mu: float = Field(sa_column=Column(Float, nullable=False))
+    sigma: float = Field(sa_column=Column(Float, nullable=False))
+    at: datetime = _timestamp()
+
+
+class GameResultRow(SQLModel, table=True):
+    """How a player's seat ended a finished game (profiles, finishing rate)."""
+
+    __tablename__ = "game_results"
+    __table_args__ = (Index("ix_game_results_player_at", "player_id", "at"),)
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    player_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    game_type: str = Field(sa_column=Column(String(64), nullable=False))
+    rank: int = Field(sa_column=Column(Integer, nullable=False))
+    outcome: str = Field(sa_column=Column(String(16), nullable=False))
+    rated: bool = Field(sa_column=Column(Boolean, nullable=False))
+    at: datetime = _timestamp()
+
+
+class ChatMessageRow(SQLModel, table=True):
+    """A line of table talk, stored with its game (never part of its events or version)."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_game_id", "game_id", "id"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, nullable=False))
+    text: str | None = Field(sa_column=Column(Text, nullable=True))
+    phrase: str | None = Field(sa_column=Column(String(32), nullable=True))
+    at: datetime = _timestamp()
+
+
+class ChatMuteRow(SQLModel, table=True):
+    """Who hides whom in a game's chat: ``by_seat`` -1 is the host muting a seat for everyone,
+    otherwise a seat hiding another seat's messages for itself only."""
+
+    __tablename__ = "chat_mutes"
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    by_seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+
+
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]
 idempotency = IdempotencyRow.__table__  # type: ignore[attr-defined]
@@ -279,3 +374,9 @@ webhook_deliveries = WebhookDeliveryRow.__table__  # type: ignore[attr-defined]
 webhook_attempts = WebhookAttemptRow.__table__  # type: ignore[attr-defined]
 game_choices = GameChoicesRow.__table__  # type: ignore[attr-defined]
 presence = PresenceRow.__table__  # type: ignore[attr-defined]
+
+ratings = RatingRow.__table__  # type: ignore[attr-defined]
+rating_changes = RatingChangeRow.__table__  # type: ignore[attr-defined]
+game_results = GameResultRow.__table__  # type: ignore[attr-defined]
+chat_messages = ChatMessageRow.__table__  # type: ignore[attr-defined]
+chat_mutes = ChatMuteRow.__table__  # type: ignore[attr-defined]

@@ -17,10 +17,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
+from domain.ratings import RatingRepository
 from domain.registry import EngineRegistry
 from persistence.hot_states import HotStates
 from persistence.players import SqlPlayerRepository
 from persistence.presence import SqlPresenceRepository
+from persistence.ratings import SqlRatingRepository
 from persistence.repository import SqlGameRepository
 from persistence.webhooks import SqlWebhookRepository
 from persistence.write_lock import SqliteWriteLock
@@ -35,6 +37,7 @@ class SqlUnitOfWork:
     players: PlayerRepository
     webhooks: WebhookRepository
     presence: PresenceRepository
+    ratings: RatingRepository
 
     def __init__(
         self,
@@ -65,6 +68,7 @@ class SqlUnitOfWork:
         self.players = SqlPlayerRepository(self._session, self._before_write)
         self.webhooks = SqlWebhookRepository(self._session, self._before_write)
         self.presence = SqlPresenceRepository(self._session, self._before_write)
+        self.ratings = SqlRatingRepository(self._session, self._before_write)
         return self
 
     def _before_write(self) -> None:

@@ -1,0 +1,121 @@
+"""Standing: leaderboards and player profiles, read from the ratings and results stored at each
+game's end (``domain.ratings.record_end``), plus the hook that writes them."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+
+from domain.errors import GameTypeNotFound, InvalidRequest, PlayerNotFound, UnknownGameType
+from domain.match import Match
+from domain.ports import UnitOfWork
+from domain.ratings import BOT_PREFIX, Finishing, Rating, RatingChange, SeatResult, record_end
+from domain.services import GameService
+
+HISTORY_LIMIT = 200
+RECENT_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A leaderboard line: who (a player, or a bot level), their rating and their place."""
+
+    rank: int
+    rating: Rating
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return "bot" if self.rating.subject.startswith(BOT_PREFIX) else "player"
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    game_type: str
+    entries: list[Standing]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    player_id: str
+    name: str
+    ratings: list[Rating]
+    history: list[RatingChange]
+    recent: list[SeatResult]
+    finishing: Finishing
+
+
+class StandingService:
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        games.when_finished.append(self.game_finished)
+
+    def game_finished(self, uow: UnitOfWork, match: Match) -> None:
+        """In the transaction that records the end: ratings and results (``record_end``)."""
+        record_end(uow, match, self.games.clock.now())
+
+    def leaderboard(
+        self, game_type: str, min_games: int, limit: int, cursor: str | None = None
+    ) -> Leaderboard:
+        """Best display rating first; ``cursor`` continues after the last line of a page."""
+        try:
+            self.games.registry.get(game_type)
+        except UnknownGameType as error:
+            raise GameTypeNotFound(error.message) from None
+        after, offset = _decode(cursor) if cursor else (None, 0)
+        with self.games.uow() as uow:
+            found = uow.ratings.leaderboard(game_type, min_games, limit + 1, after)
+            page = found[:limit]
+            names = uow.ratings.player_names([r.subject for r in page])
+        entries = [
+            Standing(offset + i + 1, rating, names.get(rating.subject, rating.subject))
+            for i, rating in enumerate(page)
+        ]
+        next_cursor = None
+        if len(found) > limit and page:
+            last = page[-1]
+            next_cursor = _encode(last.display, last.subject, offset + len(page))
+        return Leaderboard(game_type, entries, next_cursor)
+
+    def profile(self, player_id: str, game_type: str | None = None) -> Profile:
+        with self.games.uow() as uow:
+            name = uow.ratings.player_names([player_id]).get(player_id)
+            if name is None:
+                raise PlayerNotFound(f"no player with id '{player_id}'")
+            return Profile(
+                player_id,
+                name,
+                uow.ratings.of_subject(player_id),
+                uow.ratings.history(player_id, game_type, HISTORY_LIMIT),
+                uow.ratings.results(player_id, RECENT_LIMIT),
+                uow.ratings.finishing([player_id]).get(player_id, Finishing()),
+            )
+
+    def finishing(self, player_ids: list[str]) -> dict[str, Finishing]:
+        """Finishing rates of several players at once (a lobby's or a table's seats)."""
+        if not player_ids:
+            return {}
+        with self.games.uow() as uow:
+            return uow.ratings.finishing(player_ids)
+
+    def ratings_of(self, game_type: str, subjects: list[str]) -> dict[str, Rating]:
+        if not subjects:
+            return {}
+        with self.games.uow() as uow:
+            return uow.ratings.ratings(game_type, subjects)
+
+
+def _encode(display: float, subject: str, offset: int) -> str:
+    raw = json.dumps([display, subject, offset]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> tuple[tuple[float, str], int]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        display, subject, offset = json.loads(base64.urlsafe_b64decode(padded))
+        return (float(display), str(subject)), int(offset)
+    except (ValueError, TypeError) as error:
+        raise InvalidRequest("the cursor is not one this service returned") from error

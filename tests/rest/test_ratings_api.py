@@ -1,0 +1,143 @@
+"""Ratings over REST: what is rated, counted once per game, leaderboards and profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from domain.ratings import PAIR_LIMIT, START_MU
+from tests.rest.test_quitters_api import wait_for
+from tests.rest.test_rest_contract import assert_problem, auth
+
+CLOCK = {"mode": "per_decision", "seconds": 600}
+
+
+def player(client: TestClient, name: str) -> dict[str, Any]:
+    created = client.post("/v1/players", json={"name": name})
+    assert created.status_code == 201, created.text
+    return created.json()  # type: ignore[no-any-return]
+
+
+def play_one_round(
+    client: TestClient, seat_tokens: list[str | None], cards: list[int], **body: Any
+) -> str:
+    """A one-round Duel: each token joins (a player token ties the seat to that player; None is
+    an anonymous seat), each seat plays its card, then the banker passes. Returns the game id."""
+    created = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, **body})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    seats = []
+    for n, token in enumerate(seat_tokens):
+        joined = client.post(
+            f"/v1/games/{game['id']}/seats",
+            json={} if token else {"name": f"anon {n}"},
+            headers=auth(token) if token else {},
+        )
+        assert joined.status_code == 201, joined.text
+        seats.append(joined.json()["token"])
+    assert client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).status_code == 200
+    for token, card in zip(seats, cards, strict=True):
+        sent = client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": card}}, headers=auth(token))
+        assert sent.status_code == 200, sent.text
+    for token in seats:
+        if client.get(f"/v1/games/{game['id']}/choices", headers=auth(token)).json()["choices"]:
+            client.post(
+                f"/v1/games/{game['id']}/choices", json={"choice": {"action": "pass"}}, headers=auth(token)
+            )
+            break
+    assert wait_for(client, game["id"], "finished")["status"] == "finished"
+    return game["id"]  # type: ignore[no-any-return]
+
+
+def board(client: TestClient, **params: Any) -> dict[str, Any]:
+    response = client.get("/v1/leaderboards/duel", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def test_a_rated_game_moves_both_ratings_once_winner_up(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    game_id = play_one_round(client, [ann["token"], bob["token"]], [3, 1], clock=CLOCK)
+    entries = board(client)["entries"]
+    assert [(e["rank"], e["name"], e["games"], e["kind"]) for e in entries] == [
+        (1, "Ann", 1, "player"),
+        (2, "Bob", 1, "player"),
+    ]
+    assert entries[0]["mu"] > START_MU > entries[1]["mu"] and entries[0]["provisional"]
+    profile = client.get(f"/v1/players/{ann['id']}/profile").json()
+    assert [(h["game_id"], h["rank"]) for h in profile["history"]] == [(game_id, 1)]
+    assert profile["history"][0]["rating"] > profile["history"][0]["rating_before"]
+    (recent,) = profile["recent_games"]
+    assert (recent["rank"], recent["outcome"], recent["rated"]) == (1, "finished", True)
+    assert recent["replay"] == f"/v1/games/{game_id}/replay"
+    assert profile["finishing"] == {"finished": 1, "resigned": 0, "timed_out": 0, "rate": 1.0}
+    assert [r["games"] for r in profile["ratings"]] == [1]
+
+
+def test_games_without_clock_host_seed_identities_or_with_one_player_twice_are_unrated(
+    client: TestClient,
+) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    play_one_round(client, [ann["token"], bob["token"]], [3, 1])  # no clock
+    play_one_round(client, [ann["token"], bob["token"]], [3, 1], clock=CLOCK, seed="mine")
+    play_one_round(client, [ann["token"], None], [3, 1], clock=CLOCK)  # an anonymous seat
+    play_one_round(client, [ann["token"], ann["token"]], [3, 1], clock=CLOCK)  # Ann twice
+    assert board(client)["entries"] == []
+    profile = client.get(f"/v1/players/{ann['id']}/profile").json()
+    assert len(profile["recent_games"]) == 5  # Ann's two seats count as two results
+    assert not any(r["rated"] for r in profile["recent_games"]) and profile["history"] == []
+
+
+def test_a_pair_gains_nothing_past_the_daily_limit(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    for _ in range(PAIR_LIMIT + 1):
+        play_one_round(client, [ann["token"], bob["token"]], [3, 1], clock=CLOCK)
+    assert [e["games"] for e in board(client)["entries"]] == [PAIR_LIMIT, PAIR_LIMIT]
+    recent = client.get(f"/v1/players/{bob['id']}/profile").json()["recent_games"]
+    assert [r["rated"] for r in recent] == [False] + [True] * PAIR_LIMIT
+
+
+def test_a_resigned_seat_ranks_last_and_counts_against_finishing(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    created = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, "clock": CLOCK}).json()
+    seats = [
+        client.post(f"/v1/games/{created['id']}/seats", json={}, headers=auth(p["token"])).json()["token"]
+        for p in (ann, bob)
+    ]
+    client.post(f"/v1/games/{created['id']}/start", headers=auth(created["host_token"]))
+    client.post(f"/v1/games/{created['id']}/choices", json={"choice": {"card": 1}}, headers=auth(seats[0]))
+    assert client.post(f"/v1/games/{created['id']}/resign", headers=auth(seats[1])).status_code == 200
+    wait_until_finished_passing(client, created["id"], seats[0])
+    bob_profile = client.get(f"/v1/players/{bob['id']}/profile").json()
+    assert bob_profile["recent_games"][0]["outcome"] == "resigned"
+    assert bob_profile["recent_games"][0]["rank"] == 2
+    assert bob_profile["finishing"]["rate"] == 0.0
+    assert [e["name"] for e in board(client)["entries"]] == ["Ann", "Bob"]
+
+
+def wait_until_finished_passing(client: TestClient, game_id: str, token: str) -> None:
+    import time
+
+    deadline = time.monotonic() + 60
+    while client.get(f"/v1/games/{game_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        if client.get(f"/v1/games/{game_id}/choices", headers=auth(token)).json()["choices"]:
+            client.post(f"/v1/games/{game_id}/choices", json={"choice": {"action": "pass"}}, headers=auth(token))
+        time.sleep(0.05)
+
+
+def test_leaderboard_pages_with_a_cursor_and_filters_by_games(client: TestClient) -> None:
+    people = [player(client, name) for name in ("Ann", "Bob", "Cy", "Di")]
+    play_one_round(client, [people[0]["token"], people[1]["token"]], [3, 1], clock=CLOCK)
+    play_one_round(client, [people[2]["token"], people[3]["token"]], [3, 1], clock=CLOCK)
+    play_one_round(client, [people[0]["token"], people[2]["token"]], [3, 1], clock=CLOCK)
+    first = board(client, limit=3)
+    second = board(client, limit=3, cursor=first["next_cursor"])
+    assert [e["rank"] for e in first["entries"] + second["entries"]] == [1, 2, 3, 4]
+    assert second["next_cursor"] is None
+    assert first["entries"][0]["name"] == "Ann"
+    assert {e["name"] for e in board(client, min_games=2)["entries"]} == {"Ann", "Cy"}
+    assert_problem(client.get("/v1/leaderboards/nope"), 404, "unknown_game_type")
+    assert_problem(client.get("/v1/leaderboards/duel", params={"cursor": "@@"}), 422, "invalid_request")
+    assert_problem(client.get("/v1/players/nobody/profile"), 404, "player_not_found")
