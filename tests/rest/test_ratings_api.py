@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -38,16 +39,18 @@ def play_one_round(
         seats.append(joined.json()["token"])
     assert client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).status_code == 200
     for token, card in zip(seats, cards, strict=True):
-        sent = client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": card}}, headers=auth(token))
+        sent = choose(client, game["id"], token, {"card": card})
         assert sent.status_code == 200, sent.text
     for token in seats:
         if client.get(f"/v1/games/{game['id']}/choices", headers=auth(token)).json()["choices"]:
-            client.post(
-                f"/v1/games/{game['id']}/choices", json={"choice": {"action": "pass"}}, headers=auth(token)
-            )
+            choose(client, game["id"], token, {"action": "pass"})
             break
     assert wait_for(client, game["id"], "finished")["status"] == "finished"
     return game["id"]  # type: ignore[no-any-return]
+
+
+def choose(client: TestClient, game_id: str, token: str, choice: dict[str, Any]) -> Any:
+    return client.post(f"/v1/games/{game_id}/choices", json={"choice": choice}, headers=auth(token))
 
 
 def board(client: TestClient, **params: Any) -> dict[str, Any]:
@@ -106,7 +109,7 @@ def test_a_resigned_seat_ranks_last_and_counts_against_finishing(client: TestCli
         for p in (ann, bob)
     ]
     client.post(f"/v1/games/{created['id']}/start", headers=auth(created["host_token"]))
-    client.post(f"/v1/games/{created['id']}/choices", json={"choice": {"card": 1}}, headers=auth(seats[0]))
+    choose(client, created["id"], seats[0], {"card": 1})
     assert client.post(f"/v1/games/{created['id']}/resign", headers=auth(seats[1])).status_code == 200
     wait_until_finished_passing(client, created["id"], seats[0])
     bob_profile = client.get(f"/v1/players/{bob['id']}/profile").json()
@@ -117,13 +120,11 @@ def test_a_resigned_seat_ranks_last_and_counts_against_finishing(client: TestCli
 
 
 def wait_until_finished_passing(client: TestClient, game_id: str, token: str) -> None:
-    import time
-
     deadline = time.monotonic() + 60
     while client.get(f"/v1/games/{game_id}").json()["status"] != "finished":
         assert time.monotonic() < deadline
         if client.get(f"/v1/games/{game_id}/choices", headers=auth(token)).json()["choices"]:
-            client.post(f"/v1/games/{game_id}/choices", json={"choice": {"action": "pass"}}, headers=auth(token))
+            choose(client, game_id, token, {"action": "pass"})
         time.sleep(0.05)
 
 
