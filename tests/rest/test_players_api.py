@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -38,7 +39,9 @@ def test_a_player_joins_with_its_token_and_sees_its_turn(client: TestClient) -> 
     (entry,) = mine.json()
     assert entry["game_id"] == game["id"] and entry["seat"] == 0
     assert entry["status"] == "in_progress" and entry["your_turn"] is True
-    assert entry["waiting_since"] is not None and entry["deadline"] is None
+    # No clock, so the deadline is the server's inactivity limit (7 days by default).
+    waiting, deadline = (datetime.fromisoformat(entry[k]) for k in ("waiting_since", "deadline"))
+    assert deadline - waiting == timedelta(days=7)
 
     reissued = client.post(
         f"/v1/players/me/games/{game['id']}/seats/0/token", headers=auth(player["token"])
