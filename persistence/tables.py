@@ -330,39 +330,6 @@ class GameResultRow(SQLModel, table=True):
     at: datetime = _timestamp()
 
 
-class ChatMessageRow(SQLModel, table=True):
-    """A line of table talk, stored with its game (never part of its events or version)."""
-
-    __tablename__ = "chat_messages"
-    __table_args__ = (Index("ix_chat_messages_game_id", "game_id", "id"),)
-
-    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
-    game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), nullable=False
-        )
-    )
-    seat: int = Field(sa_column=Column(Integer, nullable=False))
-    text: str | None = Field(sa_column=Column(Text, nullable=True))
-    phrase: str | None = Field(sa_column=Column(String(32), nullable=True))
-    at: datetime = _timestamp()
-
-
-class ChatMuteRow(SQLModel, table=True):
-    """Who hides whom in a game's chat: ``by_seat`` -1 is the host muting a seat for everyone,
-    otherwise a seat hiding another seat's messages for itself only."""
-
-    __tablename__ = "chat_mutes"
-
-    game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
-    )
-    by_seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-
-
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]
 idempotency = IdempotencyRow.__table__  # type: ignore[attr-defined]
@@ -378,5 +345,3 @@ presence = PresenceRow.__table__  # type: ignore[attr-defined]
 ratings = RatingRow.__table__  # type: ignore[attr-defined]
 rating_changes = RatingChangeRow.__table__  # type: ignore[attr-defined]
 game_results = GameResultRow.__table__  # type: ignore[attr-defined]
-chat_messages = ChatMessageRow.__table__  # type: ignore[attr-defined]
-chat_mutes = ChatMuteRow.__table__  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
-"""Ratings (current, history), players' game results, and table talk with its mutes.
+"""Ratings (current, history) and players' game results.
 
-Revision ID: 0013_ratings_and_chat
+Revision ID: 0013_ratings
 Revises: 0012_presence
 Create Date: 2026-11-25
 """
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0013_ratings_and_chat"
+revision: str = "0013_ratings"
 down_revision: str | None = "0012_presence"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -67,32 +67,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id", "seat"),
     )
     op.create_index("ix_game_results_player_at", "game_results", ["player_id", "at"])
-    op.create_table(
-        "chat_messages",
-        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
-        _game_id(),
-        sa.Column("seat", sa.Integer(), nullable=False),
-        sa.Column("text", sa.Text(), nullable=True),
-        sa.Column("phrase", sa.String(32), nullable=True),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("id"),
-    )
-    op.create_index("ix_chat_messages_game_id", "chat_messages", ["game_id", "id"])
-    op.create_table(
-        "chat_mutes",
-        _game_id(),
-        sa.Column("by_seat", sa.Integer(), autoincrement=False, nullable=False),
-        sa.Column("seat", sa.Integer(), autoincrement=False, nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("game_id", "by_seat", "seat"),
-    )
 
 
 def downgrade() -> None:
-    op.drop_table("chat_mutes")
-    op.drop_index("ix_chat_messages_game_id", table_name="chat_messages")
-    op.drop_table("chat_messages")
     op.drop_index("ix_game_results_player_at", table_name="game_results")
     op.drop_table("game_results")
     op.drop_index("ix_rating_changes_subject_at", table_name="rating_changes")
