@@ -48,7 +48,21 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
         "`ChoicesPublic` (the seat's decision right after the event, prompt in `lang`) or null. "
         "Comment lines (`: keep-alive`) come every `TABLETOP_STREAM_HEARTBEAT_SECONDS` while idle. "
         "The stream ends after `game_over` or `game_aborted`.",
-        "content": {MEDIA_TYPE: {"schema": {"type": "string"}, "example": STREAM_EXAMPLE}},
+        "content": {
+            MEDIA_TYPE: {
+                # One server-sent event (the fields of the text format); ``data`` is the JSON line.
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "pattern": "^[0-9]+$"},
+                        "event": {"type": "string"},
+                        "data": {"type": "string"},
+                        "retry": {"type": "integer"},
+                    },
+                },
+                "example": STREAM_EXAMPLE,
+            }
+        },
     },
     204: {"description": "The game is over and the client already has its last event: stop."},
 }

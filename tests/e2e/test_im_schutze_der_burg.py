@@ -20,7 +20,7 @@ from tests.e2e.harness import GAME_EVENTS, graphql_socket
 from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest, start_game
 
 SLUG = "im-schutze-der-burg"
-COUNTERS = ("version", "seq", "last_seq")
+COUNTERS = ("version", "seq", "last_seq", "remaining_seconds")  # the last ticks by itself (inactivity)
 
 
 class Subscribers:
