@@ -393,14 +393,12 @@ class GameService:
             except VersionConflict as conflict:
                 # Another writer got there first: the guards are simply run again on the fresh
                 # state, which answers 409 only if this seat's own decision has moved on.
-                if _gives_up(conflict, attempt):
-                    if idempotency_key is not None:
-                        earlier = self._remembered(game_id, token, idempotency_key)
-                        if earlier is not None:
-                            _same_request(earlier, request)
-                            return earlier.response
-                    raise
-                continue
+                if not _gives_up(conflict, attempt):
+                    continue
+                earlier = None
+                if idempotency_key is not None:
+                    earlier = self._remembered(game_id, token, idempotency_key)
+                return _answer_after_giving_up(conflict, earlier, request)
             if result is not None:
                 self._after_submit(result, match)
             return response
@@ -434,16 +432,14 @@ class GameService:
                     transactions.start(game_id, work)
                 )
             except VersionConflict as conflict:
-                if _gives_up(conflict, attempt):
-                    if idempotency_key is not None:
-                        earlier = await offload(
-                            partial(self._remembered, game_id, token, idempotency_key)
-                        )
-                        if earlier is not None:
-                            _same_request(earlier, request)
-                            return earlier.response
-                    raise
-                continue
+                if not _gives_up(conflict, attempt):
+                    continue
+                earlier = None
+                if idempotency_key is not None:
+                    earlier = await offload(
+                        partial(self._remembered, game_id, token, idempotency_key)
+                    )
+                return _answer_after_giving_up(conflict, earlier, request)
             if result is not None:
                 await offload(partial(self._after_submit, result, match))
             return response
@@ -734,6 +730,17 @@ def _submit_request(
 def _gives_up(conflict: VersionConflict, attempt: int) -> bool:
     """Whether a conflicted submit stops retrying: its own decision moved on, or no tries left."""
     return isinstance(conflict, StaleDecision) or attempt == MAX_RETRIES - 1
+
+
+def _answer_after_giving_up(
+    conflict: VersionConflict, earlier: Remembered | None, request: str
+) -> dict[str, JSON]:
+    """After the last conflict: the first answer to the same idempotent submit (a retry whose first
+    try committed), else the conflict itself."""
+    if earlier is None:
+        raise conflict
+    _same_request(earlier, request)
+    return earlier.response
 
 
 def _same_request(earlier: Remembered, request: str) -> None:

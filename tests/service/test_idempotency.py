@@ -4,14 +4,20 @@ and join honour the key too, so a retried join never takes a second seat."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import TypeVar
+
 import pytest
 
-from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey
+from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey, StaleDecision
 from domain.registry import EngineRegistry
 from domain.services import GameService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
+T = TypeVar("T")
 KEY = "6d1f0c1e-3b7a-4c8e-9f21-0a5b6c7d8e9f"
 
 
@@ -123,3 +129,43 @@ def test_a_create_or_join_key_replayed_by_another_caller_never_answers_the_first
     stolen = service.join(game_id, "ann", idempotency_key=KEY, caller="token:thief")
     assert (stolen.seat, stolen.token) != (seat.seat, seat.token)
     assert service.join(game_id, "ann", idempotency_key=KEY, caller="token:victim") == seat
+
+
+class _AlwaysStale:
+    """Transactions whose every work loses: the seat's decision moved on meanwhile."""
+
+    def run(self, key: str, work: object) -> object:
+        raise StaleDecision("moved on")
+
+    def start(self, key: str, work: object) -> Future[object]:
+        future: Future[object] = Future()
+        future.set_exception(StaleDecision("moved on"))
+        return future
+
+
+async def _offload(call: Callable[[], T]) -> T:
+    return call()
+
+
+def test_a_submit_that_gives_up_answers_its_committed_first_try_on_both_paths(
+    service: GameService,
+) -> None:
+    """A retry whose first try committed gets that answer even when its own try conflicts; without
+    the key, or with the key on another choice, the conflict (or the reuse) is the answer."""
+    game_id, tokens = started(service)
+    first = service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+    service.transactions = _AlwaysStale()
+    again = asyncio.run(
+        service.submit_async(_offload, game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+    )
+    assert service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first == again
+    with pytest.raises(StaleDecision):
+        service.submit(game_id, tokens[0], {"card": 1})
+    with pytest.raises(StaleDecision):
+        asyncio.run(service.submit_async(_offload, game_id, tokens[0], {"card": 1}))
+    with pytest.raises(IdempotencyKeyReused):
+        asyncio.run(
+            service.submit_async(_offload, game_id, tokens[0], {"card": 2}, idempotency_key=KEY)
+        )
+    with pytest.raises(StaleDecision):
+        service.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)
