@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.e2e.harness import ROOT
 
@@ -81,15 +81,20 @@ def play_to_end(page: Page, step: Any, limit_seconds: float = 240) -> int:
     raise AssertionError(f"the game did not end in {limit_seconds} s after {moves} moves")
 
 
-# The index of the first board target inside the board's window (a zoomed board hides the rest).
+# The index of the first board target a person can click: its centre inside the board's window (a
+# zoomed board clips the rest) and, when on screen, nothing else drawn over it. It is measured after
+# two animation frames, since a board opens at its whole extent and zooms in on the next frame.
 FIRST_TARGET_IN_VIEW = """
-() => {
+async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const targets = [...document.querySelectorAll("#board svg .target")];
   return targets.findIndex((node) => {
     const frame = node.ownerSVGElement.getBoundingClientRect();
     const r = node.getBoundingClientRect();
     const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
-    return x > frame.left && x < frame.right && y > frame.top && y < frame.bottom;
+    if (!(x > frame.left && x < frame.right && y > frame.top && y < frame.bottom)) return false;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;  // the click scrolls to it
+    return node.contains(document.elementFromPoint(x, y));
   });
 }
 """
@@ -103,12 +108,13 @@ def click_board_target(page: Page) -> bool:
     index = page.evaluate(FIRST_TARGET_IN_VIEW)
     if index < 0:
         page.locator("#board .zoom-fit").first.click()
-        index = max(0, page.evaluate(FIRST_TARGET_IN_VIEW))
+        index = page.evaluate(FIRST_TARGET_IN_VIEW)
+        assert index >= 0, "no board target can be clicked even with the whole board shown"
     targets.nth(index).click()
     return True
 
 
-PHONE_SIZE = {"width": 390, "height": 844}
+PHONE_SIZE: ViewportSize = {"width": 390, "height": 844}
 
 
 def save_for_readme(page: Page, name: str, at: str = "game-title") -> None:

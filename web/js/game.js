@@ -2,7 +2,7 @@
 // it is and why the game waits, every legal move, the game log and the final scores. It follows the
 // game live and re-reads the view after each event; all it shows comes from the API.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { h, clear, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
 import { t } from "./i18n.js";
 import { followGame } from "./live.js";
@@ -98,7 +98,7 @@ export async function showGame(main, gameId) {
       await refresh();
     } catch (failure) {
       els.error.textContent = failure.message;
-      await refresh();
+      await refresh().catch(() => {}); // the message above says why; a dead server also fails this
     } finally {
       page.busy = false;
       delete document.body.dataset.busy;
@@ -117,20 +117,30 @@ export async function showGame(main, gameId) {
   async function refresh() {
     if (refreshing) { again = true; return refreshing; }
     refreshing = (async () => {
-      do {
-        again = false;
-        const game = await api.game(gameId, page.token);
-        const pending = myDecision(game) ? await api.choices(gameId, page.token) : null;
-        const choices = pending ? pending.choices : null;
-        if (JSON.stringify(choices) !== JSON.stringify(page.choices)) page.ui = {};
-        page.game = game;
-        page.choices = choices;
-        page.decisionVersion = pending ? pending.decision_version : null;
-      } while (again);
-      refreshing = null;
+      try {
+        do {
+          again = false;
+          const game = await api.game(gameId, page.token);
+          const pending = myDecision(game) ? await api.choices(gameId, page.token) : null;
+          const choices = pending ? pending.choices : null;
+          if (JSON.stringify(choices) !== JSON.stringify(page.choices)) page.ui = {};
+          page.game = game;
+          page.choices = choices;
+          page.decisionVersion = pending ? pending.decision_version : null;
+        } while (again);
+      } finally {
+        refreshing = null; // a failed read (server restarting) must not block every later one
+      }
       render();
     })();
     return refreshing;
+  }
+
+  /** A refresh nobody awaits (timers, the live stream), never left unhandled. The server's answer
+   * is shown; an unreachable server is not (the live label says "reconnecting", and the stream
+   * refreshes again once it is back). */
+  function refreshSoon() {
+    refresh().catch((failure) => { if (failure instanceof ApiError) els.error.textContent = failure.message; });
   }
 
   function renderStatus() {
@@ -206,8 +216,7 @@ export async function showGame(main, gameId) {
 
   async function act(action) {
     els.error.textContent = "";
-    try { await action(); } catch (failure) { els.error.textContent = failure.message; }
-    await refresh();
+    try { await action(); await refresh(); } catch (failure) { els.error.textContent = failure.message; refreshSoon(); }
   }
 
   function renderActions() {
@@ -303,7 +312,7 @@ export async function showGame(main, gameId) {
     onEvent(event) {
       addToLog(event, true);
       clearTimeout(pending);
-      pending = setTimeout(refresh, 40);
+      pending = setTimeout(refreshSoon, 40);
     },
     onStatus(status, detail) {
       const label = document.getElementById("live-status");
@@ -311,7 +320,7 @@ export async function showGame(main, gameId) {
       label.dataset.state = status;
       page.live = status === "live";
       if (status === "error" && detail) els.error.textContent = detail;
-      if (status === "live") refresh();
+      if (status === "live") refreshSoon();
     },
   });
   const stopClocks = tickClocks();
@@ -321,11 +330,11 @@ export async function showGame(main, gameId) {
   window.addEventListener("resize", onResize);
   // Presence changes record no event: re-read the view now and then while the game is open.
   const presenceTimer = setInterval(() => {
-    if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status)) refresh();
+    if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status)) refreshSoon();
   }, PRESENCE_REFRESH_MS);
   // On a finished game, the rematch offer appears for everyone at the table within seconds.
   const rematchTimer = setInterval(() => {
-    if (page.game?.status === "finished" && !page.game.rematch_id && (page.token || page.hostToken)) refresh();
+    if (page.game?.status === "finished" && !page.game.rematch_id && (page.token || page.hostToken)) refreshSoon();
   }, REMATCH_POLL_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
