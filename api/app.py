@@ -22,6 +22,7 @@ from api.docs import graphiql_page, install_docs
 from api.game_schemas import components
 from api.graphql_guard import build_schema
 from api.graphql_http_problems import GraphQLHttpProblems
+from api.graphql_transport import SharedAnswersHandler
 from api.heap import frozen_start_up_heap
 from api.logs import configure_logging
 from api.metrics import Metrics
@@ -52,9 +53,11 @@ GZIP_MINIMUM_BYTES = 1024
 
 class GuardedGraphQLRouter(GraphQLRouter):
     """JSON nested too deeply for the parser is malformed JSON (400), not a crash (500); a
-    cross-origin websocket is accepted only from an origin CORS allows; GraphiQL is self-hosted."""
+    cross-origin websocket is accepted only from an origin CORS allows; GraphiQL is self-hosted;
+    a live answer shared by a group of subscribers is sent as encoded once (``api.graphql_transport``)."""
 
     origin_policy = OriginPolicy(frozenset())
+    graphql_transport_ws_handler_class = SharedAnswersHandler
 
     def is_websocket_origin_allowed(self, request: WebSocket, origin: str) -> bool:
         return self.origin_policy.allows(origin)

@@ -33,6 +33,7 @@ from strawberry.types import ExecutionContext
 from strawberry.types.execution import ExecutionResult as StrawberryExecutionResult
 
 from api.graphql import schema as graphql_schema
+from api.graphql.fanout import SharedRenderings, grouped_executor
 from api.graphql_deadline import DeadlineGate, WithinDeadline
 from api.graphql_limits import limits_rule, root_fields
 from api.middleware import RATE_KEY, REQUEST_ID_KEY, VERDICT_KEY
@@ -182,7 +183,10 @@ class ChargeTopLevelFields(SchemaExtension):
 class GuardedSchema(WithinDeadline, strawberry.Schema):
     """Runs each document under the deadline (``api.graphql_deadline``); logs each GraphQL error
     once, as one JSON line with its code; unexpected ones with the
-    traceback (the client only sees ``internal_error``)."""
+    traceback (the client only sees ``internal_error``). ``shared_events``: the live answers
+    shared by groups of subscribers (None: each subscriber's executed for it alone)."""
+
+    shared_events: SharedRenderings | None = None
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         context = getattr(execution_context, "context", None)
@@ -203,6 +207,7 @@ class GuardedSchema(WithinDeadline, strawberry.Schema):
 
 
 def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
+    shared = SharedRenderings() if settings.graphql_shared_events else None
     schema = GuardedSchema(
         query=graphql_schema.Query,
         mutation=graphql_schema.Mutation,
@@ -224,6 +229,8 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
             partial(DeadlineGate, settings.graphql_deadline_seconds),
             partial(ChargeTopLevelFields, limiter),
         ],
+        execution_context_class=grouped_executor(shared) if shared is not None else None,
     )
+    schema.shared_events = shared
     schema.deadline_seconds = settings.graphql_deadline_seconds
     return schema

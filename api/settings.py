@@ -117,6 +117,12 @@ class Settings(BaseSettings):
         "query's execution (a mutation is never cut once it executes); beyond it the operation "
         "is stopped with graphql_deadline_exceeded.",
     )
+    graphql_shared_events: bool = Field(
+        True,
+        description="A live event is executed and encoded once per group of subscribers that "
+        "see it alike (same subscription document and variables, same viewer) and those bytes go "
+        "to each of them; off: GraphQL runs once per subscriber and event.",
+    )
     header_timeout_seconds: float = Field(
         10.0, gt=0, description="Time a client has to send the request line and headers."
     )

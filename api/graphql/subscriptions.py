@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from functools import partial
+from typing import Any
 
 import strawberry
 from strawberry import ID
@@ -13,6 +15,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
+from api.graphql.fanout import LiveEvent
 from api.graphql.play import (
     Event,
     offer_of,
@@ -32,13 +35,25 @@ class Subscription:
     ) -> AsyncGenerator[Event, None]:
         container, token, language = container_of(info), token_of(info), lang_of(info, lang)
         follower = await follower_of(container, game_id, token)
+        shared = getattr(info.schema, "shared_events", None) is not None
         async with attending(container, follower):
             stream = game_event_stream(container, game_id, follower.seat, max(0, after), follower.final_seq)
-            async for event, _live, _seat in stream:
-                yield Event(
-                    seq=event["seq"],
-                    type=event["type"],
-                    data=event["data"],
-                    game_type=follower.game_type,
-                    next=offer_of(event["next"], follower.game_type, language),
-                )
+            async for event, live, seat in stream:
+                build = partial(_event, event, follower.game_type, language)
+                if live and shared:
+                    # The same for every follower of this game seeing it as ``seat`` in ``language``:
+                    # executed and encoded by the first of them (api.graphql.fanout).
+                    group = (game_id, event["seq"], seat, language)
+                    yield LiveEvent(group, build)  # type: ignore[misc]
+                else:
+                    yield build()
+
+
+def _event(shown: dict[str, Any], game_type: str, language: str) -> Event:
+    return Event(
+        seq=shown["seq"],
+        type=shown["type"],
+        data=shown["data"],
+        game_type=game_type,
+        next=offer_of(shown["next"], game_type, language),
+    )

@@ -1,0 +1,140 @@
+"""One execution and one encoding of a live event per group of subscribers (issue 23 item 2).
+
+Subscribers of one viewer with the same document get the very same bytes (their ids spliced in),
+executed once for all of them; other viewers get their own, and nothing one viewer may not see
+reaches it through another's group. With the setting off, every subscriber is executed for itself:
+the answers are the same either way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.graphql.fanout import SharedRenderings
+from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.rest.test_graphql_contract import PROTOCOL
+from tests.rest.test_rest_contract import auth, new_game
+
+STREAM = (
+    "subscription Follow($g: ID!, $after: Int!) { gameEvents(gameId: $g, after: $after) "
+    "{ seq type data next { decisionVersion choices } } }"
+)
+LAST = "banked"
+
+
+def renderings(app: FastAPI) -> SharedRenderings | None:
+    """The served schema's shared answers (None when the setting is off)."""
+    for route in app.routes:
+        schema = getattr(getattr(route, "original_router", None), "schema", None)
+        if schema is not None:
+            shared: SharedRenderings | None = getattr(schema, "shared_events", None)
+            return shared
+    raise AssertionError("no GraphQL route")
+
+
+def follow(client: TestClient, token: str | None, game_id: str, after: int, op_id: str) -> Any:
+    socket = client.websocket_connect("/graphql", subprotocols=[PROTOCOL]).__enter__()
+    params = {"authorization": f"Bearer {token}"} if token else {}
+    socket.send_json({"type": "connection_init", "payload": params})
+    assert socket.receive_json()["type"] == "connection_ack"
+    variables = {"g": game_id, "after": after}
+    socket.send_json({"id": op_id, "type": "subscribe", "payload": {"query": STREAM, "variables": variables}})
+    return socket
+
+
+def frames_until(socket: Any, last_type: str) -> list[str]:
+    """The raw ``next`` messages received up to the first event of ``last_type``."""
+    frames: list[str] = []
+    while True:
+        text = socket.receive_text()
+        message = json.loads(text)
+        assert message["type"] == "next", message
+        frames.append(text)
+        if message["payload"]["data"]["gameEvents"]["type"] == last_type:
+            return frames
+
+
+def play(tmp_path: Path, shared: bool) -> tuple[dict[str, list[str]], int, SharedRenderings | None]:
+    """Five followers of a duel, subscribed before it starts: seat 0 three times (two from the
+    start, one resuming later in the history), seat 1, a spectator. Start, play a round, bank.
+    Returns each follower's frames, the last seq before the start, and the shared answers."""
+    tmp_path.mkdir(exist_ok=True)
+    settings = make_settings(tmp_path, graphql_shared_events=shared)
+    app = create_app(settings, registry=registry_with_test_game())
+    with TestClient(app) as client:
+        game = new_game(client, options={"rounds": 2}, seed="fanout")
+        url = f"/v1/games/{game['id']}"
+        tokens = [client.post(f"{url}/seats", json={"name": f"p{i}"}).json()["token"] for i in range(2)]
+        before = client.get(f"{url}/events").json()["last_seq"]
+        assert before >= 2
+        sockets = {
+            "seat0-a": follow(client, tokens[0], game["id"], 0, "1"),
+            "seat0-b": follow(client, tokens[0], game["id"], 0, "follow-b"),
+            "seat0-late": follow(client, tokens[0], game["id"], before - 1, "x"),
+            "seat1": follow(client, tokens[1], game["id"], 0, "1"),
+            "spectator": follow(client, None, game["id"], 0, "1"),
+        }
+        for name, socket in sockets.items():
+            history = frames_until(socket, "seat_joined") if name != "seat0-late" else []
+            while not history or json.loads(history[-1])["payload"]["data"]["gameEvents"]["seq"] < before:
+                history += [socket.receive_text()]
+        started = client.post(f"{url}/start", headers=auth(game["host_token"]))
+        assert started.status_code == 200, started.text
+        for seat, choice in ((0, {"card": 3}), (1, {"card": 1}), (0, {"action": "bank"})):
+            sent = client.post(f"{url}/choices", json={"choice": choice}, headers=auth(tokens[seat]))
+            assert sent.status_code == 200, sent.text
+        frames = {name: frames_until(socket, LAST) for name, socket in sockets.items()}
+        for socket in sockets.values():
+            socket.__exit__(None, None, None)
+        return frames, before, renderings(app)
+
+
+def events(frames: list[str]) -> list[dict[str, Any]]:
+    return [json.loads(f)["payload"]["data"]["gameEvents"] for f in frames]
+
+
+def test_one_viewers_subscribers_get_the_same_bytes_executed_once(tmp_path: Path) -> None:
+    frames, before, shared = play(tmp_path, shared=True)
+    assert shared is not None
+    live = len(frames["seat0-a"])
+    assert live >= 5 and all(e["seq"] > before for e in events(frames["seat0-a"]))
+    spliced = [re.sub(r'^\{"id":"follow-b"', '{"id":"1"', f) for f in frames["seat0-b"]]
+    assert spliced == frames["seat0-a"], "same group: the same bytes, only the id differs"
+    late = [re.sub(r'^\{"id":"x"', '{"id":"1"', f) for f in frames["seat0-late"]]
+    assert late == frames["seat0-a"], "resuming from another `after` still shares the live events"
+    # Three viewers (seat 0, seat 1, spectator): each live event executed once per viewer; the two
+    # other subscribers of seat 0 reused seat 0's answer.
+    assert shared.executed == 3 * live
+    assert shared.reused == 2 * live
+
+
+def test_each_viewer_gets_its_own_answer_and_nothing_hidden_crosses(tmp_path: Path) -> None:
+    frames, _, _ = play(tmp_path, shared=True)
+    seat0, seat1, spectator = (events(frames[n]) for n in ("seat0-a", "seat1", "spectator"))
+    assert [e["seq"] for e in seat0] == [e["seq"] for e in seat1] == [e["seq"] for e in spectator]
+    bonus0 = next(e["data"]["bonus"] for e in seat0 if e["type"] == "bonus_dealt")
+    bonus1 = next(e["data"]["bonus"] for e in seat1 if e["type"] == "bonus_dealt")
+    assert bonus0 != bonus1
+    assert not any("bonus" in e["data"] for e in spectator)
+    assert f'"bonus":{bonus0}' not in "".join(frames["seat1"]) + "".join(frames["spectator"])
+    assert f'"bonus":{bonus1}' not in "".join(frames["seat0-a"]) + "".join(frames["spectator"])
+    # Each seat's `next` lists its own hand (seat 0 played 3, seat 1 played 1); a spectator has none.
+    hands = [next(e["next"]["choices"] for e in seen if e["type"] == LAST) for seen in (seat0, seat1)]
+    assert [sorted(c["card"] for c in hand) for hand in hands] == [[1, 2], [2, 3]]
+    assert all(e["next"] is None for e in spectator)
+    assert frames["seat0-a"] != frames["seat1"] != frames["spectator"]
+
+
+def test_shared_answers_equal_those_executed_per_subscriber(tmp_path: Path) -> None:
+    on, _, _ = play(tmp_path / "on", shared=True)
+    off, _, shared = play(tmp_path / "off", shared=False)
+    assert shared is None
+    for name in on:
+        assert [json.loads(f) for f in on[name]] == [json.loads(f) for f in off[name]], name
