@@ -1,5 +1,10 @@
 """The rate limiter (issue 10 item 8): invented tokens cannot buy fresh budgets, only configured
-proxies are believed about the client address, and every limited response says where it stands."""
+proxies are believed about the client address, and every limited response says where it stands.
+
+The limiter's clock is a fake here: a sliding window counter lets a request through when a window
+edge passes (the previous window's weight drops), so on a slow machine a real clock made these
+counts depend on where in its window a test happened to run. Time moves only when a test says so.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,38 @@ import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
+import limits.aio.storage.memory
+import limits.aio.strategies
 import pytest
 from fastapi.testclient import TestClient
 
+import api.ratelimit
 from api.app import create_app
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.services import reachable_redis
 
 BURST = 5
+
+
+class FakeClock:
+    """Stands in for the ``time`` module where the limiter and its store read the time."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0  # a multiple of every window here: the start of one
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    fake = FakeClock()
+    for module in (limits.aio.strategies, limits.aio.storage.memory, api.ratelimit):
+        monkeypatch.setattr(module, "time", fake)  # fails loudly if a module stops reading ``time``
+    return fake
 
 
 def limited_client(tmp_path: Path, address: str = "203.0.113.7", **overrides: object) -> TestClient:
@@ -70,6 +99,17 @@ def test_limited_responses_carry_the_ratelimit_headers_and_a_refusal_says_when_t
     assert "ratelimit-limit" not in client.get("/healthz").headers
 
 
+def test_the_budget_comes_back_as_the_window_slides(client: TestClient, clock: FakeClock) -> None:
+    assert [client.get("/v1/games").status_code for _ in range(BURST + 1)] == [200] * BURST + [429]
+    clock.advance(BURST - 0.01)  # still inside the window
+    assert client.get("/v1/games").status_code == 429
+    clock.advance(0.01 + BURST * 0.2)  # a fifth into the next window: a fifth of the budget is back
+    assert client.get("/v1/games").status_code == 200
+    assert client.get("/v1/games").status_code == 429
+    clock.advance(BURST * 2)  # two windows later the whole budget is back
+    assert [client.get("/v1/games").status_code for _ in range(BURST + 1)] == [200] * BURST + [429]
+
+
 def test_x_forwarded_for_is_ignored_unless_the_peer_is_a_configured_proxy(tmp_path: Path) -> None:
     with limited_client(tmp_path) as client:
         statuses = [
@@ -101,6 +141,9 @@ def test_with_redis_two_instances_draw_on_one_budget(tmp_path: Path) -> None:
     spreading its requests over both gets no more than from one."""
     shared: dict[str, object] = {
         "redis_url": reachable_redis(),
+        # Redis expires the window's key on its own clock (after two windows): a minute each, so
+        # a slow run cannot outlast it.
+        "rate_limit_per_second": BURST / 60,
         # A fresh key space, so parallel runs on the same Redis do not share budgets.
         "rate_limit_prefix": f"test-{secrets.token_hex(6)}",
     }
