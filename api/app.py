@@ -30,7 +30,7 @@ from api.middleware import RequestGuard
 from api.openapi_contract import document_contract
 from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
-from api.routers import game_types, games, health, players, ratings, stream, webhooks
+from api.routers import chat, game_types, games, health, players, ratings, stream, webhooks
 from api.routes import settle_routes
 from api.settings import Settings
 from api.web import install_web_client
@@ -145,6 +145,7 @@ def create_app(
     app.include_router(players.router)
     app.include_router(webhooks.router)
     app.include_router(ratings.router)
+    app.include_router(chat.router)
     app.include_router(graphql, prefix="/graphql")
     install_web_client(app)
     app.add_middleware(GraphQLHttpProblems)

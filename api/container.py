@@ -16,6 +16,7 @@ from api.metrics import Metrics
 from api.presence_runner import PresenceRunner
 from api.settings import Settings
 from api.webhook_sender import TargetGuard, WebhookSender
+from domain.chat import ChatService
 from domain.deadlines import DeadlineService
 from domain.players import PlayerService
 from domain.presence import PresenceService
@@ -49,6 +50,7 @@ class Container:
     guard: TargetGuard
     presence: PresenceService
     standing: StandingService
+    chat: ChatService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
@@ -149,5 +151,6 @@ def build_container(
         guard,
         PresenceService(service, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
         StandingService(service),
+        ChatService(service, units, broker, service.clock),
         metrics,
     )

@@ -13,6 +13,7 @@ from fastapi.security.base import SecurityBase
 from starlette.requests import HTTPConnection
 
 from api.container import Container
+from domain.chat import ChatService
 from domain.errors import Unauthorized
 from domain.i18n import LANGUAGES, negotiate
 from domain.idempotency import caller_of
@@ -137,6 +138,10 @@ async def get_standing(container: Annotated[Container, Depends(get_container)]) 
     return container.standing
 
 
+async def get_chat(container: Annotated[Container, Depends(get_container)]) -> ChatService:
+    return container.chat
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 ServiceDep = Annotated[GameService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
@@ -148,3 +153,4 @@ RematchesDep = Annotated[RematchService, Depends(get_rematches)]
 PresenceDep = Annotated[PresenceService, Depends(get_presence)]
 CallerDep = Annotated[str, Depends(get_caller)]
 StandingDep = Annotated[StandingService, Depends(get_standing)]
+ChatDep = Annotated[ChatService, Depends(get_chat)]

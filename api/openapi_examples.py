@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.chat_examples import CHAT_EXAMPLES
 from api.social_examples import SOCIAL_EXAMPLES
 
 GAME_ID = "7f45cbf378cd4603930a96c6041f05c2"
@@ -235,6 +236,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         ],
     },
     **SOCIAL_EXAMPLES,
+    **CHAT_EXAMPLES,
 }
 """Keyed by component schema name; every operation using the schema shows the example."""
 

@@ -11,6 +11,7 @@ sentence that names the values at fault; in German, French or Spanish the code's
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -139,7 +140,11 @@ def allowed_methods(request: Request) -> str:
 def install_problem_handlers(app: FastAPI) -> None:
     async def on_domain_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, DomainError)
-        return problem(exc.status, exc.code, exc.message, scope_language(request.scope))
+        answer = problem(exc.status, exc.code, exc.message, scope_language(request.scope))
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after is not None:  # a refusal that passes with time (``chat_rate_limited``)
+            answer.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+        return answer
 
     async def on_validation_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

@@ -188,3 +188,26 @@ class GameNotFinished(DomainError):
 class PlayerNotFound(DomainError):
     code = "player_not_found"
     status = 404
+
+
+class InvalidChatMessage(DomainError):
+    """A chat message that is empty, too long, carries refused characters or an unknown phrase."""
+
+    code = "invalid_chat_message"
+    status = 422
+
+
+class ChatMuted(DomainError):
+    code = "chat_muted"
+    status = 403
+
+
+class ChatRateLimited(DomainError):
+    """The seat wrote its burst of messages: it waits ``retry_after`` seconds."""
+
+    code = "chat_rate_limited"
+    status = 429
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

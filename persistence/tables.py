@@ -330,6 +330,52 @@ class GameResultRow(SQLModel, table=True):
     at: datetime = _timestamp()
 
 
+
+class ChatEntryRow(SQLModel, table=True):
+    """One line of a game's chat (``domain.chat``): its own gap-free sequence beside the game's."""
+
+    __tablename__ = "chat_entries"
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    kind: str = Field(sa_column=Column(String(16), nullable=False))
+    seat: int | None = Field(sa_column=Column(Integer, nullable=True))
+    target: int | None = Field(sa_column=Column(Integer, nullable=True))
+    text: str | None = Field(sa_column=Column(Text, nullable=True))
+    phrase: str | None = Field(sa_column=Column(String(32), nullable=True))
+    created_at: datetime = _timestamp()
+
+
+class ChatMuteRow(SQLModel, table=True):
+    """A seat the host muted in a game's chat."""
+
+    __tablename__ = "chat_mutes"
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+
+
+class ChatHideRow(SQLModel, table=True):
+    """A seat that hides another seat's chat messages for itself."""
+
+    __tablename__ = "chat_hides"
+
+    game_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    target: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]
 idempotency = IdempotencyRow.__table__  # type: ignore[attr-defined]
@@ -345,3 +391,6 @@ presence = PresenceRow.__table__  # type: ignore[attr-defined]
 ratings = RatingRow.__table__  # type: ignore[attr-defined]
 rating_changes = RatingChangeRow.__table__  # type: ignore[attr-defined]
 game_results = GameResultRow.__table__  # type: ignore[attr-defined]
+chat_entries = ChatEntryRow.__table__  # type: ignore[attr-defined]
+chat_mutes = ChatMuteRow.__table__  # type: ignore[attr-defined]
+chat_hides = ChatHideRow.__table__  # type: ignore[attr-defined]

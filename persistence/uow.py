@@ -16,9 +16,11 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from domain.chat import ChatRepository
 from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
 from domain.ratings import RatingRepository
 from domain.registry import EngineRegistry
+from persistence.chat import SqlChatRepository
 from persistence.hot_states import HotStates
 from persistence.players import SqlPlayerRepository
 from persistence.presence import SqlPresenceRepository
@@ -38,6 +40,7 @@ class SqlUnitOfWork:
     webhooks: WebhookRepository
     presence: PresenceRepository
     ratings: RatingRepository
+    chat: ChatRepository
 
     def __init__(
         self,
@@ -69,6 +72,7 @@ class SqlUnitOfWork:
         self.webhooks = SqlWebhookRepository(self._session, self._before_write)
         self.presence = SqlPresenceRepository(self._session, self._before_write)
         self.ratings = SqlRatingRepository(self._session, self._before_write)
+        self.chat = SqlChatRepository(self._session, self._before_write)
         return self
 
     def _before_write(self) -> None:

@@ -10,23 +10,29 @@ from __future__ import annotations
 
 import strawberry
 
+from api.graphql.chat import ChatMutation, ChatQuery, ChatSubscription
 from api.graphql.game_types import GameTypeQuery
 from api.graphql.games import GameMutation, GameQuery
 from api.graphql.play import PlayMutation, PlayQuery
 from api.graphql.players import PlayerMutation, PlayerQuery
 from api.graphql.seats import SeatMutation
-from api.graphql.subscriptions import Subscription
+from api.graphql.subscriptions import Subscription as GameSubscription
 from api.graphql.webhooks import WebhookMutation, WebhookQuery
 
 
 @strawberry.type
-class Query(WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery):
+class Query(ChatQuery, WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery):
     """Every read: its fields come from the resource modules (listed last to first)."""
 
 
 @strawberry.type
-class Mutation(PlayMutation, GameMutation, SeatMutation, PlayerMutation, WebhookMutation):
+class Mutation(PlayMutation, GameMutation, SeatMutation, PlayerMutation, WebhookMutation, ChatMutation):
     """Every change."""
+
+
+@strawberry.type
+class Subscription(ChatSubscription, GameSubscription):
+    """Every live stream: a game's events, and its chat beside them."""
 
 
 schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription)

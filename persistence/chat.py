@@ -1,0 +1,123 @@
+"""The SQL chat repository: entries with their own per-game sequence, mutes and hides."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from domain.chat import MESSAGE, ChatEntry, SeqTaken
+from persistence.mapping import as_utc
+from persistence.tables import chat_entries, chat_hides, chat_mutes
+
+
+class SqlChatRepository:
+    """``domain.chat.ChatRepository`` on the unit of work's session."""
+
+    def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
+        self.session = session
+        self._before_write = before_write
+
+    def next_seq(self, game_id: str) -> int:
+        # Take SQLite's write lock first: the next seq read under it cannot be taken by another
+        # writer. PostgreSQL has no such lock: two writers may read the same last seq, and the
+        # primary key lets one of them in and sends the other back (``SeqTaken``) to try again.
+        self._before_write()
+        return self.last_seq(game_id) + 1
+
+    def last_seq(self, game_id: str) -> int:
+        found = self.session.execute(
+            select(func.max(chat_entries.c.seq)).where(chat_entries.c.game_id == game_id)
+        ).scalar()
+        return int(found or 0)
+
+    def add(self, entry: ChatEntry) -> None:
+        self._before_write()
+        try:  # no savepoint: a taken seq abandons the whole transaction, which is tried again
+            self.session.execute(
+                insert(chat_entries).values(
+                    game_id=entry.game_id,
+                    seq=entry.seq,
+                    kind=entry.kind,
+                    seat=entry.seat,
+                    target=entry.target,
+                    text=entry.text,
+                    phrase=entry.phrase,
+                    created_at=as_utc(entry.created_at),
+                )
+            )
+        except IntegrityError as taken:
+            raise SeqTaken(f"chat entry {entry.seq} of game {entry.game_id} exists") from taken
+
+    def entries(self, game_id: str, after: int, limit: int) -> list[ChatEntry]:
+        rows = self.session.execute(
+            select(chat_entries)
+            .where(chat_entries.c.game_id == game_id, chat_entries.c.seq > after)
+            .order_by(chat_entries.c.seq)
+            .limit(limit)
+        ).mappings()
+        return [
+            ChatEntry(
+                game_id=row["game_id"],
+                seq=row["seq"],
+                kind=row["kind"],
+                created_at=as_utc(row["created_at"]),
+                seat=row["seat"],
+                target=row["target"],
+                text=row["text"],
+                phrase=row["phrase"],
+            )
+            for row in rows
+        ]
+
+    def message_times(self, game_id: str, seat: int, since: datetime) -> list[datetime]:
+        rows = self.session.execute(
+            select(chat_entries.c.created_at).where(
+                chat_entries.c.game_id == game_id,
+                chat_entries.c.seat == seat,
+                chat_entries.c.kind == MESSAGE,
+                chat_entries.c.created_at > as_utc(since),
+            )
+        )
+        return [as_utc(at) for (at,) in rows]
+
+    def muted(self, game_id: str) -> frozenset[int]:
+        rows = self.session.execute(select(chat_mutes.c.seat).where(chat_mutes.c.game_id == game_id))
+        return frozenset(seat for (seat,) in rows)
+
+    def set_muted(self, game_id: str, seat: int, muted: bool) -> bool:
+        self._before_write()
+        if muted:
+            if seat in self.muted(game_id):
+                return False
+            self.session.execute(insert(chat_mutes).values(game_id=game_id, seat=seat))
+            return True
+        gone = self.session.execute(
+            delete(chat_mutes).where(chat_mutes.c.game_id == game_id, chat_mutes.c.seat == seat)
+        )
+        return bool(gone.rowcount)  # type: ignore[attr-defined]
+
+    def hidden(self, game_id: str, seat: int) -> frozenset[int]:
+        rows = self.session.execute(
+            select(chat_hides.c.target).where(chat_hides.c.game_id == game_id, chat_hides.c.seat == seat)
+        )
+        return frozenset(target for (target,) in rows)
+
+    def set_hidden(self, game_id: str, seat: int, target: int, hidden: bool) -> bool:
+        self._before_write()
+        if hidden:
+            if target in self.hidden(game_id, seat):
+                return False
+            self.session.execute(insert(chat_hides).values(game_id=game_id, seat=seat, target=target))
+            return True
+        gone = self.session.execute(
+            delete(chat_hides).where(
+                chat_hides.c.game_id == game_id,
+                chat_hides.c.seat == seat,
+                chat_hides.c.target == target,
+            )
+        )
+        return bool(gone.rowcount)  # type: ignore[attr-defined]
