@@ -6,6 +6,7 @@ import { api, ApiError } from "./api.js";
 import { h, clear, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
 import { t } from "./i18n.js";
 import { followGame } from "./live.js";
+import { chatPanel } from "./chat.js";
 import { describeEvent } from "./log.js";
 import { markChanges } from "./highlight.js";
 import { rulesPanel } from "./rules.js";
@@ -297,6 +298,8 @@ export async function showGame(main, gameId) {
   render();
   const rules = await rulesPanel(page.game.type, page.detail?.data);
   if (rules) els.lobby.after(rules);
+  const chat = chatPanel({ gameId, token: page.token, hostToken: page.hostToken, game: () => page.game, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) });
+  els.lobby.parentNode.append(chat.element);
   let after = 0;
   for (;;) {
     const history = await api.events(gameId, page.token, after);
@@ -338,5 +341,5 @@ export async function showGame(main, gameId) {
   }, REMATCH_POLL_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
-  return () => { live.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); window.removeEventListener("resize", onResize); };
+  return () => { live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); window.removeEventListener("resize", onResize); };
 }
