@@ -169,7 +169,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
             {"level": "greedy", "name": "Greedy", "description": "Tries each move and keeps the best."},
         ],
         "prompts": {"pick_cards": "Choose your character card(s) for this round."},
-        "log_templates": {"seat_joined": "{name} takes seat {seat}."},
+        "log_templates": {"seat_joined": "{name} joins the game."},
         "data": {"resources": [{"id": "sand", "name": "Sand", "value": 1, "count": 18, "joker": False}]},
         "schemas": {"View": "/openapi.json#/components/schemas/ImSchutzeDerBurgView"},
     },

@@ -87,7 +87,9 @@ class GameTypeDetail(GameTypePublic):
     )
     log_templates: dict[str, str] = Field(
         description="A log-line template per event type; `{field}` stands for a field of the "
-        "event's `data` (ids and numbers: name them with `data`)."
+        "event's `data` (ids and numbers: name them with `data`; a seat by its player's name). "
+        "`{field:one|other}` is a count followed by its noun, `one` when the language's plural "
+        "rules (CLDR) say the number is singular, else `other`."
     )
     data: dict[str, Any] | None = Field(
         description="The game's static data: every card, building, tile and board element with "

@@ -35,3 +35,39 @@ def test_the_sign_in_link_brings_my_games_and_my_seat_to_another_browser(
         card.tap()
     phone.locator("#seal-pick").tap()
     expect(phone.locator("#turn")).not_to_contain_text("Choose your character")
+
+
+def test_the_first_device_keeps_playing_after_a_second_one_takes_the_seat(
+    open_page: Callable[..., Page],
+) -> None:
+    """Opening the game on the phone gives the seat a new token and kills the laptop's; the
+    laptop's page, left open, renews its own through the identity at its next request and plays
+    on, and the phone then does the same: both follow the one seat without a reload."""
+    laptop = open_page()
+    game_id = create_game(laptop, "im-schutze-der-burg", bots=1, name="Ann")
+    start(laptop)
+    expect(laptop.locator("#seal-pick")).to_be_visible()
+    old_token = laptop.evaluate(f"JSON.parse(localStorage.getItem('tabletop.games'))['{game_id}'].seat")
+    identity = laptop.evaluate("localStorage.getItem('tabletop.player')")
+    phone = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(f"/play/#/signin/{identity}")
+    phone.locator(f"#my-games li[data-game='{game_id}'] a").tap()
+    expect(phone.locator("#seal-pick")).to_be_visible()
+    refused = laptop.request.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {old_token}"})
+    assert refused.status == 401  # the laptop's token is dead now
+
+    for card in laptop.locator("#hand button.pick").all():
+        if laptop.locator("#seal-pick").is_enabled():
+            break
+        card.click()
+    laptop.locator("#seal-pick").click()
+    expect(laptop.locator("#turn")).not_to_contain_text("Choose your character")
+    expect(laptop.locator("#game-error")).to_have_text("")
+    expect(laptop.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
+    renewed = laptop.evaluate(f"JSON.parse(localStorage.getItem('tabletop.games'))['{game_id}'].seat")
+    assert renewed != old_token
+
+    # The phone's page follows the move live and, its own token now dead, renews it in turn.
+    expect(phone.locator("#turn")).not_to_contain_text("Choose your character")
+    expect(phone.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
+    expect(phone.locator("#game-error")).to_have_text("")

@@ -17,6 +17,7 @@ import { fillBotLevels, gameTypeDetail } from "./catalog.js";
 import { seatStatus, tickClocks } from "./seat_status.js";
 import { rematchControl, resignControl } from "./seat_actions.js";
 import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
+import { renewSeat } from "./identity.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
@@ -84,6 +85,26 @@ export async function showGame(main, gameId) {
     };
   }
 
+  /**
+   * `call(token)` with this page's seat token; when the server no longer knows the token (the same
+   * player opened the game on another device), once more with a fresh one from the identity.
+   */
+  async function withSeat(call) {
+    const used = page.token;
+    try {
+      return await call(used);
+    } catch (failure) {
+      if (failure.status !== 401 || !used) throw failure;
+      if (page.token === used) {
+        page.renewing ||= renewSeat(gameId).finally(() => { page.renewing = null; });
+        const fresh = await page.renewing;
+        if (!fresh) throw failure;
+        page.token = fresh;
+      }
+      return call(page.token);
+    }
+  }
+
   async function submit(choice) {
     if (page.busy) return;
     page.busy = true;
@@ -91,7 +112,7 @@ export async function showGame(main, gameId) {
     els.error.textContent = "";
     try {
       // The seat's concurrency token: a 409 only if this seat's own decision moved on meanwhile.
-      const submitted = await api.submit(gameId, page.token, choice, page.decisionVersion);
+      const submitted = await withSeat((token) => api.submit(gameId, token, choice, page.decisionVersion));
       page.ownMove = submitted.version;
       for (const line of els.log.querySelectorAll(".recent")) line.classList.remove("recent");
       page.ui = {};
@@ -121,8 +142,8 @@ export async function showGame(main, gameId) {
       try {
         do {
           again = false;
-          const game = await api.game(gameId, page.token);
-          const pending = myDecision(game) ? await api.choices(gameId, page.token) : null;
+          const game = await withSeat((token) => api.game(gameId, token));
+          const pending = myDecision(game) ? await withSeat((token) => api.choices(gameId, token)) : null;
           const choices = pending ? pending.choices : null;
           if (JSON.stringify(choices) !== JSON.stringify(page.choices)) page.ui = {};
           page.game = game;
@@ -302,7 +323,7 @@ export async function showGame(main, gameId) {
   els.lobby.parentNode.append(chat.element);
   let after = 0;
   for (;;) {
-    const history = await api.events(gameId, page.token, after);
+    const history = await withSeat((token) => api.events(gameId, token, after));
     for (const event of history.events) addToLog(event);
     if (!history.events.length) break;
     after = history.last_seq;
@@ -310,7 +331,7 @@ export async function showGame(main, gameId) {
   let pending = null;
   const live = followGame({
     gameId,
-    token: page.token,
+    token: () => page.token,
     after,
     onEvent(event) {
       addToLog(event, true);
@@ -322,7 +343,12 @@ export async function showGame(main, gameId) {
       label.textContent = t(`live.${status}`);
       label.dataset.state = status;
       page.live = status === "live";
-      if (status === "error" && detail) els.error.textContent = detail;
+      if (status === "error") {
+        // A token refused at (re)subscription: refresh renews it if it can, then follow again with it.
+        const refused = page.token;
+        refresh().then(() => { if (page.token !== refused) live.reconnect(); else if (detail) els.error.textContent = detail; })
+          .catch((failure) => { els.error.textContent = failure.message; });
+      }
       if (status === "live") refreshSoon();
     },
   });

@@ -6,7 +6,8 @@ const QUERY = "subscription Live($gameId: ID!, $after: Int!) { gameEvents(gameId
 const TERMINAL = new Set(["game_over", "game_aborted"]);
 
 /**
- * Follow a game: onEvent(event) for each new event in order; onStatus("live" | "reconnecting" |
+ * Follow a game (`token`: a seat token, or a function giving the current one at each connect):
+ * onEvent(event) for each new event in order; onStatus("live" | "reconnecting" |
  * "ended" | "error", detail). Returns {close()}.
  */
 export function followGame({ gameId, token, after, onEvent, onStatus }) {
@@ -21,7 +22,8 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
     socket = new WebSocket(url, "graphql-transport-ws");
     let ended = false;
     socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "connection_init", payload: token ? { authorization: `Bearer ${token}` } : {} }));
+      const bearer = typeof token === "function" ? token() : token;
+      socket.send(JSON.stringify({ type: "connection_init", payload: bearer ? { authorization: `Bearer ${bearer}` } : {} }));
     };
     socket.onmessage = (message) => {
       const frame = JSON.parse(message.data);
@@ -58,6 +60,12 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
   connect();
   return {
     get last() { return last; },
+    /** Drop the connection and follow again at once (with the token as it is now). */
+    reconnect() {
+      if (closed) return;
+      retry = 0;
+      if (socket) socket.close();
+    },
     close() {
       closed = true;
       clearTimeout(timer);

@@ -2,7 +2,7 @@
 // use the game type's templates (`log_templates`, in the page's language), with seat numbers
 // replaced by names and every id by the printed name from the static data (labels.js).
 
-import { t, tOptional } from "./i18n.js";
+import { language, t, tOptional } from "./i18n.js";
 import { humanize } from "./format.js";
 import { label } from "./labels.js";
 
@@ -30,6 +30,19 @@ export function spell(key, raw, { nameOf, data }) {
   return raw === null || raw === undefined ? "—" : String(raw);
 }
 
+const PLACEHOLDER = /\{(\w+)(?::([^|}]*)\|([^}]*))?\}/g;
+
+/** A template filled in: `{field}` is the field in words; `{field:one|other}` is a count with
+ * its noun in the language's singular or plural form ("1 point", "0 points", French "0 point"). */
+export function fill(template, params, fields) {
+  const plural = new Intl.PluralRules(language());
+  return template.replace(PLACEHOLDER, (whole, name, one, other) => {
+    if (!(name in params)) return whole;
+    if (one === undefined) return params[name];
+    return `${params[name]} ${plural.select(Number(fields[name])) === "one" ? one : other}`;
+  });
+}
+
 /**
  * One log line: the platform's sentence for its own events, else the game type's template, else
  * the event's name and data. A scoring line says who scored when its template does not.
@@ -39,7 +52,7 @@ export function describeEvent(event, { nameOf, templates, data }) {
   const params = Object.fromEntries(Object.entries(fields).map(([key, raw]) => [key, spell(key, raw, { nameOf, data })]));
   const template = (templates && templates[event.type]) || null;
   let sentence = tOptional(`event.${event.type}`, params)
-    || (template ? template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? params[name] : whole)) : null);
+    || (template ? fill(template, params, fields) : null);
   if (sentence && !sentence.includes("{")) {
     const saysWho = template && template.includes("{winners}");
     if (!saysWho && "points" in fields && Array.isArray(fields.winners) && fields.winners.length) {
