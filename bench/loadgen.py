@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 import time
@@ -303,6 +304,10 @@ def _ms(seconds: float | None) -> float | None:
 # -- reveal latency over GraphQL websockets ---------------------------------------------------------------
 
 
+OPEN_BATCH = 50
+"""Reveal subscribers connect this many at a time."""
+
+
 class Subscriber:
     """One websocket with one ``gameEvents`` subscription; notes when each reveal arrives."""
 
@@ -316,6 +321,7 @@ class Subscriber:
         self.task: asyncio.Task[None] | None = None
         self.connection: Any = None
         self.failures = 0
+        self.received = 0
 
     async def open(self) -> None:
         """Connect and subscribe, retrying a failed handshake twice (a bounded number of times)."""
@@ -357,6 +363,7 @@ class Subscriber:
             if kind == "ping":
                 await self.connection.send(json.dumps({"type": "pong"}))
             elif kind == "next":
+                self.received += 1
                 self.ready.set()
                 event = message["payload"]["data"]["gameEvents"]
                 self.last_seq = max(self.last_seq, event["seq"])
@@ -384,6 +391,7 @@ async def run_reveal(args: argparse.Namespace) -> dict[str, Any]:
     rounds = games = 0
     subscribers: list[Subscriber] = []
     timeouts = open_failures = 0
+    window_cpu, deliveries = 0.0, 0
     deadline = time.perf_counter() + args.time_limit
     try:
         while rounds < args.rounds and time.perf_counter() < deadline:
@@ -397,10 +405,15 @@ async def run_reveal(args: argparse.Namespace) -> dict[str, Any]:
             subscribers = [
                 Subscriber(args.base, game.id, max(0, last_seq - 1)) for _ in range(args.subscribers)
             ]
-            await asyncio.gather(*(s.open() for s in subscribers))
+            for start in range(0, len(subscribers), OPEN_BATCH):  # a thousand handshakes at once time out
+                await asyncio.gather(*(s.open() for s in subscribers[start : start + OPEN_BATCH]))
             open_failures += sum(s.failures for s in subscribers)
             await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in subscribers)), 20)
             known_seq = last_seq
+            # The server's CPU from here to the game's last round, per event delivered meanwhile:
+            # the fan-out's cost (a few submits per round included), not the subscribing.
+            cpu_from = _server_cpu(args.server_pid)
+            received_from = sum(s.received for s in subscribers)
             while rounds < args.rounds and time.perf_counter() < deadline:
                 pending = await pending_choices(conn, game, None)
                 if pending is None:
@@ -443,6 +456,12 @@ async def run_reveal(args: argparse.Namespace) -> dict[str, Any]:
                     timeouts += 1
                 latencies.extend(s.reveals[seq] - sent for s in subscribers if seq in s.reveals)
                 rounds += 1
+            try:
+                await asyncio.wait_for(_all_reached(subscribers, known_seq), timeout=10.0)
+            except TimeoutError:
+                timeouts += 1
+            window_cpu += _server_cpu(args.server_pid) - cpu_from
+            deliveries += sum(s.received for s in subscribers) - received_from
             await asyncio.gather(*(s.close() for s in subscribers))
             subscribers = []
     finally:
@@ -458,7 +477,20 @@ async def run_reveal(args: argparse.Namespace) -> dict[str, Any]:
         "p50_ms": _ms(percentile(latencies, 0.50)),
         "p99_ms": _ms(percentile(latencies, 0.99)),
         "max_ms": _ms(max(latencies) if latencies else None),
+        "deliveries": deliveries,
+        "server_cpu_us_per_delivery": (
+            round(window_cpu / deliveries * 1e6, 2) if args.server_pid and deliveries else None
+        ),
     }
+
+
+def _server_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system, all threads) of the server process ``pid``; 0 without one."""
+    if not pid:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _all_reached(subscribers: list[Subscriber], seq: int) -> None:
@@ -495,6 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reveal.add_argument("--subscribers", type=int, default=100)
     reveal.add_argument("--rounds", type=int, default=10)
     reveal.add_argument("--time-limit", type=float, default=60.0)
+    reveal.add_argument("--server-pid", type=int, default=None, help="report its CPU per delivered event")
     args = parser.parse_args(argv)
     runner = run_submit if args.mode == "submit" else run_reveal
     started, cpu_started = time.perf_counter(), time.process_time()

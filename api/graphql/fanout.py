@@ -152,10 +152,14 @@ class GroupedExecutor(StrawberryGraphQLCoreExecutionContext):
     _rendering: Hashable | None = None
 
     def build_per_event_executor(self, payload: Any) -> Any:
-        if isinstance(payload, LiveEvent) and self._rendering is None:
-            self._rendering = rendering_key(
-                self.operation, self.fragment_definitions, dict(self.variable_values.coerced)
-            )
+        if isinstance(payload, LiveEvent):
+            if self._rendering is None:
+                self._rendering = rendering_key(
+                    self.operation, self.fragment_definitions, dict(self.variable_values.coerced)
+                )
+            found = self.renderings.get((self._rendering, payload.group))
+            if found is not None:
+                return _Executed(found)  # no copy of the executor for an answer already made
         return super().build_per_event_executor(payload)
 
     def execute_operation(self, serially: bool | None = None) -> Any:
@@ -164,7 +168,7 @@ class GroupedExecutor(StrawberryGraphQLCoreExecutionContext):
             return super().execute_operation(serially)
         key = (self._rendering, payload.group)
         found = self.renderings.get(key)
-        if found is not None:
+        if found is not None:  # another subscriber of the group made it meanwhile
             return found
         self.root_value = payload.build()
         result = super().execute_operation(serially)
@@ -174,6 +178,16 @@ class GroupedExecutor(StrawberryGraphQLCoreExecutionContext):
 
     async def _remember_later(self, key: Hashable, pending: Awaitable[ExecutionResult]) -> ExecutionResult:
         return self.renderings.remember(key, await pending)
+
+
+@dataclass(frozen=True, slots=True)
+class _Executed:
+    """Stands in for a per-event executor whose answer the group already has."""
+
+    result: ExecutionResult
+
+    def execute_operation(self, serially: bool | None = None) -> ExecutionResult:
+        return self.result
 
 
 def grouped_executor(renderings: SharedRenderings) -> type[GroupedExecutor]:
