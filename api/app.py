@@ -36,6 +36,7 @@ from api.settings import Settings
 from api.web import install_web_client
 from domain.errors import Unauthorized
 from domain.registry import EngineRegistry, default_registry
+from persistence import fast_json
 from persistence.schema import ensure_migrated, migrate
 
 
@@ -65,6 +66,11 @@ class GuardedGraphQLRouter(GraphQLRouter):
     async def render_graphql_ide(self, request: Request) -> HTMLResponse:
         """GraphiQL with its assets served by us (Strawberry's page loads them from a CDN)."""
         return HTMLResponse(graphiql_page())
+
+    def encode_json(self, data: object) -> str:
+        """Every websocket message and HTTP answer: orjson's text (a text frame, as
+        graphql-transport-ws wants, hence ``str``)."""
+        return fast_json.dumps(data)
 
     def decode_json(self, data: str | bytes) -> object:
         try:

@@ -1,13 +1,15 @@
 """Structured logs: every line on stderr is one JSON object, whoever logs it (our code, uvicorn,
 libraries). Only whitelisted fields are written, so tokens and bodies never reach a log, and every
-value goes through ``json.dumps``, so a newline in client input cannot start a forged line."""
+value goes through a JSON encoder (orjson: a request's line costs a fraction of ``json``'s), so a
+newline in client input cannot start a forged line."""
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from datetime import UTC, datetime
+
+import orjson
 
 FIELDS = (
     "request_id",
@@ -37,7 +39,7 @@ class JsonFormatter(logging.Formatter):
                 entry[name] = getattr(record, name)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+        return orjson.dumps(entry, default=str).decode()
 
 
 class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]

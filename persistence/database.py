@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 
+from persistence import fast_json
+
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 
 SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -59,6 +61,8 @@ def create_db_engine(
             # by a cheap ping at checkout and replaced, instead of failing the request.
             pool_pre_ping=True,
             connect_args={"connect_timeout": 5, "application_name": "tabletop"},
+            json_serializer=fast_json.dumps,
+            json_deserializer=fast_json.loads,
         )
     raise ValueError(f"unsupported database backend '{backend}'; use sqlite or postgresql")
 
@@ -76,6 +80,8 @@ def _sqlite_engine(
         pool_size=pool_size,
         max_overflow=max_overflow,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        json_serializer=fast_json.dumps,
+        json_deserializer=fast_json.loads,
     )
 
     @event.listens_for(engine, "connect")

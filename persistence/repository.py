@@ -9,7 +9,6 @@ unit of work's transaction without the ORM's identity-map bookkeeping.
 from __future__ import annotations
 
 import builtins
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -38,6 +37,7 @@ from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.match import AppliedChoices, Match, RecordedEvent
 from domain.ports import BotGame
 from domain.registry import EngineRegistry
+from persistence import fast_json
 from persistence.hot_states import HotStates, state_copier
 from persistence.mapping import (
     changed_game_values,
@@ -140,7 +140,7 @@ class SqlGameRepository:
         live = hot.state_at(game_id, row["version"], for_update) if hot is not None and stored else None
         if live is not None or stored is None:
             return match_from_row(row, self.registry, live)
-        return match_from_row({**row, "state": json.loads(stored)}, self.registry)
+        return match_from_row({**row, "state": fast_json.loads(stored)}, self.registry)
 
     def save(self, match: Match) -> None:
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
