@@ -9,6 +9,9 @@ them in alternating rounds (A B B A A B …) with the same ``bench/matches.py --
 that the machine's noise falls on both. Per round: moves/s, p50/p99, server CPU per move, the
 median latency of early moves (move 1–20 of a game) and late ones (move 80+), load before→after;
 then the mean of each side and the ratio B ÷ A.
+
+``--a-root DIR`` / ``--b-root DIR`` run that side's server from another checkout (e.g. ``git worktree
+add /tmp/before HEAD~1``): a before/after of a change that no setting switches.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ sys.path.insert(0, str(BENCH))
 
 from peers import (  # noqa: E402  (bench/peers.py)
     DEFAULT_SCRATCH,
+    ROOT,
     measured_row,
     ours_matches,
     progress,
@@ -60,12 +64,15 @@ def early_late_ms(trace: Sequence[Sequence[float]]) -> tuple[float | None, float
 def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
     (matches, moves), = parse_grid(args.row)
     sides = {"A": settings(args.a), "B": settings(args.b)}
+    roots = {"A": args.a_root or ROOT, "B": args.b_root or ROOT}
     order = [("A", "B") if r % 2 == 0 else ("B", "A") for r in range(args.rounds)]
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         servers = {
             side: stack.enter_context(
-                system_server(args.system, DEFAULT_SCRATCH, Path(tmp) / side, extra_env=env)
+                system_server(
+                    args.system, DEFAULT_SCRATCH, Path(tmp) / side, extra_env=env, root=roots[side]
+                )
             )[0]
             for side, env in sides.items()
         }
@@ -80,7 +87,13 @@ def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 early, late = early_late_ms(row.pop("trace", []))
                 rows.append({"round": number, "side": side, "early_ms": early, "late_ms": late, **row})
-    return {"system": args.system, "row": args.row, "settings": sides, "rounds": rows}
+    return {
+        "system": args.system,
+        "row": args.row,
+        "settings": sides,
+        "roots": {side: str(root) for side, root in roots.items()},
+        "rounds": rows,
+    }
 
 
 def _mean(rows: Sequence[dict[str, Any]], key: str) -> float | None:
@@ -89,7 +102,11 @@ def _mean(rows: Sequence[dict[str, Any]], key: str) -> float | None:
 
 
 def report(result: dict[str, Any]) -> str:
-    sides = ", ".join(f"{side}: {env}" for side, env in result["settings"].items())
+    roots = result.get("roots", {})
+    sides = ", ".join(
+        f"{side}: {env}" + (f" from {roots[side]}" if roots.get(side) != str(ROOT) else "")
+        for side, env in result["settings"].items()
+    )
     lines = [
         f"{result['system']}, {result['row']} ({sides})",
         "",
@@ -128,6 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--system", choices=("ours-sqlite", "ours-pg"), default="ours-sqlite")
     parser.add_argument("--a", action="append", default=[], help="NAME=VALUE for server A (repeatable)")
     parser.add_argument("--b", action="append", default=[], help="NAME=VALUE for server B (repeatable)")
+    parser.add_argument(
+        "--a-root", type=Path, help="run server A from this checkout (a `git worktree` of another commit)"
+    )
+    parser.add_argument("--b-root", type=Path, help="run server B from this checkout")
     parser.add_argument("--row", default="20x100", help="MATCHESxMOVES per round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each runs A and B once")
     parser.add_argument("--game", default="carcassonne")

@@ -253,9 +253,11 @@ def system_server(
     workers: int = 1,
     extra_env: dict[str, str] | None = None,
     place: Placement = Placement(),
+    root: Path = ROOT,
 ) -> Iterator[tuple[Running, str | None]]:
     """Start ``name`` on a fresh store; yield it and its database URL (None for memory).
-    ``extra_env``: more settings for ours (``bench/ab.py`` compares two)."""
+    ``extra_env``: more settings for ours, ``root``: the checkout ours runs from (``bench/ab.py``
+    compares two settings or two commits)."""
     postgres = name in ("bgio-pg", "ours-pg")
     work.mkdir(parents=True, exist_ok=True)
     with database(postgres, work, place.db_prefix) as url, contextlib.ExitStack() as stack:
@@ -273,7 +275,7 @@ def system_server(
                 if workers > 1:
                     command += ["--workers", str(workers)]
                 ready: Callable[..., None] = lambda child, b=base, lg=log: wait_healthz(b, child, lg)  # noqa: E731
-                child = stack.enter_context(process(pinned(command, pin), env, ROOT, log, ready))
+                child = stack.enter_context(process(pinned(command, pin), env, root, log, ready))
             else:
                 script = "colyseus_server.js" if name == "colyseus" else "bgio_server.js"
                 env = {"DATABASE_URL": url} if postgres else {}
@@ -327,25 +329,31 @@ def peer_client(scratch: Path, system: str, base: str, *arguments: object) -> di
 @contextlib.contextmanager
 def py_spy(server: Running, output: Path | None) -> Iterator[None]:
     """Sample the server with py-spy while the body runs, writing collapsed stacks to ``output``
-    (nothing when ``output`` is None). ``--gil``: only the thread holding the GIL, i.e. Python's
-    CPU work, not threads waiting on a queue or on the disk; ``--nonblocking``: never paused."""
+    (nothing when ``output`` is None); a second instance goes to ``<stem>-2.txt``, and so on.
+    ``--gil``: only the thread holding the GIL, i.e. Python's CPU work, not threads waiting on a
+    queue or on the disk; ``--nonblocking``: never paused; ``--subprocesses``: worker processes."""
     if output is None:
         yield
         return
     executable = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-    command = [executable, "record", "--pid", str(server.pids[0]), "--rate", "200", "--nonblocking", "--gil"]
-    command += ["--subprocesses", "--format", "raw", "--output", str(output)]
-    recorder = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    recorders = []
+    for index, pid in enumerate(server.pids):
+        target = output if index == 0 else output.with_name(f"{output.stem}-{index + 1}{output.suffix}")
+        command = [executable, "record", "--pid", str(pid), "--rate", "200", "--nonblocking", "--gil"]
+        command += ["--subprocesses", "--format", "raw", "--output", str(target)]
+        recorders.append(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
     try:
         time.sleep(0.5)  # attached before the load starts
         yield
     finally:
-        recorder.send_signal(signal.SIGINT)
-        try:
-            recorder.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            recorder.kill()
-            recorder.wait(timeout=10)
+        for recorder in recorders:
+            recorder.send_signal(signal.SIGINT)
+        for recorder in recorders:
+            try:
+                recorder.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                recorder.kill()
+                recorder.wait(timeout=10)
         progress(f"  py-spy profile: {output}")
 
 
@@ -649,14 +657,23 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
         ("ours-pg", "PostgreSQL + Redis, 2 instances", {"instances": 2}),
     ]
     rows = []
+    profiles: dict[int, Path | None] = dict.fromkeys(range(len(layouts)))
     for index, (name, label, shape) in enumerate(layouts):
         if name not in args.systems:
             continue
         progress(f"processes: {label}, {matches}×{moves}")
 
+        if args.py_spy is not None:
+            args.py_spy.mkdir(parents=True, exist_ok=True)
+            profiles[index] = args.py_spy / f"processes-{name}-{sum(shape.values())}-{matches}x{moves}.txt"
+
         def row(name: str = name, index: int = index, shape: dict[str, int] = shape) -> dict[str, Any]:
             folder = work / f"proc-{index}-{time.time_ns()}"
-            with system_server(name, scratch, folder, pin=False, place=args.place, **shape) as (server, _):
+            with contextlib.ExitStack() as stack:
+                server, _ = stack.enter_context(
+                    system_server(name, scratch, folder, pin=False, place=args.place, **shape)
+                )
+                stack.enter_context(py_spy(server, profiles[index]))
                 return measured_row(server, partial(ours_matches, server.bases, args.game, matches, moves))
 
         key = {"layout": label, "matches": matches, "moves_per_match": moves}
@@ -819,7 +836,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--py-spy",
         type=Path,
         metavar="DIR",
-        help="profile our servers with py-spy during each grid row (collapsed stacks into DIR; "
+        help="profile our servers with py-spy during each grid and processes row (collapsed stacks into DIR; "
         "summarise with bench/profile_summary.py); the sampling costs the server some CPU",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON at the end")
