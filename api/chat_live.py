@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -19,6 +20,7 @@ from domain.chat import HIDDEN, SHOWN, ChatEntry, ChatState, Reader, chat_channe
 from persistence.errors import SubscriptionLost
 
 PAGE = 500
+T = TypeVar("T")
 RESUBSCRIBE_PAUSE = 0.05
 
 
@@ -89,3 +91,31 @@ async def _stored(
             after = entry.seq
         if len(page) < PAGE:
             return
+
+
+async def with_chat(
+    events: AsyncIterator[T], chat: AsyncIterator[ChatEntry]
+) -> AsyncGenerator[T | ChatEntry, None]:
+    """A game's events and its chat entries as they come, each source in its own order; the chat
+    goes on after the game's events end (people say "good game" after the last move)."""
+    reading: dict[asyncio.Future[Any], AsyncIterator[Any]] = {}
+
+    def read(source: AsyncIterator[Any]) -> None:
+        reading[asyncio.ensure_future(anext(source))] = source
+
+    read(events)
+    read(chat)
+    try:
+        while reading:
+            done, _ = await asyncio.wait(reading, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                source = reading.pop(task)
+                try:
+                    item = task.result()
+                except StopAsyncIteration:
+                    continue
+                yield item
+                read(source)
+    finally:
+        for task in reading:
+            task.cancel()  # each read ends its stream as it unwinds (it is running)

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import Response, StreamingResponse
 
+from api.chat_live import chat_reader, chat_stream, with_chat
 from api.container import Container
 from api.deps import ContainerDep, LanguageDep, TokenDep
 from api.live import EncodedEvents, Follower, attending, follower_of, game_event_stream
 from api.openapi_contract import problems
+from api.schemas.chat import ChatEntryPublic
 from api.schemas.games import translated_decision
 from api.schemas.play import ChoicesPublic
 from api.validation import INT32_MAX
+from domain.chat import ChatEntry, Reader
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -47,14 +50,17 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
         "= its type, `data` = one line of JSON `{seq, type, data, next}` where `next` is a "
         "`ChoicesPublic` (the seat's decision right after the event, prompt in `lang`) or null. "
         "Comment lines (`: keep-alive`) come every `TABLETOP_STREAM_HEARTBEAT_SECONDS` while idle. "
-        "The stream ends after `game_over` or `game_aborted`.",
+        "The stream ends after `game_over` or `game_aborted`. With `chat=true` the game's chat "
+        "comes too, as `event: chat` messages whose `data` is a `ChatEntryPublic`; every `id` is "
+        "then `<event seq>.<chat seq>` (both positions, so `Last-Event-ID` resumes both) and the "
+        "stream goes on after the game's end until the client leaves.",
         "content": {
             MEDIA_TYPE: {
                 # One server-sent event (the fields of the text format); ``data`` is the JSON line.
                 "schema": {
                     "type": "object",
                     "properties": {
-                        "id": {"type": "string", "pattern": "^[0-9]+$"},
+                        "id": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$"},
                         "event": {"type": "string"},
                         "data": {"type": "string"},
                         "retry": {"type": "integer"},
@@ -71,9 +77,10 @@ LastEventId = Annotated[
     str | None,
     Header(
         alias="Last-Event-ID",
-        pattern=r"^[0-9]{1,10}$",
+        pattern=r"^[0-9]{1,10}(\.[0-9]{1,10})?$",
         description="The `id` (= `seq`) of the last event received, sent by an `EventSource` when it "
-        "reconnects: the stream resumes right after it. Takes precedence over `after`.",
+        "reconnects: the stream resumes right after it. Takes precedence over `after` (and, as "
+        "`<event seq>.<chat seq>` with `chat=true`, over `chat_after`).",
     ),
 ]
 
@@ -94,31 +101,56 @@ async def stream_events(
         int, Query(ge=0, le=INT32_MAX, description="Start after this event (0: from the first).")
     ] = 0,
     last_event_id: LastEventId = None,
+    chat: Annotated[
+        bool, Query(description="Also the game's chat, as `event: chat` messages (see `chat_after`).")
+    ] = False,
+    chat_after: Annotated[
+        int, Query(ge=0, le=INT32_MAX, description="With `chat`: start after this chat `seq`.")
+    ] = 0,
 ) -> Response:
     """The game's events as Server-Sent Events, as the token's seat may see them: history after
-    `after` (or `Last-Event-ID`), then live; resumable, with heartbeats; ends with the game."""
-    start = min(int(last_event_id), INT32_MAX) if last_event_id is not None else after
+    `after` (or `Last-Event-ID`), then live; resumable, with heartbeats; ends with the game (with
+    `chat=true`, the game's chat comes too and the stream goes on after the game)."""
+    start, chat_start = after, chat_after
+    if last_event_id is not None:
+        event_part, _, chat_part = last_event_id.partition(".")
+        start = min(int(event_part), INT32_MAX)
+        chat_start = min(int(chat_part), INT32_MAX) if chat_part else chat_start
     follower = await follower_of(container, game_id, token)
-    if follower.final_seq is not None and start >= follower.final_seq:
+    reader = await chat_reader(container, game_id, token) if chat else None
+    if follower.final_seq is not None and start >= follower.final_seq and reader is None:
         return Response(status_code=204)
     period = container.settings.stream_heartbeat_seconds
+    talk = (reader, chat_start) if reader is not None else None
     return StreamingResponse(
-        _frames(container, follower, start, lang, period),
+        _frames(container, follower, start, lang, period, talk),
         media_type=MEDIA_TYPE,
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Content-Language": lang},
     )
 
 
 async def _frames(
-    container: Container, follower: Follower, after: int, lang: str, period: float
+    container: Container,
+    follower: Follower,
+    after: int,
+    lang: str,
+    period: float,
+    talk: tuple[Reader, int] | None = None,
 ) -> AsyncIterator[bytes]:
     """The stream's bytes: the retry delay, then each event, a heartbeat whenever ``period``
     passes without one. Waiting for the next event is never cancelled by a heartbeat (that would
-    close the event stream): the same pending read is awaited again."""
+    close the event stream): the same pending read is awaited again. With ``talk`` (the chat's
+    reader and where it starts) the chat's entries come too, and each ``id`` holds both places."""
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     async with attending(container, follower):
-        events = game_event_stream(container, follower.game_id, follower.seat, after, follower.final_seq)
-        pending: asyncio.Task[tuple[dict[str, Any], bool, int | None]] | None = None
+        events: AsyncIterator[Any] = game_event_stream(
+            container, follower.game_id, follower.seat, after, follower.final_seq
+        )
+        chat_last = 0
+        if talk is not None:
+            reader, chat_last = talk
+            events = with_chat(events, chat_stream(container, follower.game_id, reader, chat_last))
+        pending: asyncio.Task[Any] | None = None
         try:
             while True:
                 if pending is None:
@@ -128,11 +160,19 @@ async def _frames(
                     yield HEARTBEAT
                     continue
                 try:
-                    shown, live, seat = pending.result()
+                    item = pending.result()
                 except StopAsyncIteration:
                     return
                 pending = None
-                if live:
+                if isinstance(item, ChatEntry):
+                    chat_last = item.seq
+                    yield _chat_frame(item, f"{after}.{chat_last}", lang)
+                    continue
+                shown, live, seat = item
+                after = shown["seq"]
+                if talk is not None:
+                    yield _frame(shown, follower.game_type, lang, f"{after}.{chat_last}")
+                elif live:
                     key = (follower.game_id, shown["seq"], seat, lang)
                     yield ENCODED.get(key, partial(_frame, shown, follower.game_type, lang))
                 else:
@@ -140,11 +180,16 @@ async def _frames(
         finally:
             if pending is not None:
                 pending.cancel()  # the read ends the event stream as it unwinds (it is running)
-            else:
+            elif isinstance(events, AsyncGenerator):
                 await events.aclose()
 
 
-def _frame(shown: dict[str, Any], game_type: str, lang: str) -> bytes:
+def _chat_frame(entry: ChatEntry, event_id: str, lang: str) -> bytes:
+    data = ChatEntryPublic.of(entry, lang).model_dump_json()
+    return f"id: {event_id}\nevent: chat\ndata: {data}\n\n".encode()
+
+
+def _frame(shown: dict[str, Any], game_type: str, lang: str, event_id: str | None = None) -> bytes:
     """One event as an SSE message; its ``data`` is one line of JSON (no newline can occur)."""
     offer = shown["next"]
     choices = (
@@ -159,4 +204,4 @@ def _frame(shown: dict[str, Any], game_type: str, lang: str) -> bytes:
     )
     body = {"seq": shown["seq"], "type": shown["type"], "data": shown["data"], "next": choices}
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {shown['seq']}\nevent: {shown['type']}\ndata: {data}\n\n".encode()
+    return f"id: {event_id or shown['seq']}\nevent: {shown['type']}\ndata: {data}\n\n".encode()
