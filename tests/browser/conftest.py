@@ -31,10 +31,11 @@ LAUNCH_ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """Per module: Playwright's sync API keeps an event loop running in this thread while it is
-    open, which would break tests of other modules that call ``asyncio.run``."""
+    """One for the browser tests (each test still gets fresh contexts), closed after the last of
+    them: Playwright's sync API keeps an event loop running in this thread while it is open, which
+    would break tests elsewhere that call ``asyncio.run``."""
     if not CHROMIUM.exists():
         message = f"no Chromium at {CHROMIUM} (./run test installs Debian's chromium package)"
         if os.environ.get("CI") == "true":
@@ -46,9 +47,11 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A real server on a fresh SQLite file; tests may stop and start it again on the same port."""
+    """A real server on a fresh SQLite file, shared by the browser tests (its start-up, mostly
+    imports, took 7 to 70 s each on a busy machine); each test makes its own games and people.
+    A test may stop and start it again on the same port."""
     folder = tmp_path_factory.mktemp("browser")
     server = ServerProcess(
         {"TABLETOP_DATABASE_URL": f"sqlite:///{folder / 'tabletop.db'}", "TABLETOP_AUTO_MIGRATE": "true"},

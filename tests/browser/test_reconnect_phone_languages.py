@@ -37,13 +37,15 @@ def test_the_page_follows_the_game_across_a_server_restart_without_a_gap_or_a_re
     expect(page.locator("#actions button.choice").first).to_be_visible()
     before = logged_sequence_numbers(page)
     web_server.stop()
-    expect(page.locator("#live-status")).to_have_attribute("data-state", "reconnecting", timeout=15_000)
-    # A person clicks a move while the server is down: the page says it failed (no script error),
-    # and the failed re-read that follows must not stop the page from ever reading the game again.
-    page.locator("#actions button.choice").first.click()
-    expect(page.locator("#game-error")).not_to_be_empty()
-    web_server.start(wait=False)
-    web_server.wait_healthy(timeout=120)
+    try:
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "reconnecting", timeout=15_000)
+        # A person clicks a move while the server is down: the page says it failed (no script
+        # error), and the failed re-read that follows must not stop the page reading the game again.
+        page.locator("#actions button.choice").first.click()
+        expect(page.locator("#game-error")).not_to_be_empty()
+    finally:  # the server is shared by the browser tests: it runs again whatever happened here
+        web_server.start(wait=False)
+        web_server.wait_healthy(timeout=120)
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live", timeout=30_000)
     play_to_end(page, click_first_move)
     seqs = logged_sequence_numbers(page)
