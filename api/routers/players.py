@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from api.deps import PlayersDep, TokenDep
 from api.openapi_contract import problems
 from api.schemas.players import PlayerCreate, PlayerCreatedPublic, PlayerGamePublic
 from api.schemas.seats import SeatCreated
+from api.sign_in_qr import QR_RESPONSES, SVG_MEDIA_TYPE, qr_svg, sign_in_link
 from api.validation import INT32_MAX
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
@@ -48,3 +49,18 @@ def reissue_seat_token(game_id: str, seat: int, players: PlayersDep, token: Toke
     """A new token for one of the player's own seats; the old seat token stops working."""
     joined = players.reissue_seat_token(token, game_id, seat)
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)
+
+
+@router.get(
+    "/me/sign-in-qr",
+    operation_id="getSignInQrCode",
+    response_class=Response,
+    responses=QR_RESPONSES,
+    openapi_extra=problems(),
+)
+def sign_in_qr_code(request: Request, players: PlayersDep, token: TokenDep) -> Response:
+    """The web client's sign-in link of the calling player as a QR code (SVG), for a phone's
+    camera: only for the token that asks, never cached."""
+    players.authenticate(token)  # refuses a missing or unknown token: "" is never drawn
+    svg = qr_svg(sign_in_link(str(request.base_url), token or ""), "Tabletop sign-in")
+    return Response(svg, media_type=SVG_MEDIA_TYPE, headers={"Cache-Control": "no-store"})

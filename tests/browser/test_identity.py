@@ -23,6 +23,12 @@ def test_the_sign_in_link_brings_my_games_and_my_seat_to_another_browser(
     mine = laptop.locator(f"#my-games li[data-game='{game_id}']")
     expect(mine).to_have_attribute("data-your-turn", "true")
     link = laptop.locator("#signin-link").input_value()
+    # The same link as a QR code for a phone's camera, drawn by our server once the panel opens.
+    laptop.locator("details.signin summary").click()
+    qr = laptop.locator("#signin-qr")
+    expect(qr).to_be_visible()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:')")
+    assert qr.get_attribute("alt")
     phone = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(link)
     expect(phone.locator(f"#my-games li[data-game='{game_id}']")).to_contain_text("Your turn")

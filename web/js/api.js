@@ -26,6 +26,16 @@ async function call(method, path, { token, body, query } = {}) {
   return data;
 }
 
+/** An image the API draws for the token's owner only (no JSON): an object URL for an <img>. */
+async function image(path, token) {
+  const response = await fetch(new URL(path, location.origin), {
+    headers: { "Accept": "image/svg+xml, application/problem+json", "Accept-Language": language(), Authorization: `Bearer ${token}` },
+    cache: "no-store",
+  });
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  return URL.createObjectURL(await response.blob());
+}
+
 export const api = {
   gameTypes: () => call("GET", "/v1/game-types"),
   gameType: (slug) => call("GET", `/v1/game-types/${encodeURIComponent(slug)}`),
@@ -43,6 +53,7 @@ export const api = {
   rematch: (gameId, token) => call("POST", `/v1/games/${gameId}/rematch`, { token }),
   createPlayer: (name) => call("POST", "/v1/players", { body: { name } }),
   myGames: (token) => call("GET", "/v1/players/me/games", { token }),
+  signInQr: (token) => image("/v1/players/me/sign-in-qr", token),
   reissueSeat: (gameId, seat, token) => call("POST", `/v1/players/me/games/${gameId}/seats/${seat}/token`, { token }),
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
 };

@@ -49,12 +49,27 @@ export async function renewSeat(gameId) {
 function signInLink(token) {
   const link = `${location.origin}${location.pathname}#/signin/${encodeURIComponent(token)}`;
   const input = h("input", { id: "signin-link", readonly: true, value: link, "aria-describedby": "signin-help" });
-  return h("details", { class: "signin" }, [
+  const qr = h("figure", { class: "signin-qr" }, [h("figcaption", {}, [t("me.qr_help")])]);
+  const details = h("details", { class: "signin", ontoggle: () => { if (details.open) showQr(qr, token); } }, [
     h("summary", {}, [t("me.carry")]),
     h("p", { class: "help", id: "signin-help" }, [t("me.carry_help")]),
     h("p", {}, [h("label", { for: "signin-link" }, [t("me.link")]), " ", input, " ",
       h("button", { type: "button", id: "copy-signin", onclick: () => { input.select(); navigator.clipboard?.writeText(link); } }, [t("game.copy")])]),
+    qr,
   ]);
+  return details;
+}
+
+/** The sign-in link as a QR code a phone's camera reads, drawn by our server (the link is a
+ * secret: no third-party service sees it), fetched once the person opens the panel. */
+async function showQr(figure, token) {
+  if (figure.querySelector("img, .error")) return;
+  try {
+    const url = await api.signInQr(token);
+    figure.prepend(h("img", { id: "signin-qr", src: url, alt: t("me.qr_alt"), width: 220, height: 220 }));
+  } catch (failure) {
+    figure.prepend(h("p", { class: "error" }, [failure.message]));
+  }
 }
 
 /** The lobby's "My games" card (null while this browser has no identity). */
