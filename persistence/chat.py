@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import datetime
 
@@ -14,6 +15,12 @@ from persistence.mapping import as_utc
 from persistence.tables import chat_entries, chat_hides, chat_mutes
 
 
+def _lock_key(game_id: str) -> int:
+    """A signed 64-bit advisory lock key of one game's chat."""
+    digest = hashlib.sha256(f"tabletop-chat:{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
 class SqlChatRepository:
     """``domain.chat.ChatRepository`` on the unit of work's session."""
 
@@ -22,10 +29,13 @@ class SqlChatRepository:
         self._before_write = before_write
 
     def next_seq(self, game_id: str) -> int:
-        # Take SQLite's write lock first: the next seq read under it cannot be taken by another
-        # writer. PostgreSQL has no such lock: two writers may read the same last seq, and the
-        # primary key lets one of them in and sends the other back (``SeqTaken``) to try again.
+        """Read under a lock held to the end of the transaction, so no other writer of this
+        game's chat reads the same one: SQLite's write lock, or on PostgreSQL a transaction-level
+        advisory lock for this chat alone (game moves never wait on it). Should two writers still
+        meet, the primary key lets one in and sends the other back (``SeqTaken``) to try again."""
         self._before_write()
+        if self.session.get_bind().dialect.name == "postgresql":
+            self.session.execute(select(func.pg_advisory_xact_lock(_lock_key(game_id))))
         return self.last_seq(game_id) + 1
 
     def last_seq(self, game_id: str) -> int:
