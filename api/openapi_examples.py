@@ -156,6 +156,8 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "clock": CLOCK,
         "rematch_of": None,
         "rematch_id": None,
+        "rated": False,
+        "unrated_reasons": [{"code": "anonymous_seat", "text": "A seat is taken without a player identity."}],
     },
     "GameSummaryPublic": SUMMARY,
     "SeatSummaryPublic": SUMMARY_SEAT,

@@ -62,3 +62,18 @@ SOCIAL_EXAMPLES["ProfilePublic"] = {
     "recent_games": [RESULT],
     "finishing": SOCIAL_EXAMPLES["FinishingPublic"],
 }
+SOCIAL_EXAMPLES["UnratedReasonPublic"] = {"code": "no_clock", "text": "The game has no turn clock."}
+SOCIAL_EXAMPLES["TableSeatPublic"] = {
+    "seat": 0,
+    "name": "Bea",
+    "subject": PLAYER_ID,
+    "rating": RATING,
+    "finishing": SOCIAL_EXAMPLES["FinishingPublic"],
+}
+SOCIAL_EXAMPLES["TableRatingsPublic"] = {
+    "game_id": GAME_ID,
+    "seats": [
+        SOCIAL_EXAMPLES["TableSeatPublic"],
+        {"seat": 1, "name": "Greedy", "subject": "bot:greedy", "rating": None, "finishing": None},
+    ],
+}

@@ -160,6 +160,10 @@ class RatingRepository(Protocol):
         """The names of these player identities (unknown ids are left out)."""
         ...
 
+    def game_rated(self, game_id: str) -> bool | None:
+        """Whether the finished game was rated, as decided at its end (None: no results stored)."""
+        ...
+
 
 class RatedUnitOfWork(Protocol):
     ratings: RatingRepository
@@ -190,6 +194,15 @@ def why_unrated(match: Match) -> list[str]:
         reasons.append("host_seed")
     if not match.timing.settings.runs:
         reasons.append("no_clock")
+    return reasons
+
+
+def unrated_reasons(match: Match, rated_at_end: bool | None = None) -> list[str]:
+    """``why_unrated``, and for a finished game the decision stored at its end
+    (``rated_at_end``, None: not known): a game the pair limit left unrated says so."""
+    reasons = why_unrated(match)
+    if match.status is MatchStatus.FINISHED and rated_at_end is False and not reasons:
+        reasons.append("pair_limit")
     return reasons
 
 

@@ -8,9 +8,17 @@ import json
 from dataclasses import dataclass
 
 from domain.errors import GameTypeNotFound, InvalidRequest, PlayerNotFound, UnknownGameType
-from domain.match import Match
+from domain.match import Match, MatchStatus
 from domain.ports import UnitOfWork
-from domain.ratings import BOT_PREFIX, Finishing, Rating, RatingChange, SeatResult, record_end
+from domain.ratings import (
+    BOT_PREFIX,
+    Finishing,
+    Rating,
+    RatingChange,
+    SeatResult,
+    record_end,
+    subject_of,
+)
 from domain.services import GameService
 
 HISTORY_LIMIT = 200
@@ -35,6 +43,18 @@ class Leaderboard:
     game_type: str
     entries: list[Standing]
     next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """A seat's standing as the table shows it: its rating in the game's type (None: an
+    anonymous seat, or no rated game yet) and, for a player, the finishing rate."""
+
+    seat: int
+    name: str
+    subject: str | None
+    rating: Rating | None
+    finishing: Finishing | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +119,35 @@ class StandingService:
             return {}
         with self.games.uow() as uow:
             return uow.ratings.finishing(player_ids)
+
+    def table(self, game_id: str) -> list[TableSeat]:
+        """Every seat's rating in the game's type and each player's finishing rate: what the
+        table shows next to the names (public, as leaderboards are)."""
+        match = self.games.load(game_id)
+        subjects = [subject_of(seat) for seat in match.seats]
+        people = [seat.player_id for seat in match.seats if seat.bot is None and seat.player_id]
+        with self.games.uow() as uow:
+            known = uow.ratings.ratings(match.game_type, [s for s in subjects if s])
+            finishing = uow.ratings.finishing(people) if people else {}
+        return [
+            TableSeat(
+                seat.index,
+                seat.name,
+                subject,
+                known.get(subject) if subject else None,
+                finishing.get(seat.player_id, Finishing())
+                if seat.bot is None and seat.player_id
+                else None,
+            )
+            for seat, subject in zip(match.seats, subjects, strict=True)
+        ]
+
+    def rated_at_end(self, match: Match) -> bool | None:
+        """For a finished game, whether its end rated it (the pair limit is only known then)."""
+        if match.status is not MatchStatus.FINISHED:
+            return None
+        with self.games.uow() as uow:
+            return uow.ratings.game_rated(match.id)
 
     def ratings_of(self, game_type: str, subjects: list[str]) -> dict[str, Rating]:
         if not subjects:

@@ -138,6 +138,12 @@ class SqlRatingRepository:
         ).all()
         return {player_id: name for player_id, name in rows}
 
+    def game_rated(self, game_id: str) -> bool | None:
+        rated = self.session.execute(
+            select(game_results.c.rated).where(game_results.c.game_id == game_id).limit(1)
+        ).scalar_one_or_none()
+        return None if rated is None else bool(rated)
+
 
 def _rating(row: Any) -> Rating:
     return Rating(row["subject"], row["game_type"], row["mu"], row["sigma"], row["games"])

@@ -22,6 +22,7 @@ from api.graphql.common import (
     token_of,
 )
 from api.graphql.game_data import TypedDecision, TypedState
+from api.graphql.ratings import UnratedReason
 from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
 from api.schemas.games import GameCreated as GameCreatedPublic
 from domain.clocks import MIN_CLOCK_SECONDS
@@ -127,6 +128,11 @@ class Game(TypedState):
     clock: GameClock
     rematch_of: ID | None
     rematch_id: ID | None
+    rated: bool = strawberry.field(
+        description="Whether the game counts for ratings with its settings and seats as they are "
+        "now; a finished game: whether it did."
+    )
+    unrated_reasons: list[UnratedReason] = strawberry.field(description="Why not (empty when rated).")
 
 
 @strawberry.type
@@ -227,6 +233,8 @@ def game_of(public: GamePublic) -> Game:
             inactivity_days=public.clock.inactivity_days,
             seats=[SeatClock(**c.model_dump()) for c in public.clock.seats],
         ),
+        rated=public.rated,
+        unrated_reasons=[UnratedReason(**r.model_dump()) for r in public.unrated_reasons],
     )
 
 
@@ -274,7 +282,7 @@ class GameQuery:
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
     async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
         service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
-        presence = container_of(info).presence
+        presence, standing = container_of(info).presence, container_of(info).standing
 
         def read() -> Game:
             match = service.load(id)
@@ -284,6 +292,7 @@ class GameQuery:
                     service.viewer(match, token),
                     presence.connected(match.id),
                     language,
+                    standing.rated_at_end(match),
                 )
             )
 

@@ -1,6 +1,6 @@
 """The served GraphQL schema's root types, assembled from one module per resource.
 
-Each resource module (game types, games, seats, play, players, webhooks, subscriptions) holds its
+Each resource module (game types, games, seats, play, players, ratings, webhooks, subscriptions) holds its
 types and its root fields; the root types here only combine them. Expected failures are union
 results carrying a ``Problem`` with the same ``code`` as REST; resolvers call the same use cases and
 reuse the REST mappings, so both APIs say the same thing.
@@ -15,13 +15,14 @@ from api.graphql.game_types import GameTypeQuery
 from api.graphql.games import GameMutation, GameQuery
 from api.graphql.play import PlayMutation, PlayQuery
 from api.graphql.players import PlayerMutation, PlayerQuery
+from api.graphql.ratings import RatingQuery
 from api.graphql.seats import SeatMutation
 from api.graphql.subscriptions import Subscription as GameSubscription
 from api.graphql.webhooks import WebhookMutation, WebhookQuery
 
 
 @strawberry.type
-class Query(ChatQuery, WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery):
+class Query(RatingQuery, ChatQuery, WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery):
     """Every read: its fields come from the resource modules (listed last to first)."""
 
 

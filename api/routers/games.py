@@ -16,6 +16,7 @@ from api.deps import (
     RematchesDep,
     ReplaysDep,
     ServiceDep,
+    StandingDep,
     TokenDep,
 )
 from api.openapi_contract import problems
@@ -140,6 +141,7 @@ def get_game(
     game_id: str,
     service: ServiceDep,
     presence: PresenceDep,
+    standing: StandingDep,
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
@@ -158,7 +160,7 @@ def get_game(
     if matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
     response.headers.update(headers)
-    return GamePublic.of(match, viewer, connected, lang)
+    return GamePublic.of(match, viewer, connected, lang, standing.rated_at_end(match))
 
 
 @router.post(

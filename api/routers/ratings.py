@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from api.deps import StandingDep
 from api.openapi_contract import problems
-from api.schemas.ratings import LeaderboardPublic, ProfilePublic
+from api.schemas.ratings import LeaderboardPublic, ProfilePublic, TableRatingsPublic, TableSeatPublic
 
 router = APIRouter(prefix="/v1", tags=["ratings"])
 
@@ -37,3 +37,14 @@ def get_leaderboard(
 def get_profile(player_id: str, standing: StandingDep, game_type: str | None = None) -> ProfilePublic:
     """A player's ratings, rating history, recent games and finishing rate (public)."""
     return ProfilePublic.of(standing.profile(player_id, game_type))
+
+
+@router.get(
+    "/games/{game_id}/ratings",
+    operation_id="getTableRatings",
+    openapi_extra=problems("game_not_found"),
+)
+def get_table_ratings(game_id: str, standing: StandingDep) -> TableRatingsPublic:
+    """Each seat's rating in the game's type and each player's finishing rate, for the table."""
+    seats = [TableSeatPublic.of(seat) for seat in standing.table(game_id)]
+    return TableRatingsPublic(game_id=game_id, seats=seats)

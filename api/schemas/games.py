@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from api.schemas.ratings import UnratedReasonPublic, unrated_public
 from api.validation import MAX_SEED_LENGTH, Text, check_json_depth
 from domain.catalog import all_catalogs, prompt_text
 from domain.clocks import LAPSES_BEFORE_STAND_IN, MAX_CLOCK_SECONDS, MIN_CLOCK_SECONDS
@@ -15,6 +16,7 @@ from domain.i18n import DEFAULT_LANGUAGE
 from domain.lobby import GamePage, GameSummary
 from domain.match import Match
 from domain.presence import PresenceService
+from domain.ratings import unrated_reasons
 from domain.services import Created, GameService, Viewer, describe_decision
 
 
@@ -230,6 +232,13 @@ class GamePublic(BaseModel):
     clock: ClockPublic = Field(description="Turn clocks: who is waited for, deadlines, time used.")
     rematch_of: str | None = Field(None, description="The game this one is the rematch of.")
     rematch_id: str | None = Field(None, description="This game's rematch, once created.")
+    rated: bool = Field(
+        description="Whether the game counts for ratings with its settings and seats as they are "
+        "now (in the lobby it may become rated as players join); a finished game: whether it did."
+    )
+    unrated_reasons: list[UnratedReasonPublic] = Field(
+        description="Why not (empty when rated), each with a code and a text in the asked language."
+    )
 
     @classmethod
     def of(
@@ -238,9 +247,12 @@ class GamePublic(BaseModel):
         viewer: Viewer,
         connected: frozenset[int],
         lang: str = DEFAULT_LANGUAGE,
+        rated_at_end: bool | None = None,
     ) -> GamePublic:
-        """``connected``: the seats with an open subscription now (``PresenceService``)."""
+        """``connected``: the seats with an open subscription now (``PresenceService``);
+        ``rated_at_end``: a finished game's rating decision as stored at its end."""
         decision = match.decision()
+        reasons = unrated_reasons(match, rated_at_end)
         return cls(
             id=match.id,
             type=match.game_type,
@@ -272,6 +284,8 @@ class GamePublic(BaseModel):
             clock=ClockPublic.model_validate(match.timing.public(datetime.now(UTC))),
             rematch_of=match.rematch_of,
             rematch_id=match.rematch_id,
+            rated=not reasons,
+            unrated_reasons=unrated_public(reasons, lang),
         )
 
 

@@ -6,8 +6,21 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from domain.ratings import Finishing, Rating, RatingChange, SeatResult
-from domain.standing import Leaderboard, Profile, Standing
+from domain.i18n import DEFAULT_LANGUAGE, platform_texts
+from domain.ratings import WHY_UNRATED, Finishing, Rating, RatingChange, SeatResult
+from domain.standing import Leaderboard, Profile, Standing, TableSeat
+
+
+class UnratedReasonPublic(BaseModel):
+    """Why a game does not count for ratings."""
+
+    code: str = Field(description="One of: " + ", ".join(WHY_UNRATED) + ".")
+    text: str = Field(description="The reason in the asked language (?lang=, Accept-Language).")
+
+
+def unrated_public(reasons: list[str], lang: str = DEFAULT_LANGUAGE) -> list[UnratedReasonPublic]:
+    texts = platform_texts(lang)
+    return [UnratedReasonPublic(code=code, text=texts[f"unrated.{code}"]) for code in reasons]
 
 
 class RatingPublic(BaseModel):
@@ -145,3 +158,28 @@ class ProfilePublic(BaseModel):
             recent_games=[GameResultPublic.of(r) for r in profile.recent],
             finishing=FinishingPublic.of(profile.finishing),
         )
+
+
+class TableSeatPublic(BaseModel):
+    seat: int
+    name: str
+    subject: str | None = Field(
+        description="The player id, bot:<level> for a bot seat, or null for an anonymous seat."
+    )
+    rating: RatingPublic | None = Field(description="In this game's type; null: none yet.")
+    finishing: FinishingPublic | None = Field(description="A player's finishing rate; null: not a player.")
+
+    @classmethod
+    def of(cls, seat: TableSeat) -> TableSeatPublic:
+        return cls(
+            seat=seat.seat,
+            name=seat.name,
+            subject=seat.subject,
+            rating=RatingPublic.of(seat.rating) if seat.rating else None,
+            finishing=FinishingPublic.of(seat.finishing) if seat.finishing else None,
+        )
+
+
+class TableRatingsPublic(BaseModel):
+    game_id: str
+    seats: list[TableSeatPublic]

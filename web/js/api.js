@@ -56,4 +56,7 @@ export const api = {
   signInQr: (token) => image("/v1/players/me/sign-in-qr", token),
   reissueSeat: (gameId, seat, token) => call("POST", `/v1/players/me/games/${gameId}/seats/${seat}/token`, { token }),
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
+  leaderboard: (gameType, query) => call("GET", `/v1/leaderboards/${encodeURIComponent(gameType)}`, { query }),
+  profile: (playerId) => call("GET", `/v1/players/${encodeURIComponent(playerId)}/profile`),
+  tableRatings: (gameId) => call("GET", `/v1/games/${gameId}/ratings`),
 };

@@ -18,6 +18,7 @@ import { seatStatus, tickClocks } from "./seat_status.js";
 import { rematchControl, resignControl } from "./seat_actions.js";
 import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
 import { renewSeat } from "./identity.js";
+import { showTableRatings } from "./profile.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
@@ -201,9 +202,11 @@ export async function showGame(main, gameId) {
       const you = seat.seat === game.viewer?.seat ? ` (${t("game.you")})` : "";
       const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
       const bot = seat.bot ? ` · ${t("game.bot", { level: levelName })}` : "";
-      list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot, seatStatus(game, seat, page.live)]));
+      list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot,
+        h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }), seatStatus(game, seat, page.live)]));
     }
     els.lobby.append(list);
+    showTableRatings(els.lobby, game);
     const resign = resignControl(game, page.token, act);
     if (resign) els.lobby.append(resign);
     const notify = page.token && ["lobby", "in_progress"].includes(game.status) ? notifyControl() : null;

@@ -1,0 +1,74 @@
+// The leaderboard page (#/leaderboard/<game type>): players and bot levels by display rating, best
+// first, one cursor page at a time, with a "minimum games" filter. Everything comes from
+// GET /v1/leaderboards/{game_type}.
+
+import { api } from "./api.js";
+import { h, clear, stacked } from "./dom.js";
+import { t } from "./i18n.js";
+
+const PAGE = 25;
+
+/** A rating as shown everywhere: one decimal, a "?" while provisional. */
+export function ratingText(rating) {
+  const value = rating.rating.toFixed(1);
+  return rating.provisional ? t("ratings.provisional_value", { value }) : value;
+}
+
+/** A leaderboard line's name: a link to a player's profile; a bot level's translated name. */
+export function subjectName(entry) {
+  if (entry.kind === "bot") return t("ratings.bot_level", { level: entry.subject.replace(/^bot:/, "") });
+  return h("a", { href: `#/player/${encodeURIComponent(entry.subject)}` }, [entry.name]);
+}
+
+export async function showLeaderboard(main, gameType) {
+  const types = await api.gameTypes();
+  const slug = types.some((type) => type.slug === gameType) ? gameType : types[0]?.slug;
+  const select = h("select", { id: "leaderboard-type" },
+    types.map((type) => h("option", { value: type.slug, selected: type.slug === slug }, [type.name])));
+  const minGames = h("input", { id: "leaderboard-min", type: "number", min: 0, max: 1000, value: 0, inputmode: "numeric" });
+  const body = h("tbody");
+  const status = h("p", { id: "leaderboard-status", role: "status" });
+  const more = h("button", { type: "button", id: "leaderboard-more", hidden: true }, [t("ratings.more")]);
+  const table = h("table", { id: "leaderboard", class: "scores" }, [
+    h("caption", { class: "sr" }, [t("ratings.leaderboard")]),
+    h("thead", {}, [h("tr", {}, ["ratings.rank", "ratings.name", "ratings.rating", "ratings.games"]
+      .map((key) => h("th", { scope: "col" }, [t(key)])))]),
+    body,
+  ]);
+  main.append(
+    h("h1", {}, [t("ratings.leaderboard")]),
+    h("p", {}, [t("ratings.leaderboard_intro")]),
+    h("form", { class: "filters", onsubmit: (event) => { event.preventDefault(); load(null); } }, [
+      h("label", { for: "leaderboard-type" }, [t("lobby.game")]), " ", select, " ",
+      h("label", { for: "leaderboard-min" }, [t("ratings.min_games")]), " ", minGames, " ",
+      h("button", { type: "submit" }, [t("ratings.show")]),
+    ]),
+    status, table, h("p", {}, [more]),
+  );
+  select.addEventListener("change", () => { location.hash = `#/leaderboard/${select.value}`; });
+
+  let cursor = null;
+  async function load(after) {
+    if (!after) clear(body);
+    status.textContent = "";
+    try {
+      const page = await api.leaderboard(select.value, { min_games: minGames.value || 0, limit: PAGE, cursor: after });
+      for (const entry of page.entries) {
+        body.append(h("tr", { dataset: { subject: entry.subject } }, [
+          h("td", {}, [String(entry.rank)]),
+          h("th", { scope: "row" }, [subjectName(entry)]),
+          h("td", { title: t("ratings.mu_sigma", { mu: entry.mu.toFixed(2), sigma: entry.sigma.toFixed(2) }) }, [ratingText(entry)]),
+          h("td", {}, [String(entry.games)]),
+        ]));
+      }
+      stacked(table);
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
+      if (!body.children.length) status.textContent = t("ratings.nobody_yet");
+    } catch (failure) {
+      status.textContent = failure.message;
+    }
+  }
+  more.addEventListener("click", () => load(cursor));
+  await load(null);
+}
