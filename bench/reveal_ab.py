@@ -3,10 +3,10 @@
 ``.venv/bin/python bench/reveal_ab.py [--system ours-sqlite|ours-pg] [--subscribers 100,1000]
 [--pairs 2] [--rounds 5]``
 
-Starts two servers as ``bench-peers`` does (pinned to CPU 0, the load generator on CPU 1, each on
-its own fresh store): A with ``TABLETOP_GRAPHQL_SHARED_EVENTS=false`` (GraphQL executed and encoded
-per subscriber and event, the old path), B with it on (once per group), unless ``--a``/``--b`` say
-otherwise. For each subscriber count, ``--pairs`` alternations (A B, B A, …) of
+Starts two servers as ``bench-peers`` does (each on its own fresh store; with ``--pin`` on CPU 0
+and the load generator on CPU 1): A with ``TABLETOP_GRAPHQL_SHARED_EVENTS=false`` (GraphQL
+executed and encoded per subscriber and event, the old path), B with it on (once per group),
+unless ``--a``/``--b`` say otherwise. For each subscriber count, ``--pairs`` alternations (A B, B A, …) of
 ``bench/loadgen.py reveal`` (Im Schutze der Burg, spectators on ``gameEvents``, ``--rounds``
 reveals each): reveal p50/p99 from the sealing submit to each subscriber, and the server's CPU per
 delivered event (µs per subscriber per event, measured over the rounds, subscribing excluded).
@@ -22,12 +22,14 @@ import statistics
 import sys
 import tempfile
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+import peers  # noqa: E402  (bench/peers.py)
 from ab import settings  # noqa: E402  (bench/ab.py)
 from peers import DEFAULT_SCRATCH, ROOT, load1, progress, run_json, system_server  # noqa: E402
 
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         servers = {
             side: stack.enter_context(
-                system_server(args.system, DEFAULT_SCRATCH, Path(tmp) / side, extra_env=env)
+                system_server(args.system, DEFAULT_SCRATCH, Path(tmp) / side, pin=args.pin, extra_env=env)
             )[0]
             for side, env in sides.items()
         }
@@ -130,12 +132,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=2, help="alternations A B / B A per subscriber count")
     parser.add_argument("--rounds", type=int, default=5, help="reveals per run")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pin", action="store_true", help="servers on CPU 0, load generators on CPU 1")
+    parser.add_argument(
+        "--start-timeout", type=float, default=300.0, help="seconds a server may take to start"
+    )
     parser.add_argument("--json-lines", action="store_true", help="also each row to stderr as it ends")
     args = parser.parse_args(argv)
     args.a = args.a or ["TABLETOP_GRAPHQL_SHARED_EVENTS=false"]
     args.b = args.b or ["TABLETOP_GRAPHQL_SHARED_EVENTS=true"]
-    if (os.cpu_count() or 1) >= 2:
+    if args.pin and (os.cpu_count() or 1) >= 2:
         os.sched_setaffinity(0, {1})  # the load generators off the servers' CPU 0
+    # A server pinned to one core of a loaded machine can take minutes to start.
+    peers.wait_healthz = partial(peers.wait_healthz, timeout=args.start_timeout)
     result = run(args)
     print(json.dumps(result) if args.json else report(result))
     return 0
