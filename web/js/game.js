@@ -19,6 +19,7 @@ import { rematchControl, resignControl } from "./seat_actions.js";
 import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
 import { renewSeat } from "./identity.js";
 import { showTableRatings } from "./profile.js";
+import { detailsPanel } from "./details.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
@@ -56,10 +57,11 @@ export async function showGame(main, gameId) {
     result: h("section", { id: "result", class: "card", hidden: true }),
     log: h("ol", { id: "log", class: "log", "aria-live": "polite", tabindex: 0, "aria-label": t("game.log") }), // focusable: it scrolls
   };
+  const details = detailsPanel(main, () => page.detail?.data);
   main.append(
     els.title, els.status, els.error,
     h("div", { class: "game-layout" }, [
-      h("div", { class: "main-col" }, [els.board, els.actions, els.result]),
+      h("div", { class: "main-col" }, [els.board, details.panel, els.actions, els.result]),
       h("aside", { class: "side-col" }, [els.lobby,
         h("section", { class: "card" }, [h("h2", {}, [t("game.log")]), els.log])]),
     ]),
@@ -303,6 +305,7 @@ export async function showGame(main, gameId) {
     }
     renderActions();
     renderResult();
+    details.refresh();
   }
 
   let followLog = true; // false while the reader has scrolled the log back from its end

@@ -149,7 +149,7 @@ function board(ctx) {
   const svg = s("svg", { class: "carc-board", role: "group", "aria-label": t("carc.board"), preserveAspectRatio: "xMidYMid meet" }, [defs()]);
   const layer = s("g", { class: "tiles" });
   for (const placed of state.board) {
-    const tile = s("g", { class: "placed", "data-x": placed.x, "data-y": placed.y, transform: `translate(${placed.x * T},${placed.y * T}) rotate(${placed.rotation},${T / 2},${T / 2})` }, [tileFace(ctx, placed.tile)]);
+    const tile = s("g", { class: "placed", "data-x": placed.x, "data-y": placed.y, "data-info": `${placed.tile === ctx.data?.abbey_tile?.id ? "abbey_tile" : "tiles"}:${placed.tile}`, transform: `translate(${placed.x * T},${placed.y * T}) rotate(${placed.rotation},${T / 2},${T / 2})` }, [tileFace(ctx, placed.tile)]);
     layer.append(tile);
   }
   svg.append(layer);
@@ -159,7 +159,7 @@ function board(ctx) {
     const placed = tileAt.get(`${figure.x},${figure.y}`);
     if (!placed) continue;
     const [ax, ay] = figure.corner ? printedCorner(ctx, figure.corner, placed.rotation) : anchorOf(ctx, placed.tile, figure.segment);
-    const g = s("g", { transform: `translate(${placed.x * T},${placed.y * T}) rotate(${placed.rotation},${T / 2},${T / 2})` }, [
+    const g = s("g", { "data-info": `figures:${figure.figure}`, transform: `translate(${placed.x * T},${placed.y * T}) rotate(${placed.rotation},${T / 2},${T / 2})` }, [
       s("g", { transform: `rotate(${-placed.rotation},${ax * T},${ay * T})` }, [figureShape(figure.figure, figure.seat, ax * T, ay * T)]),
     ]);
     g.append(s("title", {}, [`${ctx.nameOf(figure.seat)}: ${figure.figure} (${figure.feature || figure.corner || ""})`]));

@@ -86,7 +86,7 @@ function castle(ctx, groups) {
     const y = 34 + Math.floor(index / 5) * 104;
     const info = item(data, "buildings", tile.building);
     const name = nameOf(data, "buildings", tile.building);
-    const g = s("g", { class: `building ${tile.built ? "built" : "unbuilt"}`, "data-building": tile.building, "data-tile": tile.tile });
+    const g = s("g", { class: `building ${tile.built ? "built" : "unbuilt"}`, "data-building": tile.building, "data-tile": tile.tile, "data-info": `buildings:${tile.building}` });
     g.append(s("rect", { x, y, width: 140, height: 96, rx: 6, fill: tile.built ? "#d9cbb0" : "#f7f3ea", stroke: "#5b4a2f", "stroke-width": tile.built ? 2 : 1, "stroke-dasharray": tile.built ? null : "6 4" }));
     g.append(s("text", { x: x + 8, y: y + 18, "font-size": 13, "font-weight": "bold" }, [name]));
     g.append(s("text", { x: x + 8, y: y + 34, "font-size": 11 }, [tile.built ? t("isdb.built") : t("isdb.unbuilt")]));
@@ -125,7 +125,7 @@ function countryside(ctx, groups) {
     const x = 10 + i * 150;
     const post = state.posts[kind];
     const rider = kind === "silver";
-    const g = s("g", { class: "post", "data-post": kind }, [
+    const g = s("g", { class: "post", "data-post": kind, "data-info": `posts:${kind}` }, [
       s("rect", { x, y: 30, width: 140, height: 70, rx: rider ? 35 : 6, fill: RESOURCE_COLOURS[kind] || "#ddd", stroke: "#333" }),
       s("text", { x: x + 70, y: 52, "text-anchor": "middle", "font-size": 13, "font-weight": "bold" }, [`${rider ? t("isdb.rider") : t("isdb.cart")}: ${resourceName(data, kind)}`]),
     ]);
@@ -137,7 +137,7 @@ function countryside(ctx, groups) {
   svg.append(s("text", { x: 10, y: 130, "font-size": 16, "font-weight": "bold" }, [t("isdb.watchtower")]));
   Object.entries(state.watchtower).forEach(([kind, count], i) => {
     const x = 10 + i * 150;
-    const g = s("g", { class: "tower-resource", "data-resource": kind }, [
+    const g = s("g", { class: "tower-resource", "data-resource": kind, "data-info": `resources:${kind}` }, [
       s("rect", { x, y: 140, width: 140, height: 40, rx: 4, fill: RESOURCE_COLOURS[kind] || "#ddd", stroke: "#333" }),
       s("text", { x: x + 70, y: 165, "text-anchor": "middle", "font-size": 13 }, [`${resourceName(data, kind)} × ${count}`]),
     ]);
@@ -160,7 +160,7 @@ function countryside(ctx, groups) {
 
 function cardButton(ctx, id, extra) {
   const info = item(ctx.data, "character_cards", id);
-  return h("span", { class: "card-face", title: info?.effect || "" , dataset: { card: id } }, [nameOf(ctx.data, "character_cards", id), extra || ""]);
+  return h("span", { class: "card-face", title: info?.effect || "", dataset: { card: id }, "data-info": `character_cards:${id}` }, [nameOf(ctx.data, "character_cards", id), extra || ""]);
 }
 
 function hand(ctx, picks) {
@@ -176,7 +176,7 @@ function hand(ctx, picks) {
     if (pickable.has(id)) {
       const on = selected.includes(id);
       cards.append(h("button", {
-        type: "button", class: `card-face pick${on ? " selected" : ""}`, "aria-pressed": String(on), dataset: { card: id }, title: info?.effect || "",
+        type: "button", class: `card-face pick${on ? " selected" : ""}`, "aria-pressed": String(on), dataset: { card: id }, "data-info": `character_cards:${id}`, title: info?.effect || "",
         onclick: () => { ctx.ui.picked = on ? selected.filter((c) => c !== id) : [...selected, id]; ctx.rerender(); },
       }, [on ? "✔ " : "", name]));
     } else {

@@ -93,7 +93,7 @@ function board(ctx, groups) {
   for (const worker of state.workers) workers.set(`${worker.x},${worker.y}`, [...(workers.get(`${worker.x},${worker.y}`) || []), worker.seat]);
   for (const field of state.fields) {
     const name = nameOf(data, "field_types", field.field);
-    const g = s("g", { class: "field", "data-x": field.x, "data-y": field.y }, [
+    const g = s("g", { class: "field", "data-x": field.x, "data-y": field.y, "data-info": `field_types:${field.field}` }, [
       s("polygon", { points: octagon(field.x * S, field.y * S, S * 0.98), fill: FIELD_FILL[field.field] || "#ddd", stroke: "#333" }),
       s("text", { x: field.x * S, y: field.y * S - 8, "text-anchor": "middle", "font-size": 11, "font-weight": "bold" }, [name]),
     ]);
@@ -102,14 +102,14 @@ function board(ctx, groups) {
     if (groups.has(key)) clickable(g, t("kt.place_worker_on", { field: name }), () => activate(ctx, groups, key));
     svg.append(g);
   }
-  svg.append(s("g", { class: "keythedral" }, [
+  svg.append(s("g", { class: "keythedral", "data-info": "pieces:keythedral" }, [
     s("polygon", { points: diamond(0, 0, S * 0.9), fill: "#e8dcc0", stroke: "#000", "stroke-width": 2 }),
     s("text", { x: 0, y: 4, "text-anchor": "middle", "font-size": 9, "font-weight": "bold" }, [t("kt.keythedral")]),
   ]));
   for (const player of state.players) {
     for (const cottage of player.cottages) {
       if (cottage.x === null) continue;
-      const g = s("g", { class: cottage.house ? "house" : "cottage", "data-seat": player.seat }, [
+      const g = s("g", { class: cottage.house ? "house" : "cottage", "data-seat": player.seat, "data-info": `pieces:${cottage.house ? "house" : "cottage"}` }, [
         s("polygon", { points: diamond(cottage.x * S, cottage.y * S, S * (cottage.house ? 0.7 : 0.55)), fill: SEAT_COLOURS[player.seat % 6], stroke: "#000", "stroke-width": cottage.house ? 3 : 1.5 }),
         s("text", { x: cottage.x * S, y: cottage.y * S + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff", "font-weight": "bold" }, [`${SEAT_MARKS[player.seat % 6]}${cottage.number}${cottage.house ? "⌂" : ""}`]),
         s("title", {}, [`${ctx.nameOf(player.seat)}: ${t(cottage.house ? "kt.house_n" : "kt.cottage", { number: cottage.number })}`]),
@@ -149,8 +149,8 @@ function cubeRow(ctx, groups, counts, prefix) {
     const swatch = h("span", { class: "cube", style: `background:${CUBE_FILL[colour] || "#ccc"}`, "aria-hidden": "true" });
     const text = `${nameOf(ctx.data, "cubes", colour)} ${count}`;
     row.append(groups.has(key)
-      ? h("button", { type: "button", class: "cube-target", dataset: { colour }, onclick: () => activate(ctx, groups, key) }, [swatch, " ", text])
-      : h("span", { class: "cube-count", dataset: { colour } }, [swatch, " ", text]));
+      ? h("button", { type: "button", class: "cube-target", dataset: { colour }, "data-info": `cubes:${colour}`, onclick: () => activate(ctx, groups, key) }, [swatch, " ", text])
+      : h("span", { class: "cube-count", dataset: { colour }, "data-info": `cubes:${colour}` }, [swatch, " ", text]));
   }
   return row;
 }
@@ -167,8 +167,8 @@ function keytown(ctx, groups) {
     const key = `keytown:${spot}`;
     const content = [h("strong", {}, [title + extra]), info?.text ? h("span", { class: "hint" }, [info.text]) : null];
     box.append(groups.has(key)
-      ? h("button", { type: "button", class: "keytown-space", dataset: { visit: spot }, onclick: () => activate(ctx, groups, key) }, content)
-      : h("div", { class: "keytown-space", dataset: { visit: spot } }, content));
+      ? h("button", { type: "button", class: "keytown-space", dataset: { visit: spot }, "data-info": info ? `keytown:${info.id}` : null, onclick: () => activate(ctx, groups, key) }, content)
+      : h("div", { class: "keytown-space", dataset: { visit: spot }, "data-info": info ? `keytown:${info.id}` : null }, content));
   }
   return box;
 }
@@ -181,8 +181,8 @@ function tilesForSale(ctx, groups) {
       const text = tile.id ? `${tile.id}: ${cubes(tile.cost, ctx.data)}` : t("kt.face_down");
       const key = tile.id ? `tile:${tile.id}` : null;
       tiles.append(key && groups.has(key)
-        ? h("button", { type: "button", class: "tile-target", dataset: { tile: tile.id }, onclick: () => activate(ctx, groups, key) }, [text])
-        : h("span", { class: "tile", dataset: { tile: tile.id || "" } }, [text]));
+        ? h("button", { type: "button", class: "tile-target", dataset: { tile: tile.id }, "data-info": `building_tiles:${tile.id}`, onclick: () => activate(ctx, groups, key) }, [text])
+        : h("span", { class: "tile", dataset: { tile: tile.id || "" }, "data-info": tile.id ? `building_tiles:${tile.id}` : null }, [text]));
     }
     box.append(tiles);
   }
@@ -198,7 +198,7 @@ function screen(ctx, groups) {
     const info = item(ctx.data, "law_cards", id);
     const key = `law:${id}`;
     const content = [h("strong", {}, [info?.title || id]), info?.timing_text ? ` (${info.timing_text})` : "", info?.text ? h("span", { class: "hint" }, [" — ", info.text]) : null];
-    laws.append(h("li", { dataset: { card: id } }, groups.has(key)
+    laws.append(h("li", { dataset: { card: id }, "data-info": `law_cards:${id}` }, groups.has(key)
       ? [h("button", { type: "button", class: "law-target", onclick: () => activate(ctx, groups, key) }, content)]
       : content));
   }
