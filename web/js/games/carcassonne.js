@@ -209,7 +209,7 @@ function board(ctx) {
 
 function sidebar(ctx) {
   const state = ctx.state;
-  const drawn = state.tile ? s("svg", { viewBox: `-5 -5 ${T + 10} ${T + 10}`, width: 110, height: 110, class: "drawn-tile", role: "img", "aria-label": t("carc.drawn_tile", { tile: state.tile }) }, [defs(), tileFace(ctx, state.tile)]) : null;
+  const drawn = state.tile ? s("svg", { viewBox: `-5 -5 ${T + 10} ${T + 10}`, width: 110, height: 110, class: "drawn-tile", role: "img", "aria-label": t("carc.drawn_tile", { tile: ctx.data?.tiles?.find((entry) => entry.id === state.tile)?.name ?? state.tile }) }, [defs(), tileFace(ctx, state.tile)]) : null;
   // Per-seat objects in `players` (the views' convention), or the older parallel lists.
   const seats = Array.isArray(state.players)
     ? state.players.map((player) => ({ seat: player.seat, score: player.score, supply: player.supply }))
@@ -221,7 +221,7 @@ function sidebar(ctx) {
   ]));
   return h("div", { class: "carc-side" }, [
     h("p", { id: "pile" }, [t("carc.pile", { count: state.pile_count })]),
-    drawn ? h("div", {}, [h("strong", {}, [t("carc.your_tile")]), h("br"), drawn]) : null,
+    drawn ? h("div", { "data-info": `tiles:${state.tile}` }, [h("strong", {}, [t("carc.your_tile")]), h("br"), drawn]) : null,
     h("table", { class: "carc-scores" }, [
       h("thead", {}, [h("tr", {}, [h("th", {}, [t("result.player")]), h("th", {}, [t("result.score")]), h("th", {}, [t("carc.supply")])])]),
       h("tbody", {}, rows),
