@@ -1,4 +1,5 @@
-"""Real server processes on fresh SQLite files, one per test module."""
+"""A real server process on a fresh SQLite file, shared by the end-to-end tests that need no settings of
+their own (each test makes its own games); modules that need other settings start their own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from tests.e2e.harness import ServerWithDatabase, running_server
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def server_with_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerWithDatabase]:
     """The server and the path of its database file (tests may read secrets there, clients may not)."""
     db = tmp_path_factory.mktemp("e2e") / "tabletop.db"
@@ -23,6 +24,6 @@ def server_with_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerW
         yield ServerWithDatabase(base, db)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def server(server_with_db: ServerWithDatabase) -> str:
     return server_with_db.base

@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -48,26 +49,33 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(env: Mapping[str, str], port: int | None = None) -> Iterator[str]:
-    """Start ``tests.e2e.serve_for_tests`` and yield its base URL; stopped (killed if need be) after."""
+    """Start ``tests.e2e.serve_for_tests`` and yield its base URL; stopped (killed if need be) after.
+
+    Stderr goes to a file: a pipe nobody reads fills up and stalls a long-lived server."""
     port = port or free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.e2e.serve_for_tests", str(port)],
-        cwd=ROOT,
-        env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
     base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, process)
-        yield base
-    finally:
-        process.terminate()
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.e2e.serve_for_tests", str(port)],
+            cwd=ROOT,
+            env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **env},
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+            try:
+                wait_healthy(base, process)
+            except RuntimeError as error:
+                stderr.seek(0)
+                raise RuntimeError(f"{error}\n{stderr.read().decode(errors='replace')[-2000:]}") from None
+            yield base
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
 
 
 def wait_healthy(base: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
