@@ -123,6 +123,8 @@ def build_container(
     committer = GroupCommitter(units) if settings.group_commit else None
     service = GameService(units, registry, broker, SystemClock(), committer)
     service.max_bot_only_games = settings.max_bot_only_games
+    service.max_open_listed_per_player = settings.max_open_listed_games_per_player
+    service.max_open_listed_per_address = settings.max_open_listed_games_per_address
     service.submit_on_loop = settings.submit_on_loop
     metrics = metrics or Metrics()
     service.submit_listeners.append(metrics.count_submit)

@@ -134,6 +134,11 @@ async def get_caller(request: Request) -> str:
     return idempotency_caller(request, token)
 
 
+async def get_address(request: Request) -> str:
+    """The client address (the middleware has resolved a trusted proxy's ``X-Forwarded-For``)."""
+    return request.client.host if request.client else "unknown"
+
+
 async def get_standing(container: Annotated[Container, Depends(get_container)]) -> StandingService:
     return container.standing
 
@@ -152,5 +157,6 @@ ReplaysDep = Annotated[ReplayService, Depends(get_replays)]
 RematchesDep = Annotated[RematchService, Depends(get_rematches)]
 PresenceDep = Annotated[PresenceService, Depends(get_presence)]
 CallerDep = Annotated[str, Depends(get_caller)]
+AddressDep = Annotated[str, Depends(get_address)]
 StandingDep = Annotated[StandingService, Depends(get_standing)]
 ChatDep = Annotated[ChatService, Depends(get_chat)]

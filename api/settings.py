@@ -134,6 +134,18 @@ class Settings(BaseSettings):
         description="In-progress games of bots only (no person), across instances; starting one "
         "more answers 429 too_many_bot_only_games. Unset (null): unbounded.",
     )
+    max_open_listed_games_per_player: int | None = Field(
+        3,
+        ge=0,
+        description="Listed lobbies (not yet started or aborted) one player identity may hold; "
+        "creating one more answers 429 too_many_listed_games. Unset (null): unbounded.",
+    )
+    max_open_listed_games_per_address: int | None = Field(
+        10,
+        ge=0,
+        description="Listed lobbies created from one client address (any players) that are not "
+        "yet started or aborted; one more answers 429 too_many_listed_games. Unset: unbounded.",
+    )
     log_level: str = Field("INFO", description="Log level of the JSON logs.")
     cors_origins: str | None = Field(
         None,

@@ -151,6 +151,21 @@ class TooManyBotOnlyGames(DomainError):
     status = 429
 
 
+class SeatBlocked(DomainError):
+    """The host removed this identity (player, or client address) from the game and blocked it."""
+
+    code = "seat_blocked"
+    status = 403
+
+
+class TooManyListedGames(DomainError):
+    """Listed lobbies are bounded per player and per client address, so a script cannot flood
+    the public lobby: start or abort one, or create a private (unlisted) game."""
+
+    code = "too_many_listed_games"
+    status = 429
+
+
 class InvalidRequest(DomainError):
     code = "invalid_request"
     status = 422

@@ -1,7 +1,11 @@
 """The lobby's page of games: filters, an opaque keyset cursor, and what each summary says.
 
 Pages are keyset pages (newest first, ``id`` breaking ties): a game created or finished while a
-client pages never shifts the next page, and a deep page costs what the first one does."""
+client pages never shifts the next page, and a deep page costs what the first one does.
+
+What is listed at all: public games, and among lobbies only those a player identity created
+(``Match.listed``): an anonymous create costs a script nothing, so its lobby is reachable by its
+link only and cannot crowd out the games people can really join."""
 
 from __future__ import annotations
 
@@ -11,7 +15,11 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from domain.clocks import CLOCK_MODES, ClockSettings, Timing
+from domain.engine import GameEngine
 from domain.errors import InvalidRequest
+from domain.match import Match, MatchStatus, Seat
+from domain.ratings import why_unrated
 
 STATUSES = ("lobby", "in_progress", "finished", "aborted")
 CURSOR_PATTERN = "^[A-Za-z0-9_-]{1,512}$"
@@ -23,6 +31,20 @@ class SeatSummary:
     seat: int
     name: str
     bot: str | None = None
+    player_id: str | None = None
+    """Read to tell whether the game can be rated; never shown in the lobby."""
+
+
+@dataclass(frozen=True, slots=True)
+class Creator:
+    """Who created a listed game, with their reputation for finishing games (BGA's)."""
+
+    id: str
+    name: str
+    finished_games: int = 0
+    """Games of theirs that ended (finished, resigned or timed out)."""
+    finishing_rate: float | None = None
+    """Share of those they played to the end; None before their first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +61,44 @@ class GameSummary:
     updated_at: datetime | None = None
     awaiting: tuple[int, ...] = ()
     """The seats the game waits for now (whose turn it is); empty unless in progress."""
+    clock: ClockSettings = field(default_factory=ClockSettings)
+    creator_id: str | None = None
+    creator: Creator | None = None
+    age_seconds: int = 0
+    """Since its creation, when the page was read."""
+    unrated_reasons: tuple[str, ...] = ()
+    """Why the game will not be rated (``domain.ratings.why_unrated``); in a lobby with a free
+    seat, "fewer_than_two_identities" is left out (it goes away as players sit down)."""
+
+    @property
+    def open_seats(self) -> int:
+        return max(0, self.max_players - self.players) if self.status == "lobby" else 0
+
+
+def unrated_reasons(summary: GameSummary, engine: GameEngine[object]) -> tuple[str, ...]:
+    """The rating rules (``why_unrated``) applied to a listed game, before anyone joins."""
+    seats = [Seat(s.seat, s.name, "", s.bot, player_id=s.player_id) for s in summary.seats]
+    as_listed = Match(
+        id=summary.id,
+        engine=engine,
+        options={},
+        seed="",
+        seed_commitment="",
+        host_token_hash="",
+        created_at=summary.created_at,
+        seed_mode=summary.seed_mode,
+        status=MatchStatus(summary.status),
+        seats=seats,
+        timing=Timing(summary.clock),
+    )
+    reasons = why_unrated(as_listed)
+    if summary.open_seats:
+        reasons = [r for r in reasons if r != "fewer_than_two_identities"]
+    return tuple(reasons)
+
+
+MAX_FILTER_SEATS = 64
+"""No game type seats more (the filters' bound)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +107,22 @@ class LobbyFilter:
     game_type: str | None = None
     joinable: bool | None = None
     """True: lobbies with a free seat; False: every other game; None: both."""
+    open_seats: int | None = None
+    """Lobbies with at least this many free seats."""
+    players: int | None = None
+    """Games for exactly this many players (their seat count with the game's options)."""
+    clock: str | None = None
+    """One of ``CLOCK_MODES``: "none" lists the games without a turn clock."""
 
     def __post_init__(self) -> None:
         if self.status is not None and self.status not in STATUSES:
             raise InvalidRequest(f"status must be one of {', '.join(STATUSES)}, got \"{self.status}\"")
+        if self.clock is not None and self.clock not in CLOCK_MODES:
+            raise InvalidRequest(f"clock must be one of {', '.join(CLOCK_MODES)}, got \"{self.clock}\"")
+        for name in ("open_seats", "players"):
+            value = getattr(self, name)
+            if value is not None and not 1 <= value <= MAX_FILTER_SEATS:
+                raise InvalidRequest(f"{name} must be 1 to {MAX_FILTER_SEATS}, got {value}")
 
 
 @dataclass(frozen=True, slots=True)

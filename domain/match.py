@@ -27,6 +27,7 @@ from domain.errors import (
     NotEnoughPlayers,
     NotYourDecision,
     RematchExists,
+    SeatBlocked,
     SeatNotFound,
     SeatResigned,
     StaleDecision,
@@ -74,6 +75,14 @@ class Seat:
     """False for a rematch seat its player has not yet taken (by joining with the old token)."""
     stand_in: str | None = None
     """Why a bot plays this human seat for now: "resigned", "forfeited" or "timeout"."""
+    address_hash: str | None = None
+    """SHA-256 of the client address the seat was taken from: what a host's block names when
+    the seat has no player identity. Never shown."""
+
+    def identities(self) -> list[str]:
+        """What blocking this seat's taker blocks: its player identity and its client address."""
+        found = [f"player:{self.player_id}"] if self.player_id else []
+        return found + ([f"address:{self.address_hash}"] if self.address_hash else [])
 
     @property
     def plays_itself(self) -> bool:
@@ -151,6 +160,12 @@ class Match:
     timing: Timing = field(default_factory=Timing)
     rematch_of: str | None = None
     rematch_id: str | None = None
+    creator_id: str | None = None
+    """The player identity that created the game: only such games are listed in the lobby."""
+    creator_address: str | None = None
+    """SHA-256 of the creating client's address (bounds its open listed games). Never shown."""
+    blocked: list[str] = field(default_factory=list)
+    """Identities the host removed and blocked: ``player:<id>`` and ``address:<hash>``."""
     decision_version: int = 0
     """The version at which the engine last put a new decision (start, or a decision applied)."""
     sealed_versions: dict[int, int] = field(default_factory=dict)
@@ -167,6 +182,12 @@ class Match:
     @property
     def max_players(self) -> int:
         return self.engine.meta.max_players_for(self.options)
+
+    @property
+    def listed(self) -> bool:
+        """Shown in the public lobby: public, and created by a player identity (anonymous
+        creates cost a script nothing, so they are reachable by their link only)."""
+        return not self.private and self.creator_id is not None
 
     @property
     def is_over(self) -> bool:
@@ -186,21 +207,34 @@ class Match:
 
     # -- lifecycle -------------------------------------------------------------------------------
 
-    def join(self, name: str, token_hash: str, bot: str | None = None) -> Seat:
+    def join(
+        self,
+        name: str,
+        token_hash: str,
+        bot: str | None = None,
+        *,
+        player_id: str | None = None,
+        address_hash: str | None = None,
+    ) -> Seat:
         if self.status is not MatchStatus.LOBBY:
             raise GameNotInLobby(
                 f"game {self.id} is {self.status.value}; seats can only be taken in the lobby"
             )
+        seat = Seat(len(self.seats), name, "" if bot is not None else token_hash, bot)
+        if bot is None:
+            seat.player_id, seat.address_hash = player_id, address_hash
+            if set(seat.identities()) & set(self.blocked):
+                raise SeatBlocked(f"the host of game {self.id} removed and blocked you")
         if len(self.seats) >= self.max_players:
             raise GameFull(f"game {self.id} already has its {self.max_players} seats")
-        seat = Seat(len(self.seats), name, "" if bot is not None else token_hash, bot)
         self.seats.append(seat)
         self._record([Event("seat_joined", {"seat": seat.index, "name": name, "bot": bot})])
         return seat
 
-    def leave(self, index: int, removed_by: str) -> Seat:
+    def leave(self, index: int, removed_by: str, block: bool = False) -> Seat:
         """Free a lobby seat (``removed_by`` is "host" or "self"); later seats move up one place,
-        so seats stay numbered 0..n-1 for the rules once the game starts."""
+        so seats stay numbered 0..n-1 for the rules once the game starts. ``block`` (the host's
+        choice) keeps the seat's player and client address from sitting down again."""
         if self.status is not MatchStatus.LOBBY:
             raise GameNotInLobby(
                 f"game {self.id} is {self.status.value}; seats can only be left in the lobby"
@@ -208,6 +242,8 @@ class Match:
         if not 0 <= index < len(self.seats):
             raise SeatNotFound(f"game {self.id} has no seat {index}")
         seat = self.seats.pop(index)
+        if block:
+            self.blocked.extend(i for i in seat.identities() if i not in self.blocked)
         for later in self.seats[index:]:
             later.index -= 1
         self._record(

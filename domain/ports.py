@@ -61,6 +61,11 @@ class GameRepository(Protocol):
         """In-progress games whose every seat is a bot."""
         ...
 
+    def count_open_listed(self, creator_id: str, creator_address: str | None) -> tuple[int, int]:
+        """Listed lobbies not yet started or aborted: of this player, and of this address hash
+        (0 when None); counted so that concurrent creates see each other."""
+        ...
+
     def count_by_status(self) -> dict[str, int]:
         ...
 

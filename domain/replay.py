@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.engine import JSON
-from domain.errors import GameNotFinished, InvalidRequest
+from domain.errors import GameNotFinished, SeatNotFound
 from domain.seeding import rng_for_seed
 from domain.services import GameService
 
@@ -39,7 +39,7 @@ class ReplayService:
             if not match.is_over:
                 raise GameNotFinished(f"game {game_id} is {match.status.value}; only an ended game replays")
             if seat is not None and not 0 <= seat < len(match.seats):
-                raise InvalidRequest(f"game {game_id} has no seat {seat}")
+                raise SeatNotFound(f"game {game_id} has no seat {seat}")
             at = max(0, min(at, match.last_seq))
             events = uow.games.events(game_id, 0, max(1, at)) if at else []
             applied = uow.games.applied_choices(game_id)

@@ -3,12 +3,13 @@
 Which way a request takes a seat is decided here, not in the API: a bot level seats a bot (host
 token); a bearer token first takes the seat a rematch holds for it (previous seat token), then
 joins as the token's player; otherwise a person joins anonymously under the name given. An
-idempotency key is remembered per ``caller`` (its token, else its address).
+idempotency key is remembered per ``caller`` (its token, else its address); the client
+``address`` is kept (hashed) with a person's seat, so that a host can block its taker.
 """
 
 from __future__ import annotations
 
-from domain.errors import InvalidRequest
+from domain.errors import InvalidRequest, Unauthorized
 from domain.players import PlayerService
 from domain.rematch import RematchService
 from domain.services import GameService, Joined
@@ -26,6 +27,7 @@ def take_seat(
     invite_code: str | None,
     idempotency_key: str | None = None,
     caller: str = "",
+    address: str | None = None,
 ) -> Joined:
     if bot is None and token is not None:
         held = rematches.take_held_seat(game_id, token)
@@ -42,9 +44,28 @@ def take_seat(
                 idempotency_key,
                 player_id=player.id,
                 caller=caller,
+                address=address,
             )
     if bot is None and name is None:
         raise InvalidRequest("give 'name' (a human), 'bot' (a bot level), or join with a player token")
     return games.join(
-        game_id, name or f"{bot} bot", bot, token, invite_code, idempotency_key, caller=caller
+        game_id,
+        name or f"{bot} bot",
+        bot,
+        token,
+        invite_code,
+        idempotency_key,
+        caller=caller,
+        address=address,
     )
+
+
+def creator_of(players: PlayerService, token: str | None) -> str | None:
+    """The player identity creating a game (its bearer token), or None for an anonymous create;
+    a bearer token that is no player's is refused rather than ignored."""
+    if token is None:
+        return None
+    player = players.find(token)
+    if player is None:
+        raise Unauthorized("create a game with a player token (POST /v1/players), or with none")
+    return player.id

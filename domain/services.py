@@ -6,7 +6,7 @@ import asyncio
 import hmac
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -22,6 +22,7 @@ from domain.errors import (
     SeatResigned,
     StaleDecision,
     TooManyBotOnlyGames,
+    TooManyListedGames,
     Unauthorized,
     VersionConflict,
 )
@@ -33,7 +34,7 @@ from domain.idempotency import (
     new_nonce,
     token_for_key,
 )
-from domain.lobby import GamePage, LobbyCursor, LobbyFilter
+from domain.lobby import Creator, GamePage, LobbyCursor, LobbyFilter, unrated_reasons
 from domain.match import Match, MatchStatus, RecordedEvent, SubmitResult
 from domain.names import clean_seat_name
 from domain.outbox import enqueue_outbox
@@ -134,6 +135,10 @@ class GameService:
         """Clock-less games created from now on hand a seat silent this long to a stand-in."""
         self.max_bot_only_games: int | None = None
         """In-progress games of bots only, across instances; None: unbounded."""
+        self.max_open_listed_per_player: int | None = None
+        self.max_open_listed_per_address: int | None = None
+        """Open listed lobbies one player identity, and one client address, may hold (counted
+        in the database, so for the whole server); None: unbounded."""
         self.submit_listeners: list[SubmitListener] = []
         self.token_listeners: list[TokenListener] = []
         self.submit_on_loop = True
@@ -152,10 +157,14 @@ class GameService:
         idempotency_key: str | None = None,
         clock: Mapping[str, JSON] | None = None,
         caller: str = "",
+        creator_id: str | None = None,
+        address: str | None = None,
     ) -> Created:
         """A new lobby. Giving a seed selects the open ``host`` seed mode; otherwise the server
         draws the seed. Either way a server salt keeps the published commitment unguessable.
-        An idempotency key is remembered per ``caller`` (see ``domain.idempotency``)."""
+        An idempotency key is remembered per ``caller`` (see ``domain.idempotency``).
+        A public game created by a player (``creator_id``) is listed in the lobby, within the
+        caps on open listed lobbies per player and per client ``address``."""
         engine = self.registry.get(game_type)
         resolved = engine.meta.resolve_options(options)
         clock_settings = ClockSettings.parse(clock)
@@ -195,9 +204,13 @@ class GameService:
             seed_mode=mode,
             private=private,
             invite_code_hash=hash_token(invite_code) if invite_code else None,
+            creator_id=creator_id,
+            creator_address=hash_token(address) if address is not None else None,
         )
         try:
             with self.uow() as uow:
+                if match.listed:
+                    self._within_listed_caps(uow, match)
                 uow.games.add(match)
                 if key is not None:
                     result = {"game_id": match.id, "nonce": nonce}
@@ -210,6 +223,19 @@ class GameService:
                 raise
             return earlier
         return Created(match, host_token, invite_code)
+
+    def _within_listed_caps(self, uow: UnitOfWork, match: Match) -> None:
+        assert match.creator_id is not None
+        by_player, by_address = uow.games.count_open_listed(match.creator_id, match.creator_address)
+        for count, cap, whose in (
+            (by_player, self.max_open_listed_per_player, "player"),
+            (by_address, self.max_open_listed_per_address, "client address"),
+        ):
+            if cap is not None and count >= cap:
+                raise TooManyListedGames(
+                    f"this {whose} already has {count} open listed games (at most {cap}): start "
+                    "or abort one, or create a private game"
+                )
 
     def _created_earlier(self, key: str, caller: str, request: str) -> Created | None:
         """The game a create with this key made, with its tokens recomputed from the key."""
@@ -233,11 +259,13 @@ class GameService:
         idempotency_key: str | None = None,
         player_id: str | None = None,
         caller: str = "",
+        address: str | None = None,
     ) -> Joined:
         """Take the next seat. A bot is seated by the host only and gets no token at all; a
         person joins a private game only with its invite code. A retried key takes no second seat.
         With ``player_id`` the seat is tied to that player (or, in a rematch, the player's held
-        seat is taken).
+        seat is taken). The client ``address`` is kept (hashed) with the seat, so that a host
+        can block whoever took it.
         """
         if bot is not None:
             validate_level(bot)
@@ -247,7 +275,7 @@ class GameService:
         for attempt in range(MAX_RETRIES):
             try:
                 return self._join_once(
-                    game_id, name, bot, token, invite_code, key, request, player_id, caller
+                    game_id, name, bot, token, invite_code, key, request, player_id, caller, address
                 )
             except VersionConflict:
                 if attempt == MAX_RETRIES - 1:
@@ -265,6 +293,7 @@ class GameService:
         request: str,
         player_id: str | None = None,
         caller: str = "",
+        address: str | None = None,
     ) -> Joined:
         remembered_as = f"join:{key_hash(key, caller)}" if key is not None else None
         nonce = new_nonce()
@@ -288,8 +317,13 @@ class GameService:
                 seat = held[0].index
                 match.confirm_seat(seat, hash_token(seat_token))
             else:
-                joined = match.join(name, hash_token(seat_token) if seat_token else "", bot)
-                joined.player_id = player_id
+                joined = match.join(
+                    name,
+                    hash_token(seat_token) if seat_token else "",
+                    bot,
+                    player_id=player_id,
+                    address_hash=hash_token(address) if address is not None else None,
+                )
                 seat = joined.index
                 if player_id is not None:
                     uow.players.link_seat(player_id, match.id, seat, self.clock.now())
@@ -301,17 +335,22 @@ class GameService:
         self._committed(match)
         return Joined(seat, seat_token, match.version)
 
-    def remove_seat(self, game_id: str, seat: int, token: str | None) -> Match:
-        """Free a lobby seat: the host may remove any seat, a seat only itself."""
+    def remove_seat(
+        self, game_id: str, seat: int, token: str | None, block: bool = False
+    ) -> Match:
+        """Free a lobby seat: the host may remove any seat, a seat only itself. ``block`` (host
+        only): whoever took the seat cannot sit down in this game again."""
 
         def change(match: Match) -> Match:
             if token is None:
                 raise Unauthorized("the host's or the seat's token is required")
             viewer = self.viewer(match, token)
+            if block and not viewer.is_host:
+                raise Forbidden("only the host may block a seat-taker")
             if viewer.seat == seat:
                 match.leave(seat, "self")
             elif viewer.is_host:
-                match.leave(seat, "host")
+                match.leave(seat, "host", block=block)
             else:
                 raise Forbidden("a seat may only remove itself; the host may remove any seat")
             return match
@@ -529,7 +568,27 @@ class GameService:
         with self.uow() as uow:
             found = uow.games.list(where, limit + 1, after)
             total = uow.games.count(where)
-        items = found[:limit]
+            creator_ids = sorted({s.creator_id for s in found[:limit] if s.creator_id})
+            names = uow.ratings.player_names(creator_ids) if creator_ids else {}
+            finishing = uow.ratings.finishing(creator_ids) if creator_ids else {}
+        items = []
+        now = self.clock.now()
+        for summary in found[:limit]:
+            creator = None
+            if summary.creator_id is not None and summary.creator_id in names:
+                record = finishing.get(summary.creator_id)
+                creator = Creator(
+                    summary.creator_id,
+                    names[summary.creator_id],
+                    record.games if record else 0,
+                    record.rate if record else None,
+                )
+            engine = self.registry.get(summary.game_type)
+            reasons = unrated_reasons(summary, engine)
+            age = max(0, int((now - summary.created_at).total_seconds()))
+            items.append(
+                replace(summary, creator=creator, unrated_reasons=reasons, age_seconds=age)
+            )
         more = len(found) > limit
         last = items[-1] if items else None
         next_cursor = LobbyCursor(last.created_at, last.id).encode() if more and last else None

@@ -50,6 +50,10 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "next_deadline": _utc_or_none(match.timing.next_deadline()),
         "rematch_of": match.rematch_of,
         "rematch_id": match.rematch_id,
+        "creator_id": match.creator_id,
+        "creator_address": match.creator_address,
+        "clock_mode": match.timing.settings.mode,
+        "blocked": list(match.blocked) or None,
         "created_at": as_utc(match.created_at),
         "updated_at": as_utc(updated_at),
     }
@@ -69,6 +73,9 @@ def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "private",
         "invite_code_hash",
         "host_token_hash",
+        "creator_id",
+        "creator_address",
+        "clock_mode",
     )
     for fixed in fixed_columns:
         del values[fixed]
@@ -109,6 +116,9 @@ def match_from_row(
         timing=Timing.load(row["timing"]),
         rematch_of=row["rematch_of"],
         rematch_id=row["rematch_id"],
+        creator_id=row["creator_id"],
+        creator_address=row["creator_address"],
+        blocked=list(row["blocked"] or ()),
         loaded_version=row["version"],
         new_events=[],
     )
@@ -124,9 +134,13 @@ def summary_from_row(row: Mapping[Any, Any]) -> GameSummary:
         created_at=as_utc(row["created_at"]),
         seed_mode=row["seed_mode"],
         max_players=row["max_players"],
-        seats=tuple(SeatSummary(s["index"], s["name"], s.get("bot")) for s in row["seats"]),
+        seats=tuple(
+            SeatSummary(s["index"], s["name"], s.get("bot"), s.get("player_id")) for s in row["seats"]
+        ),
         updated_at=as_utc(row["updated_at"]),
         awaiting=tuple(row["awaited_seats"] or ()),
+        clock=Timing.load(row["timing"]).settings,
+        creator_id=row["creator_id"],
     )
 
 
@@ -167,6 +181,7 @@ def _seat_values(seat: Seat) -> dict[str, Any]:
         "player_id": seat.player_id,
         "confirmed": seat.confirmed,
         "stand_in": seat.stand_in,
+        "address_hash": seat.address_hash,
     }
 
 
@@ -179,4 +194,5 @@ def _seat_from(values: Mapping[str, Any]) -> Seat:
         player_id=values.get("player_id"),
         confirmed=values.get("confirmed", True),
         stand_in=values.get("stand_in"),
+        address_hash=values.get("address_hash"),
     )

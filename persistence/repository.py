@@ -67,6 +67,8 @@ _SUMMARY_COLUMNS = (
     games.c.seed_mode,
     games.c.max_players,
     games.c.awaited_seats,
+    games.c.timing,
+    games.c.creator_id,
 )
 
 
@@ -181,6 +183,29 @@ class SqlGameRepository:
     def count(self, where: LobbyFilter) -> int:
         query = select(func.count()).select_from(games).where(*_lobby_conditions(where))
         return int(self.session.execute(query).scalar_one())
+
+    def count_open_listed(self, creator_id: str, creator_address: str | None) -> tuple[int, int]:
+        """Open listed lobbies of this player, and of this client address. Taken under the write
+        lock (SQLite) or a transaction lock on the player (PostgreSQL), so that concurrent
+        creates on any worker or instance count each other."""
+        self._before_write()
+        if self._row_locks:
+            self.session.execute(
+                select(func.pg_advisory_xact_lock(func.hashtext("listed:" + creator_id)))
+            )
+            if creator_address is not None:
+                self.session.execute(
+                    select(func.pg_advisory_xact_lock(func.hashtext("listed:" + creator_address)))
+                )
+        listed = and_(
+            games.c.status == "lobby", games.c.private.is_(False), games.c.creator_id.is_not(None)
+        )
+        by_player = select(func.count()).where(listed, games.c.creator_id == creator_id)
+        by_address = select(func.count()).where(listed, games.c.creator_address == creator_address)
+        player_count = int(self.session.execute(by_player).scalar_one())
+        if creator_address is None:
+            return player_count, 0
+        return player_count, int(self.session.execute(by_address).scalar_one())
 
     def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
         if not _storable_id(game_id):
@@ -324,16 +349,24 @@ class SqlGameRepository:
 
 
 def _lobby_conditions(where: LobbyFilter) -> builtins.list[ColumnElement[bool]]:
-    conditions: builtins.list[ColumnElement[bool]] = [games.c.private.is_(False)]
+    """Public games; lobbies only when listed (a player identity created them)."""
+    conditions: builtins.list[ColumnElement[bool]] = [
+        games.c.private.is_(False),
+        or_(games.c.status != "lobby", games.c.creator_id.is_not(None)),
+    ]
+    taken = games.c.bot_seats + games.c.human_seats
+    if where.open_seats is not None:
+        conditions += [games.c.status == "lobby", games.c.max_players - taken >= where.open_seats]
+    if where.players is not None:
+        conditions.append(games.c.max_players == where.players)
+    if where.clock is not None:
+        conditions.append(games.c.clock_mode == where.clock)
     if where.status is not None:
         conditions.append(games.c.status == where.status)
     if where.game_type is not None:
         conditions.append(games.c.game_type == where.game_type)
     if where.joinable is not None:
-        open_seat = and_(
-            games.c.status == "lobby",
-            games.c.bot_seats + games.c.human_seats < games.c.max_players,
-        )
+        open_seat = and_(games.c.status == "lobby", taken < games.c.max_players)
         conditions.append(open_seat if where.joinable else not_(open_seat))
     return conditions
 

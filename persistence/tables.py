@@ -43,7 +43,11 @@ class GameRow(SQLModel, table=True):
     """One match: its current state in a single row, so loading never replays history."""
 
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_created_at", "created_at"),)
+    __table_args__ = (
+        Index("ix_games_created_at", "created_at"),
+        Index("ix_games_creator_status", "creator_id", "status"),
+        Index("ix_games_creator_address_status", "creator_address", "status"),
+    )
 
     id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), primary_key=True))
     game_type: str = Field(sa_column=Column(String(64), nullable=False))
@@ -74,6 +78,14 @@ class GameRow(SQLModel, table=True):
     )
     rematch_of: str | None = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=True))
     rematch_id: str | None = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=True))
+    creator_id: str | None = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=True))
+    """The creating player identity: only games with one are listed in the lobby."""
+    creator_address: str | None = Field(sa_column=Column(String(64), nullable=True))
+    """SHA-256 of the creating client's address: its open listed games are bounded."""
+    clock_mode: str = Field(sa_column=Column(String(16), nullable=False, server_default="none"))
+    """The clock's mode, a column so that the lobby filters by it."""
+    blocked: list[str] | None = _json(nullable=True)
+    """Identities the host removed and blocked (``player:<id>``, ``address:<hash>``)."""
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
 

@@ -17,6 +17,7 @@ from domain.idempotency import Remembered
 from domain.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
 from domain.match import AppliedChoices, Match, RecordedEvent
 from domain.ports import BotGame, Connection, Player, PlayerSeat
+from domain.ratings import Finishing
 from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
@@ -192,9 +193,11 @@ class FakeRepository:
                 m.created_at,
                 m.seed_mode,
                 m.max_players,
-                tuple(SeatSummary(s.index, s.name, s.bot) for s in m.seats),
+                tuple(SeatSummary(s.index, s.name, s.bot, s.player_id) for s in m.seats),
                 m.created_at,
                 tuple(sorted(m.awaited_seats())),
+                clock=m.timing.settings,
+                creator_id=m.creator_id,
             )
             for m in found[:limit]
         ]
@@ -221,6 +224,12 @@ class FakeRepository:
             for m, _ in self.rows.values()
             if m.status.value == "in_progress" and m.seats and all(s.plays_itself for s in m.seats)
         )
+
+    def count_open_listed(self, creator_id: str, creator_address: str | None) -> tuple[int, int]:
+        open_listed = [m for m, _ in self.rows.values() if m.listed and m.status.value == "lobby"]
+        by_player = sum(1 for m in open_listed if m.creator_id == creator_id)
+        by_address = sum(1 for m in open_listed if creator_address and m.creator_address == creator_address)
+        return by_player, by_address
 
     def count_by_status(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -275,6 +284,7 @@ class FakeUnitOfWork:
         self.players = self.games.players
         self.webhooks = self.games.webhooks
         self.presence = self.games.presence
+        self.ratings = FakeRatings(self.games.players)
         return self
 
     def __exit__(
@@ -316,10 +326,30 @@ class ManualClock:
         self.moment += timedelta(seconds=seconds)
 
 
+class FakeRatings:
+    """What the lobby reads of players: their names (finishing records need finished games,
+    which the integration tests cover on real databases)."""
+
+    def __init__(self, players: FakePlayerRepository) -> None:
+        self.players = players
+
+    def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        return {i: self.players.players[i].name for i in player_ids if i in self.players.players}
+
+    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]:
+        return {}
+
+
 def _matches(match: Match, where: LobbyFilter) -> bool:
-    joinable = match.status.value == "lobby" and len(match.seats) < match.max_players
+    in_lobby = match.status.value == "lobby"
+    free = match.max_players - len(match.seats) if in_lobby else 0
+    joinable = in_lobby and free > 0
     return (
         not match.private
+        and (not in_lobby or match.listed)
+        and (where.open_seats is None or free >= where.open_seats)
+        and (where.players is None or match.max_players == where.players)
+        and (where.clock is None or match.timing.settings.mode == where.clock)
         and (where.status is None or match.status.value == where.status)
         and (where.game_type is None or match.game_type == where.game_type)
         and (where.joinable is None or where.joinable == joinable)

@@ -62,6 +62,13 @@ def caller_of_info(info: Info) -> str:
     return idempotency_caller(info.context.get("request"), token_of(info))
 
 
+def address_of_info(info: Info) -> str:
+    """The client address, as REST reads it (the middleware resolved trusted proxies)."""
+    connection = info.context.get("request")
+    client = connection.client if connection is not None else None
+    return client.host if client else "unknown"
+
+
 def lang_of(info: Info, lang: str | None) -> str:
     """The ``lang`` argument, else the request's Accept-Language, else English."""
     request = info.context.get("request")

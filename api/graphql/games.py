@@ -14,6 +14,7 @@ from strawberry.types import Info
 from api.graphql.common import (
     IDEMPOTENCY_KEY_ADAPTER,
     Problem,
+    address_of_info,
     attempt,
     caller_of_info,
     container_of,
@@ -26,7 +27,8 @@ from api.graphql.ratings import UnratedReason
 from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
 from api.schemas.games import GameCreated as GameCreatedPublic
 from domain.clocks import MIN_CLOCK_SECONDS
-from domain.lobby import LobbyFilter
+from domain.lobby import MAX_FILTER_SEATS, LobbyFilter
+from domain.seating import creator_of
 
 
 @strawberry.type
@@ -142,6 +144,24 @@ class SeatSummary:
     bot: str | None
 
 
+@strawberry.type(description="Who created a listed game, and how often they finish games.")
+class Creator:
+    id: ID
+    name: str
+    finished_games: int
+    finishing_rate: float | None = strawberry.field(
+        description="Share of their ended games they played to the end; null before the first."
+    )
+
+
+@strawberry.type
+class ClockSummary:
+    mode: str
+    seconds: float
+    increment: float
+    on_expiry: str
+
+
 @strawberry.type
 class GameSummary:
     id: ID
@@ -157,6 +177,18 @@ class GameSummary:
     created_at: datetime
     updated_at: datetime
     seed_mode: str
+    open_seats: int
+    age_seconds: int
+    clock: ClockSummary
+    creator: Creator | None = strawberry.field(
+        description="The player identity that created the game (every listed lobby has one)."
+    )
+    rated: bool = strawberry.field(
+        description="Rated if its free seats are taken by player identities."
+    )
+    unrated_reasons: list[UnratedReason] = strawberry.field(
+        description="Why it will not be rated (empty when rated), as in the game view."
+    )
 
 
 @strawberry.type(description="One page of the lobby: pass `nextCursor` as `cursor` for the next.")
@@ -180,6 +212,9 @@ class GameCreated:
     host_token: str
     invite_code: str | None
     created_at: datetime
+    listed: bool = strawberry.field(
+        description="Shown in the public lobby: a public game created with a player token."
+    )
 
 
 GameOrProblem = Annotated[Game | Problem, strawberry.union("GameOrProblem")]
@@ -243,8 +278,11 @@ def page_of(public: GamePagePublic) -> GamePage:
     return GamePage(
         items=[
             GameSummary(
-                **s.model_dump(exclude={"seats"}),
+                **s.model_dump(exclude={"seats", "clock", "creator", "unrated_reasons"}),
                 seats=[SeatSummary(**seat.model_dump()) for seat in s.seats],
+                unrated_reasons=[UnratedReason(**r.model_dump()) for r in s.unrated_reasons],
+                clock=ClockSummary(**s.clock.model_dump()),
+                creator=Creator(**s.creator.model_dump()) if s.creator else None,
             )
             for s in public.items
         ],
@@ -256,8 +294,9 @@ def page_of(public: GamePagePublic) -> GamePage:
 @strawberry.type
 class GameQuery:
     @strawberry.field(
-        description="Public games, newest first, by status, type and joinability (true: lobbies "
-        "with a free seat), one page at a time."
+        description="Public games, newest first, by status, type, joinability (true: lobbies "
+        "with a free seat), free seats (`openSeats`: at least), player count (`players`) and "
+        "clock mode, one page at a time. Lobbies are listed only when a player created them."
     )
     async def games(
         self,
@@ -267,14 +306,19 @@ class GameQuery:
         joinable: bool | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        open_seats: int | None = None,
+        players: int | None = None,
+        clock: str | None = None,
+        lang: str | None = None,
     ) -> GamePageOrProblem:
-        service = container_of(info).service
+        service, language = container_of(info).service, lang_of(info, lang)
 
         def listed() -> GamePage:
-            page = service.list_games(
-                LobbyFilter(status, type, joinable), in_range("limit", limit, 1, 200), cursor
-            )
-            return page_of(GamePagePublic.of(page))
+            seats = None if open_seats is None else in_range("openSeats", open_seats, 1, MAX_FILTER_SEATS)
+            count = None if players is None else in_range("players", players, 1, MAX_FILTER_SEATS)
+            where = LobbyFilter(status, type, joinable, seats, count, clock)
+            page = service.list_games(where, in_range("limit", limit, 1, 200), cursor)
+            return page_of(GamePagePublic.of(page, language))
 
         return await attempt(listed)
 
@@ -314,6 +358,7 @@ class GameMutation:
         clock: ClockInput | None = None,
     ) -> CreateGameResult:
         service, caller = container_of(info).service, caller_of_info(info)
+        players, token, address = container_of(info).players, token_of(info), address_of_info(info)
 
         def create() -> GameCreated:
             body = GameCreate.model_validate(
@@ -336,6 +381,8 @@ class GameMutation:
                     IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
                     body.clock.settings() if body.clock is not None else None,
                     caller=caller,
+                    creator_id=creator_of(players, token),
+                    address=address,
                 )
             )
             return GameCreated(**public.model_dump())

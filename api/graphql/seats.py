@@ -11,9 +11,11 @@ from strawberry.types import Info
 from api.graphql.common import (
     IDEMPOTENCY_KEY_ADAPTER,
     Problem,
+    address_of_info,
     attempt,
     caller_of_info,
     container_of,
+    in_range,
     token_of,
 )
 from api.graphql.games import (
@@ -53,6 +55,7 @@ class SeatMutation:
         idempotency_key: str | None = None,
     ) -> JoinGameResult:
         container, token, caller = container_of(info), token_of(info), caller_of_info(info)
+        address = address_of_info(info)
 
         def join() -> SeatJoined:
             body = SeatCreate(name=name, bot=bot, invite_code=invite_code)
@@ -67,20 +70,25 @@ class SeatMutation:
                 invite_code=body.invite_code,
                 idempotency_key=IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key),
                 caller=caller,
+                address=address,
             )
             return SeatJoined(seat=joined.seat, token=joined.token, version=joined.version)
 
         return await attempt(join)
 
     @strawberry.mutation(
-        description="Free a lobby seat: the host removes any seat, a seat (its token) leaves."
+        description="Free a lobby seat: the host removes any seat, a seat (its token) leaves. "
+        "`block` (host only): whoever took the seat (player identity and client address) cannot "
+        "sit down in this game again."
     )
-    async def remove_seat(self, info: Info, game_id: ID, seat: int) -> GameOrProblem:
+    async def remove_seat(
+        self, info: Info, game_id: ID, seat: int, block: bool = False
+    ) -> GameOrProblem:
         service, token = container_of(info).service, token_of(info)
         presence = container_of(info).presence
 
         def remove() -> Game:
-            match = service.remove_seat(game_id, seat, token)
+            match = service.remove_seat(game_id, in_range("seat", seat, 0, 64), token, block)
             return game_of(changed_game(service, presence, match, token))
 
         return await attempt(remove)

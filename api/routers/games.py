@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.conditional import CACHE_CONTROL, NOT_MODIFIED, VARY, IfNoneMatch, game_etag, matches
 from api.deps import (
+    AddressDep,
     CallerDep,
     LanguageDep,
     PlayersDep,
@@ -38,14 +39,15 @@ from api.schemas.play import (
 )
 from api.schemas.seats import SeatCreate, SeatCreated
 from api.validation import IDEMPOTENCY_KEY, INT32_MAX
+from domain.clocks import CLOCK_MODES
 from domain.idempotency import (
     MAX_KEY_LENGTH,
     MIN_TOKEN_KEY_LENGTH,
     TOKEN_KEY_PATTERN,
     TOKEN_KEY_RULE,
 )
-from domain.lobby import CURSOR_PATTERN, LobbyFilter
-from domain.seating import take_seat
+from domain.lobby import CURSOR_PATTERN, MAX_FILTER_SEATS, LobbyFilter
+from domain.seating import creator_of, take_seat
 from domain.services import Viewer
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
@@ -73,16 +75,24 @@ TokenKeyHeader = Annotated[
         "invalid_seed",
         "invalid_idempotency_key",
         "idempotency_key_reused",
+        "too_many_listed_games",
     ),
 )
 def create_game(
     body: GameCreate,
     service: ServiceDep,
+    players: PlayersDep,
+    token: TokenDep,
     response: Response,
     caller: CallerDep,
+    address: AddressDep,
     idempotency_key: TokenKeyHeader = None,
 ) -> GameCreated:
-    """Create a game of a type with options; returns the host token and the seed commitment."""
+    """Create a game of a type with options; returns the host token and the seed commitment.
+
+    With a player token (``Authorization: Bearer``) a public game is listed in the lobby under
+    that player's name (a bounded number of open ones per player and per client address);
+    without one it is reached by its link only."""
     clock = body.clock.settings() if body.clock is not None else None
     created = service.create_game(
         body.type,
@@ -93,6 +103,8 @@ def create_game(
         idempotency_key,
         clock,
         caller=caller,
+        creator_id=creator_of(players, token),
+        address=address,
     )
     return located(response, GameCreated.of(created))
 
@@ -106,6 +118,8 @@ def located(response: Response, created: GameCreated) -> GameCreated:
 @router.get("", operation_id="listGames", openapi_extra=problems(("unknown_game_type", 422)))
 def list_games(
     service: ServiceDep,
+    lang: LanguageDep,
+    response: Response,
     status: Annotated[
         str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")
     ] = None,
@@ -113,6 +127,25 @@ def list_games(
     joinable: Annotated[
         bool | None,
         Query(description="true: lobbies with a free seat; false: every other game."),
+    ] = None,
+    open_seats: Annotated[
+        int | None,
+        Query(ge=1, le=MAX_FILTER_SEATS, description="Lobbies with at least this many free seats."),
+    ] = None,
+    players: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_FILTER_SEATS,
+            description="Games for exactly this many players (seats, with the game's options).",
+        ),
+    ] = None,
+    clock: Annotated[
+        str | None,
+        Query(
+            pattern=f"^({'|'.join(CLOCK_MODES)})$",
+            description="The turn clock's mode; `none`: games without a clock.",
+        ),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     cursor: Annotated[
@@ -124,10 +157,11 @@ def list_games(
         ),
     ] = None,
 ) -> GamePagePublic:
-    """List public games, newest first, by status, type and joinability: one page at a time."""
-    return GamePagePublic.of(
-        service.list_games(LobbyFilter(status, type, joinable), limit, cursor)
-    )
+    """List public games, newest first, by status, type, joinability, free seats, player count
+    and clock: one page at a time. Lobbies are listed only when a player identity created them."""
+    where = LobbyFilter(status, type, joinable, open_seats, players, clock)
+    response.headers["Content-Language"] = lang
+    return GamePagePublic.of(service.list_games(where, limit, cursor), lang)
 
 
 @router.get(
@@ -173,6 +207,7 @@ def get_game(
         "invite_required",
         "game_not_in_lobby",
         "game_full",
+        "seat_blocked",
         "unknown_bot_level",
         "invalid_name",
         "invalid_idempotency_key",
@@ -188,6 +223,7 @@ def join_game(
     token: TokenDep,
     response: Response,
     caller: CallerDep,
+    address: AddressDep,
     idempotency_key: TokenKeyHeader = None,
 ) -> SeatCreated:
     """Take the next free seat as a named human (returns the seat token), or seat a bot (host token).
@@ -205,6 +241,7 @@ def join_game(
         invite_code=body.invite_code,
         idempotency_key=idempotency_key,
         caller=caller,
+        address=address,
     )
     response.headers["Location"] = f"{router.prefix}/{game_id}/seats/{joined.seat}"
     return SeatCreated(seat=joined.seat, token=joined.token, version=joined.version)
@@ -221,10 +258,17 @@ def remove_seat(
     service: ServiceDep,
     presence: PresenceDep,
     token: TokenDep,
+    block: Annotated[
+        bool,
+        Query(
+            description="Host only: whoever took the seat (its player identity and the client "
+            "address it sat down from) cannot sit down in this game again (403 seat_blocked)."
+        ),
+    ] = False,
 ) -> GamePublic:
-    """Free a lobby seat: the host removes any seat, a seat (its own token) leaves. Later seats
-    move up one place."""
-    match = service.remove_seat(game_id, seat, token)
+    """Free a lobby seat: the host removes any seat (and may block its taker), a seat (its own
+    token) leaves. Later seats move up one place."""
+    match = service.remove_seat(game_id, seat, token, block)
     return changed_game(service, presence, match, token)
 
 
@@ -315,13 +359,28 @@ def return_to_seat(
 @router.get(
     "/{game_id}/replay",
     operation_id="replayGame",
-    openapi_extra=problems("game_not_found", "game_not_finished"),
+    openapi_extra=problems("game_not_found", "game_not_finished", "seat_not_found"),
 )
 def replay_game(
     game_id: str,
     replays: ReplaysDep,
-    at: Annotated[int, Query(ge=0, description="Show the game after this event.")],
-    seat: Annotated[int | None, Query(ge=0, description="As this seat; absent: spectator.")] = None,
+    at: Annotated[
+        int,
+        Query(
+            ge=0,
+            le=INT32_MAX,
+            description="Show the game after this event (beyond the last: as it ended).",
+        ),
+    ],
+    seat: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=MAX_FILTER_SEATS - 1,
+            description="As this seat (0 to the game's seats - 1; a seat the game does not have "
+            "is 404 seat_not_found); absent: spectator.",
+        ),
+    ] = None,
 ) -> ReplayPublic:
     """An ended game as it stood after event ``at``, as any seat or a spectator saw it then."""
     return ReplayPublic.of(replays.at(game_id, at, seat))
@@ -380,9 +439,11 @@ async def submit_choice(
     idempotency_key: Annotated[
         str | None,
         Header(
+            min_length=1,
             max_length=128,
-            pattern=IDEMPOTENCY_KEY.pattern,
-            description="Repeat a submit safely. Reused with another body: 422.",
+            pattern=f"^{IDEMPOTENCY_KEY.pattern}$",
+            description="Repeat a submit safely: 1 to 128 printable ASCII characters without "
+            "spaces, kept per seat. Reused with another body: 422.",
         ),
     ] = None,
 ) -> SubmitResultPublic:

@@ -13,7 +13,7 @@ from domain.catalog import all_catalogs, prompt_text
 from domain.clocks import LAPSES_BEFORE_STAND_IN, MAX_CLOCK_SECONDS, MIN_CLOCK_SECONDS
 from domain.engine import Decision
 from domain.i18n import DEFAULT_LANGUAGE
-from domain.lobby import GamePage, GameSummary
+from domain.lobby import Creator, GamePage, GameSummary
 from domain.match import Match
 from domain.presence import PresenceService
 from domain.ratings import unrated_reasons
@@ -91,6 +91,10 @@ class GameCreated(BaseModel):
         "taking a seat). Shown once."
     )
     created_at: datetime
+    listed: bool = Field(
+        description="Shown in the public lobby: a public game created with a player token. "
+        "Others are reached by their link (or invite code) only."
+    )
 
     @classmethod
     def of(cls, created: Created) -> GameCreated:
@@ -108,6 +112,7 @@ class GameCreated(BaseModel):
             host_token=created.host_token,
             invite_code=created.invite_code,
             created_at=match.created_at,
+            listed=match.listed,
         )
 
 
@@ -307,6 +312,35 @@ class SeatSummaryPublic(BaseModel):
     bot: str | None
 
 
+class CreatorPublic(BaseModel):
+    """Who created a listed game, and how often they play their games to the end."""
+
+    id: str = Field(description="Player id (`GET /v1/players/{id}/profile`).")
+    name: str
+    finished_games: int = Field(description="Their games that ended (finished, resigned, timed out).")
+    finishing_rate: float | None = Field(
+        description="Share of those they played to the end (0 to 1); null before their first."
+    )
+
+    @classmethod
+    def of(cls, creator: Creator) -> CreatorPublic:
+        return cls(
+            id=creator.id,
+            name=creator.name,
+            finished_games=creator.finished_games,
+            finishing_rate=creator.finishing_rate,
+        )
+
+
+class ClockSummaryPublic(BaseModel):
+    mode: Literal["none", "per_decision", "fischer"]
+    seconds: float
+    increment: float
+    on_expiry: Literal["bot", "forfeit"]
+
+
+
+
 class GameSummaryPublic(BaseModel):
     id: str
     type: str
@@ -323,9 +357,22 @@ class GameSummaryPublic(BaseModel):
     seed_mode: Literal["server", "host"] = Field(
         description="'host': the host chose the seed and can foresee every draw of the game."
     )
+    open_seats: int = Field(description="Free seats (0 unless in the lobby).")
+    age_seconds: int = Field(description="Seconds since the game was created.")
+    clock: ClockSummaryPublic = Field(description="The turn clock (mode none: no clock).")
+    creator: CreatorPublic | None = Field(
+        description="The player identity that created the game (every listed lobby has one)."
+    )
+    rated: bool = Field(
+        description="The game will be rated if its free seats are taken by player identities."
+    )
+    unrated_reasons: list[UnratedReasonPublic] = Field(
+        description="Why it will not be rated (empty when rated), each with a code and a text in "
+        "the asked language, as in the game view."
+    )
 
     @classmethod
-    def of(cls, summary: GameSummary) -> GameSummaryPublic:
+    def of(cls, summary: GameSummary, lang: str = DEFAULT_LANGUAGE) -> GameSummaryPublic:
         return cls(
             id=summary.id,
             type=summary.game_type,
@@ -338,6 +385,17 @@ class GameSummaryPublic(BaseModel):
             created_at=summary.created_at,
             updated_at=summary.updated_at or summary.created_at,
             seed_mode=summary.seed_mode,
+            open_seats=summary.open_seats,
+            age_seconds=summary.age_seconds,
+            clock=ClockSummaryPublic(
+                mode=summary.clock.mode,
+                seconds=summary.clock.seconds,
+                increment=summary.clock.increment,
+                on_expiry=summary.clock.on_expiry,
+            ),
+            creator=CreatorPublic.of(summary.creator) if summary.creator else None,
+            rated=not summary.unrated_reasons,
+            unrated_reasons=unrated_public(list(summary.unrated_reasons), lang),
         )
 
 
@@ -349,9 +407,9 @@ class GamePagePublic(BaseModel):
     )
 
     @classmethod
-    def of(cls, page: GamePage) -> GamePagePublic:
+    def of(cls, page: GamePage, lang: str = DEFAULT_LANGUAGE) -> GamePagePublic:
         return cls(
-            items=[GameSummaryPublic.of(s) for s in page.items],
+            items=[GameSummaryPublic.of(s, lang) for s in page.items],
             total=page.total,
             next_cursor=page.next_cursor,
         )

@@ -54,7 +54,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     A test may stop and start it again on the same port."""
     folder = tmp_path_factory.mktemp("browser")
     server = ServerProcess(
-        {"TABLETOP_DATABASE_URL": f"sqlite:///{folder / 'tabletop.db'}", "TABLETOP_AUTO_MIGRATE": "true"},
+        {
+            "TABLETOP_DATABASE_URL": f"sqlite:///{folder / 'tabletop.db'}",
+            "TABLETOP_AUTO_MIGRATE": "true",
+            # Every page of a module comes from 127.0.0.1 and lists the games it creates.
+            "TABLETOP_MAX_OPEN_LISTED_GAMES_PER_ADDRESS": "1000",
+        },
         folder,
     )
     server.start(wait=False)

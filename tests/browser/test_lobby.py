@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, play_to_end, start
+from tests.browser.flows import create_game, join_game, play_to_end, start
 
 
 def click_first_move(page: Page) -> bool:
@@ -63,3 +63,37 @@ def test_a_private_game_is_not_listed_and_a_friend_joins_it_with_the_invite_link
     expect(ann.locator("#seats")).to_contain_text("Bob")
     start(ann)
     expect(bob.locator("#seal-pick")).to_be_visible()
+
+
+def test_open_games_show_creator_age_clock_and_rating_filter_and_the_host_blocks_a_squatter(
+    open_page: Callable[..., Page],
+) -> None:
+    ann = open_page()
+    game_id = create_game(ann, "duel", bots=0, name="Ann")
+    bob = open_page()
+    bob.goto("/play/")
+    entry = bob.locator(f'#open-games li[data-game="{game_id}"]')
+    expect(entry).to_contain_text("by Ann (no finished game yet)")
+    expect(entry).to_contain_text("just now")
+    expect(entry).to_contain_text("1 seated (1/3: Ann)")
+    expect(entry).to_contain_text("no clock")
+    expect(entry).to_contain_text("not rated: The game has no turn clock.")
+    bob.select_option("#filter-clock", "per_decision")
+    bob.click("#lobby-filters button[type=submit]")
+    expect(entry).to_have_count(0)
+    bob.select_option("#filter-clock", "none")
+    bob.fill("#filter-seats", "2")
+    bob.click("#lobby-filters button[type=submit]")
+    expect(entry).to_be_visible()
+    bob.fill("#filter-seats", "3")
+    bob.click("#lobby-filters button[type=submit]")
+    expect(entry).to_have_count(0)
+
+    join_game(bob, game_id, "Squat")
+    expect(ann.locator("#seats")).to_contain_text("Squat")
+    ann.click('#seats li[data-seat="1"] button.remove-seat')
+    expect(ann.locator("#seats")).not_to_contain_text("Squat")
+    bob.goto(f"/play/#/join/{game_id}")
+    bob.fill("#join-name", "Squat again")
+    bob.click("#join-form button[type=submit]")
+    expect(bob.locator("#join-form .error")).to_contain_text("blocked")

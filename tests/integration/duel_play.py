@@ -46,9 +46,13 @@ def play_round(service: GameService, duel: StartedDuel, cards: list[int], bank: 
 
 
 def lobby_match(
-    registry: EngineRegistry, created_at: datetime | None = None, game_id: str | None = None
+    registry: EngineRegistry,
+    created_at: datetime | None = None,
+    game_id: str | None = None,
+    creator_id: str | None = "p-host",
 ) -> Match:
-    """A fresh lobby match, built directly (no service) for repository-level tests."""
+    """A fresh lobby match, built directly (no service) for repository-level tests; listed
+    (a player created it) unless ``creator_id`` is None."""
     return Match(
         id=game_id or uuid.uuid4().hex,
         engine=registry.get("duel"),
@@ -57,6 +61,7 @@ def lobby_match(
         seed_commitment=commitment("seed"),
         host_token_hash="host-hash",
         created_at=created_at or datetime(2026, 11, 22, 12, 0, tzinfo=UTC),
+        creator_id=creator_id,
     )
 
 

@@ -35,8 +35,8 @@ def test_a_bot_is_seated_with_the_host_token_only_and_gets_no_token(client: Test
 
 
 def test_every_joiner_sees_the_seed_mode_in_the_listing_and_the_game(client: TestClient) -> None:
-    server = new_game(client)
-    host = new_game(client, seed="demo-1")
+    server = new_game(client, listed=True)
+    host = new_game(client, listed=True, seed="demo-1")
     assert (server["seed_mode"], host["seed_mode"]) == ("server", "host")
     listed = {g["id"]: g["seed_mode"] for g in client.get("/v1/games?status=lobby").json()["items"]}
     assert listed[server["id"]] == "server" and listed[host["id"]] == "host"

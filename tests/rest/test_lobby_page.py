@@ -12,8 +12,17 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def player(client: TestClient, name: str = "Host") -> str:
+    token: str = client.post("/v1/players", json={"name": name}).json()["token"]
+    return token
+
+
 def lobby_with(client: TestClient, names: list[str]) -> dict[str, Any]:
-    game: dict[str, Any] = client.post("/v1/games", json={"type": "duel"}).json()
+    """A listed lobby (its creator is a player identity) with these people seated."""
+    game: dict[str, Any] = client.post(
+        "/v1/games", json={"type": "duel"}, headers=auth(player(client))
+    ).json()
+    assert game["listed"] is True
     game["tokens"] = [
         client.post(f"/v1/games/{game['id']}/seats", json={"name": name}).json()["token"]
         for name in names
@@ -36,7 +45,7 @@ def test_pages_follow_the_cursor_newest_first_without_gap_or_repeat(client: Test
         if cursor is None:
             break
     assert seen == list(reversed(made))
-    client.post("/v1/games", json={"type": "duel"})  # a new game does not shift later pages
+    lobby_with(client, [])  # a new game does not shift later pages
     second = client.get("/v1/games", params={"type": "duel", "limit": 2}).json()
     after = client.get("/v1/games", params={"type": "duel", "limit": 2,
                                            "cursor": second["next_cursor"]}).json()

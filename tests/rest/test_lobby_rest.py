@@ -11,7 +11,7 @@ from tests.rest.test_rest_contract import assert_problem, auth, new_game
 def test_a_private_game_is_unlisted_and_needs_its_invite_code(client: TestClient) -> None:
     private = new_game(client, private=True)
     assert private["private"] is True and private["invite_code"]
-    public = new_game(client)
+    public = new_game(client, listed=True)
     assert public["private"] is False and public["invite_code"] is None
     listed = [g["id"] for g in client.get("/v1/games", params={"status": "lobby"}).json()["items"]]
     assert public["id"] in listed and private["id"] not in listed

@@ -13,8 +13,13 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    response = client.post("/v1/games", json={"type": "duel", **body})
+def new_game(client: TestClient, listed: bool = False, **body: Any) -> dict[str, Any]:
+    """A game; ``listed``: created by a new player identity, so that the lobby lists it."""
+    headers = {}
+    if listed:
+        player = client.post("/v1/players", json={"name": "Host"}).json()["token"]
+        headers = {"Authorization": f"Bearer {player}"}
+    response = client.post("/v1/games", json={"type": "duel", **body}, headers=headers)
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -228,7 +233,7 @@ def test_idempotency_key_returns_the_original_result(client: TestClient) -> None
 
 
 def test_list_games_filters_by_status_and_type(client: TestClient) -> None:
-    lobby = new_game(client)
+    lobby = new_game(client, listed=True)
     started, _ = seated_game(client)
     in_progress = client.get("/v1/games", params={"status": "in_progress"}).json()["items"]
     assert [g["id"] for g in in_progress] == [started["id"]]

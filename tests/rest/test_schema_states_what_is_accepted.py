@@ -22,7 +22,8 @@ def test_cursor_filters_and_names_are_stated_as_the_server_checks_them(client: T
     spec = client.get("/openapi.json").json()
     cursor = parameter(spec, "/v1/games", "get", "cursor")["schema"]["anyOf"][0]
     for _ in range(3):
-        client.post("/v1/games", json={"type": "duel"})
+        player = client.post("/v1/players", json={"name": "Host"}).json()["token"]
+        client.post("/v1/games", json={"type": "duel"}, headers={"Authorization": f"Bearer {player}"})
     issued = client.get("/v1/games", params={"limit": 1}).json()["next_cursor"]
     assert re.fullmatch(cursor["pattern"], issued)
     assert client.get("/v1/games", params={"limit": 1, "cursor": issued}).status_code == 200
@@ -32,3 +33,40 @@ def test_cursor_filters_and_names_are_stated_as_the_server_checks_them(client: T
     assert schemas["WebhookCreate"]["properties"]["filters"]["items"]["enum"] == list(FILTERS)
     name = schemas["SeatCreate"]["properties"]["name"]
     assert name["anyOf"][0]["maxLength"] == MAX_NAME_LENGTH and "control" in name["description"]
+
+
+def test_replay_seat_and_submit_key_are_stated_as_the_server_checks_them(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    replay = "/v1/games/{game_id}/replay"
+    seat = parameter(spec, replay, "get", "seat")["schema"]["anyOf"][0]
+    at = parameter(spec, replay, "get", "at")["schema"]
+    assert (seat["minimum"], at["maximum"]) == (0, 2**31 - 1)
+    assert "404" in spec["paths"][replay]["get"]["responses"]
+    game = client.post("/v1/games", json={"type": "duel"}).json()
+    for name in ("ann", "bob"):
+        client.post(f"/v1/games/{game['id']}/seats", json={"name": name})
+    client.post(f"/v1/games/{game['id']}/abort", headers={"Authorization": f"Bearer {game['host_token']}"})
+    url = f"/v1/games/{game['id']}/replay"
+    assert client.get(url, params={"at": 1, "seat": 1}).status_code == 200
+    beyond = client.get(url, params={"at": 1, "seat": 2})  # within the schema, not in this game
+    assert beyond.status_code == 404 and beyond.json()["code"] == "seat_not_found"
+    assert client.get(url, params={"at": 1, "seat": seat["maximum"] + 1}).status_code == 422
+    assert client.get(url, params={"at": 2**31}).status_code == 422
+
+    key = parameter(spec, "/v1/games/{game_id}/choices", "post", "idempotency-key")["schema"]["anyOf"][0]
+    assert (key["minLength"], key["maxLength"]) == (1, 128)
+    playing = client.post("/v1/games", json={"type": "duel"}).json()
+    seats = [
+        client.post(f"/v1/games/{playing['id']}/seats", json={"name": n}).json()["token"]
+        for n in ("ann", "bob")
+    ]
+    host = {"Authorization": f"Bearer {playing['host_token']}"}
+    client.post(f"/v1/games/{playing['id']}/start", headers=host)
+    for candidate in ("a b", "x" * 129, "k"):
+        stated = bool(re.search(key["pattern"], candidate)) and len(candidate) <= key["maxLength"]
+        answer = client.post(
+            f"/v1/games/{playing['id']}/choices",
+            json={"choice": {"card": 1}},
+            headers={"Idempotency-Key": candidate, "Authorization": f"Bearer {seats[0]}"},
+        )
+        assert (answer.status_code == 200) is stated, (candidate, answer.text)

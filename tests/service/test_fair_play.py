@@ -149,7 +149,7 @@ def test_salt_is_revealed_with_the_seed_only_when_the_game_is_over(service: Game
 
 
 def test_the_seed_mode_is_in_the_lobby_listing(service: GameService) -> None:
-    server = service.create_game("duel", None, None).match.id
-    host = service.create_game("duel", None, "tournament-1").match.id
+    server = service.create_game("duel", None, None, creator_id="p-ann").match.id
+    host = service.create_game("duel", None, "tournament-1", creator_id="p-bob").match.id
     modes = {s.id: s.seed_mode for s in service.list_games(LobbyFilter("lobby"), 10).items}
     assert modes == {server: SEED_MODE_SERVER, host: SEED_MODE_HOST}

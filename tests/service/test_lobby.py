@@ -25,8 +25,8 @@ def service() -> GameService:
 def test_a_private_game_is_not_listed_and_is_joined_only_with_its_invite_code(
     service: GameService,
 ) -> None:
-    public = service.create_game("duel", None, None)
-    private = service.create_game("duel", None, None, private=True)
+    public = service.create_game("duel", None, None, creator_id="p-ann")
+    private = service.create_game("duel", None, None, private=True, creator_id="p-ann")
     assert public.invite_code is None and private.invite_code
     game_id = private.match.id
     assert [s.id for s in service.list_games(LobbyFilter("lobby"), 50).items] == [public.match.id]

@@ -41,8 +41,11 @@ export const api = {
   gameType: (slug) => call("GET", `/v1/game-types/${encodeURIComponent(slug)}`),
   /** One lobby page: {items, total, next_cursor}. */
   listGames: (query) => call("GET", "/v1/games", { query }),
-  createGame: (type, options, isPrivate, clock) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock } }),
+  /** With a player token the game is listed in the lobby under that player (unless private). */
+  createGame: (type, options, isPrivate, clock, token) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock }, token }),
   join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
+  /** Free a lobby seat; block (host only): its taker cannot sit down in this game again. */
+  removeSeat: (gameId, seat, token, block) => call("DELETE", `/v1/games/${gameId}/seats/${seat}`, { token, query: { block: block ? "true" : undefined } }),
   start: (gameId, token) => call("POST", `/v1/games/${gameId}/start`, { token }),
   game: (gameId, token) => call("GET", `/v1/games/${gameId}`, { token }),
   choices: (gameId, token) => call("GET", `/v1/games/${gameId}/choices`, { token }),

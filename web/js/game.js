@@ -15,7 +15,7 @@ import { gameTokens, rememberTokens } from "./store.js";
 import { rendererFor, choiceText } from "./games/index.js";
 import { fillBotLevels, gameTypeDetail } from "./catalog.js";
 import { seatStatus, tickClocks } from "./seat_status.js";
-import { rematchControl, resignControl } from "./seat_actions.js";
+import { rematchControl, resignControl, seatRemovalControl } from "./seat_actions.js";
 import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
 import { renewSeat } from "./identity.js";
 import { showTableRatings } from "./profile.js";
@@ -204,8 +204,10 @@ export async function showGame(main, gameId) {
       const you = seat.seat === game.viewer?.seat ? ` (${t("game.you")})` : "";
       const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
       const bot = seat.bot ? ` · ${t("game.bot", { level: levelName })}` : "";
+      const remove = seatRemovalControl(game, seat, page.hostToken, act);
       list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot,
-        h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }), seatStatus(game, seat, page.live)]));
+        h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }), seatStatus(game, seat, page.live),
+        remove ? " " : null, remove]));
     }
     els.lobby.append(list);
     showTableRatings(els.lobby, game);

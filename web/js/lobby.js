@@ -101,10 +101,12 @@ function createForm(types) {
     }
     try {
       rememberName(name);
-      const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form));
+      // Created under this browser's player identity: the lobby lists only games a player created.
+      const player = await playerFor(name);
+      const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form), player);
       rememberTokens(created.id, { host: created.host_token, invite: created.invite_code || null });
-      // The creator's seat is tied to this browser's player identity ("my games" on any device).
-      const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, await playerFor(name));
+      // The creator's seat is tied to the same identity ("my games" on any device).
+      const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, player);
       rememberTokens(created.id, { seat: seat.token, seatIndex: seat.seat });
       for (let i = 0; i < botCount; i++) await api.join(created.id, { bot: level.value }, created.host_token);
       location.hash = `#/game/${created.id}`;
@@ -115,22 +117,87 @@ function createForm(types) {
   return form;
 }
 
+function ageText(seconds) {
+  if (seconds < 60) return t("lobby.age_now");
+  if (seconds < 3600) return t("lobby.age_minutes", { minutes: Math.floor(seconds / 60) });
+  return t("lobby.age_hours", { hours: Math.floor(seconds / 3600) });
+}
+
+function clockText(clock) {
+  if (clock.mode === "per_decision") return t("lobby.clock_per_decision", { seconds: clock.seconds });
+  if (clock.mode === "fischer") return t("lobby.clock_fischer", { seconds: clock.seconds, increment: clock.increment });
+  return t("lobby.clock_none");
+}
+
+function creatorText(creator) {
+  if (!creator) return "";
+  const rate = creator.finishing_rate === null ? t("lobby.finishing_new") : t("lobby.finishing", { rate: Math.round(creator.finishing_rate * 100) });
+  return `${t("lobby.created_by", { name: creator.name })} (${rate})`;
+}
+
+function ratedText(game) {
+  if (game.rated) return t("lobby.rated");
+  return t("lobby.unrated", { reasons: game.unrated_reasons.map((reason) => reason.text).join(", ") });
+}
+
+/** One open game: type, creator and their finishing rate, age, seats, clock, rated or why not. */
+function openGameItem(game, names) {
+  const seated = game.seats.map((seat) => seat.name).join(", ");
+  return h("li", { dataset: { game: game.id } }, [
+    h("strong", {}, [names[game.type] || game.type]), " ",
+    h("span", { class: "creator" }, [creatorText(game.creator)]), " · ",
+    h("span", { class: "age" }, [ageText(game.age_seconds)]), " · ",
+    `${t("lobby.seated", { count: game.players })} (${game.players}/${game.max_players}${seated ? `: ${seated}` : ""})`, " · ",
+    h("span", { class: "clock" }, [clockText(game.clock)]), " · ",
+    h("span", { class: game.rated ? "rated" : "unrated" }, [ratedText(game)]), " ",
+    h("a", { href: `#/join/${game.id}`, class: "button" }, [t("lobby.join")]),
+    " ",
+    h("a", { href: `#/game/${game.id}` }, [t("lobby.watch")]),
+  ]);
+}
+
+function filterForm(types, apply) {
+  const type = h("select", { id: "filter-type", name: "type" }, [
+    h("option", { value: "" }, [t("lobby.filter_any")]),
+    ...types.map((entry) => h("option", { value: entry.slug }, [entry.name])),
+  ]);
+  const seats = h("input", { type: "number", id: "filter-seats", name: "open_seats", min: 1, max: 64, value: 1 });
+  const clock = h("select", { id: "filter-clock", name: "clock" }, [
+    h("option", { value: "" }, [t("lobby.filter_any")]),
+    ...["none", "per_decision", "fischer"].map((mode) =>
+      h("option", { value: mode }, [t(`clock.mode_${mode}`)])),
+  ]);
+  const form = h("form", { id: "lobby-filters", class: "filters" }, [
+    h("label", { for: "filter-type" }, [t("lobby.game")]), " ", type, " ",
+    h("label", { for: "filter-seats" }, [t("lobby.filter_seats")]), " ", seats, " ",
+    h("label", { for: "filter-clock" }, [t("lobby.filter_clock")]), " ", clock, " ",
+    h("button", { type: "submit" }, [t("lobby.filter_button")]),
+  ]);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    apply({ type: type.value || undefined, open_seats: Number(seats.value) || undefined, clock: clock.value || undefined });
+  });
+  return form;
+}
+
 async function openGames(types) {
   const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
   const list = h("ul", { class: "games", id: "open-games" });
-  const page = await api.listGames({ joinable: true, limit: 20 });
-  const games = page.items;
-  if (!games.length) list.append(h("li", {}, [t("lobby.no_open_games")]));
-  for (const game of games) {
-    const seated = game.seats.map((seat) => seat.name).join(", ");
-    list.append(h("li", {}, [
-      `${names[game.type] || game.type} · ${t("lobby.seated", { count: game.players })} (${game.players}/${game.max_players}${seated ? `: ${seated}` : ""}) `,
-      h("a", { href: `#/join/${game.id}`, class: "button" }, [t("lobby.join")]),
-      " ",
-      h("a", { href: `#/game/${game.id}` }, [t("lobby.watch")]),
-    ]));
+  const error = h("p", { class: "error", role: "alert" });
+  async function show(filters) {
+    error.textContent = "";
+    try {
+      const page = await api.listGames({ joinable: true, limit: 20, ...filters });
+      clear(list);
+      if (!page.items.length) list.append(h("li", {}, [t("lobby.no_open_games")]));
+      for (const game of page.items) list.append(openGameItem(game, names));
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+    list.dataset.loaded = "true";
   }
-  return h("section", { class: "card" }, [h("h2", {}, [t("lobby.open_games")]), list]);
+  await show({});
+  return h("section", { class: "card" }, [h("h2", {}, [t("lobby.open_games")]), filterForm(types, show), error, list]);
 }
 
 export async function showLobby(main) {

@@ -57,3 +57,16 @@ export function rematchControl(game, token, hostToken, showError) {
     " ", h("span", { class: "help" }, [t("rematch.help")]),
   ]);
 }
+
+/** The host's control on another seat in the lobby: a bot is removed, a person removed and
+ * blocked (their player identity and address cannot sit down in this game again); null otherwise. */
+export function seatRemovalControl(game, seat, hostToken, act) {
+  if (!hostToken || game.status !== "lobby" || seat.seat === game.viewer?.seat) return null;
+  const block = !seat.bot;
+  return h("button", {
+    type: "button",
+    class: block ? "remove-seat danger" : "remove-seat",
+    dataset: { removeSeat: seat.seat },
+    onclick: () => act(() => api.removeSeat(game.id, seat.seat, hostToken, block)),
+  }, [t(block ? "seat.remove_block" : "seat.remove")]);
+}
