@@ -70,3 +70,22 @@ def test_replay_seat_and_submit_key_are_stated_as_the_server_checks_them(client:
             headers={"Idempotency-Key": candidate, "Authorization": f"Bearer {seats[0]}"},
         )
         assert (answer.status_code == 200) is stated, (candidate, answer.text)
+
+
+def test_every_graphql_query_and_mutation_answers_a_refusal_as_a_problem(client: TestClient) -> None:
+    from graphql import GraphQLUnionType, get_named_type
+
+    from api.graphql.schema import schema
+
+    never_refuses = {"gameTypes"}  # an unknown `lang` falls back to English, as REST's does
+    compiled = schema._schema
+    for root in (compiled.query_type, compiled.mutation_type):
+        assert root is not None
+        for name, field in root.fields.items():
+            if name in never_refuses:
+                continue
+            answer = get_named_type(field.type)
+            assert isinstance(answer, GraphQLUnionType), name
+            assert "Problem" in {member.name for member in answer.types}, name
+    listed = client.post("/graphql", json={"query": '{ gameTypes(lang: "xx") { slug } }'}).json()
+    assert "errors" not in listed and listed["data"]["gameTypes"]
