@@ -45,6 +45,13 @@ SUMMARY = {
     "created_at": CREATED_AT,
     "updated_at": CREATED_AT,
     "seed_mode": "server",
+    "open_seats": 3,
+    "age_seconds": 95,
+    "clock": {"mode": "per_decision", "seconds": 60, "increment": 0, "on_expiry": "bot"},
+    "creator": {"id": "3f6c2a8e9b1d4c7a8e5f0b2d6a9c1e47", "name": "Ann", "finished_games": 12,
+                "finishing_rate": 0.92},
+    "rated": False,
+    "unrated_reasons": ["anonymous_seat"],
 }
 CHOICES = {
     "version": 3,
@@ -132,6 +139,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "host_token": "X-A9zioGD5j400s6UT4BxKI1px9CRjkmWB6D2APnzTg",
         "invite_code": None,
         "created_at": CREATED_AT,
+        "listed": True,
     },
     "SeatCreate": {"name": "Ann"},
     "SeatCreated": {"seat": 0, "token": TOKEN, "version": 1},
