@@ -51,7 +51,7 @@ SUMMARY = {
     "creator": {"id": "3f6c2a8e9b1d4c7a8e5f0b2d6a9c1e47", "name": "Ann", "finished_games": 12,
                 "finishing_rate": 0.92},
     "rated": False,
-    "unrated_reasons": ["anonymous_seat"],
+    "unrated_reasons": [{"code": "anonymous_seat", "text": "A seat is taken without a player identity."}],
 }
 CHOICES = {
     "version": 3,
