@@ -99,8 +99,16 @@ export async function showGame(main, gameId) {
     } catch (failure) {
       if (failure.status !== 401 || !used) throw failure;
       if (page.token === used) {
-        page.renewing ||= renewSeat(gameId).finally(() => { page.renewing = null; });
+        page.renewing ||= renewSeat(gameId)
+          .catch((gone) => { if (gone.status === 404) return null; throw gone; })
+          .finally(() => { page.renewing = null; });
         const fresh = await page.renewing;
+        if (!fresh && page.game?.status === "lobby") {
+          // The host removed our lobby seat (perhaps blocking us): read on as a spectator.
+          page.token = null;
+          rememberTokens(gameId, { seat: null, seatIndex: null });
+          return call(null);
+        }
         if (!fresh) throw failure;
         page.token = fresh;
       }
