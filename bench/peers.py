@@ -89,6 +89,8 @@ OURS_ENV = {
 }
 REDIS_URL = "redis://127.0.0.1:6379/{db}"
 SERVER_CPU, LOADGEN_CPU = 0, 1
+START_CPUS = sorted(os.sched_getaffinity(0))
+"""The cores this process may use before it pins itself (an unpinned server gets them all)."""
 ROW_TIMEOUT = 900.0
 MEMORY_WARMUP_GAMES = 20  # as WARMUP_GAMES in bench/peers/client.js
 
@@ -239,7 +241,14 @@ def process(
 
 
 def pinned(command: list[str], pin: bool) -> list[str]:
-    return ["taskset", "-c", str(SERVER_CPU), *command] if pin else command
+    """``pin``: on the server's core. Otherwise on every core the harness was given at start: a
+    child inherits the harness's own pinning to the load generators' core, which put the unpinned
+    servers of ``processes`` (both workers, both instances) on that one core until 2026-11-26."""
+    if pin:
+        return ["taskset", "-c", str(SERVER_CPU), *command]
+    if shutil.which("taskset") is None:
+        return command
+    return ["taskset", "-c", ",".join(map(str, START_CPUS)), *command]
 
 
 @contextlib.contextmanager
