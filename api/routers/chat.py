@@ -56,10 +56,17 @@ def read_chat(
     ),
 )
 def post_chat_message(
-    game_id: str, body: ChatMessageCreate, chat: ChatDep, token: TokenDep, lang: LanguageDep
+    game_id: str,
+    body: ChatMessageCreate,
+    chat: ChatDep,
+    token: TokenDep,
+    lang: LanguageDep,
+    response: Response,
 ) -> ChatEntryPublic:
     """Write in the game's chat (a seat's token): text, or a phrase each reader sees in its language."""
-    return ChatEntryPublic.of(chat.post(game_id, token, body.text, body.phrase), lang)
+    entry = chat.post(game_id, token, body.text, body.phrase)
+    response.headers["Location"] = f"{router.prefix}/{game_id}/chat?after={entry.seq - 1}&limit=1"
+    return ChatEntryPublic.of(entry, lang)
 
 
 @router.put(

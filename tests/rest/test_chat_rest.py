@@ -28,6 +28,7 @@ def test_seats_write_and_every_reader_sees_the_messages_in_order(client: TestCli
     first = say(client, gid, tokens[0], text="  hello   table ")
     assert first.status_code == 201, first.text
     assert first.json()["seq"] == 1 and first.json()["text"] == "hello table"
+    assert client.get(first.headers["location"]).json()["entries"] == [first.json()]
     assert say(client, gid, tokens[2], text="<script>alert(1)</script>").json()["seq"] == 2
 
     for token in (tokens[1], game["host_token"], None):
