@@ -15,6 +15,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.fastapi import BaseContext, GraphQLRouter
 from strawberry.types.unset import UnsetType
 
+from api import game_schemas
 from api.container import Container, build_container
 from api.cors import OriginPolicy, install_cors, origin_policy
 from api.deps import ContainerDep, bearer_from_connection_params
@@ -28,6 +29,7 @@ from api.logs import configure_logging
 from api.metrics import Metrics
 from api.middleware import RequestGuard
 from api.openapi_contract import document_contract
+from api.openapi_games import type_game_data
 from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
 from api.routers import chat, game_types, games, health, players, ratings, stream, webhooks
@@ -171,6 +173,9 @@ def _publish_game_schemas(app: FastAPI, registry: EngineRegistry) -> None:
         if app.openapi_schema is None:
             document = generate()
             document.setdefault("components", {}).setdefault("schemas", {}).update(components(registry))
+            games = [engine.meta for engine in registry]
+            typed = {meta.slug for meta in games if game_schemas.load(meta.slug) is not None}
+            type_game_data(document, games, typed)
         return app.openapi_schema or generate()
 
     app.openapi = openapi  # type: ignore[method-assign]

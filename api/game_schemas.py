@@ -142,8 +142,11 @@ class _Shape:
                 if required:
                     out["required"] = required
                 out["additionalProperties"] = False
-            if self.seat_map is not None:
+            if self.seat_map is not None and "properties" in out:
                 out["patternProperties"] = {"^[0-9]+$": self.seat_map.schema(vocabularies)}
+            elif self.seat_map is not None:  # a map by seat: a generator types it as a record
+                out["propertyNames"] = {"pattern": DIGITS.pattern}
+                out["additionalProperties"] = self.seat_map.schema(vocabularies)
         return out
 
 
@@ -201,17 +204,26 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
     for kind in prompts:  # kinds random games rarely reach keep the shape of a similar one
         decisions.setdefault(kind, _Shape())
         choices.setdefault(kind, _Shape())
-    decision_of = {k: s.schema(words) or {"type": "object"} for k, s in sorted(decisions.items())}
-    choice_of = {k: s.schema(words) or {"type": "object"} for k, s in sorted(choices.items())}
-    event_of = event_schemas.complete(
-        engine.meta.slug, {k: s.schema(words) for k, s in sorted(events.items())}
-    )
+    slug, name = engine.meta.slug, prefix(engine.meta.slug)
+    rare = RARE_DECISIONS.get(slug, {})
+    decision_of = {k: rare[k][0] if k in rare and not s.types else s.schema(words) or {"type": "object"}
+                   for k, s in sorted(decisions.items())}
+    choice_of = {k: rare[k][1] if k in rare and not s.types else s.schema(words) or {"type": "object"}
+                 for k, s in sorted(choices.items())}
+    event_of = event_schemas.complete(slug, {k: s.schema(words) for k, s in sorted(events.items())})
+    sealed = event_of["choice_sealed"]["properties"]
+    sealed["choice"] = {"$ref": f"#/components/schemas/{name}Choice",
+                        "description": "The sealed choice: only in its own seat's view."}
+    view_of = view.schema(words)
+    for path, schema in UNSEEN.get(slug, {}).items():
+        part, *keys = path.split("/")
+        node = _at(view_of if part == "View" else event_of[part], keys[:-1])
+        node[keys[-1]] = _non_null(_at(view_of, schema.split("/"))) if isinstance(schema, str) else schema
     event_types = sorted(event_of)
-    name = prefix(engine.meta.slug)
     return {
         "View": {
             "description": f"`state` of a {engine.meta.name} game as one viewer sees it.",
-            **view.schema(words),
+            **view_of,
         },
         "Decision": {
             "description": "The top-level `decision`, by `kind` (its `data` differs per kind).",
@@ -250,6 +262,51 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
             **_static_shape(engine, words),
         },
     }
+
+
+INTEGER = {"type": "integer", "minimum": 0}
+RARE_DECISIONS: dict[str, dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
+    "im-schutze-der-burg": {
+        "damsel_bid": (
+            {"type": "object", "properties": {"round": INTEGER}, "required": ["round"],
+             "additionalProperties": False},
+            {"type": "object", "properties": {"bid": INTEGER}, "required": ["bid"],
+             "additionalProperties": False},
+        ),
+    },
+}
+"""Decisions random games rarely reach, by game and kind: the schemas of their ``data`` and of
+one choice (the engine's ``decision`` and ``bid_choices``), used when drafting saw none."""
+
+UNSEEN: dict[str, dict[str, dict[str, Any] | str]] = {
+    "carcassonne": {
+        "View/properties/discarded/items": "properties/tile",
+        "barn_scored/properties/returned/items": {
+            **INTEGER, "description": "A figure id (a barn scores no follower back: always empty)."
+        },
+    },
+}
+"""Values random games show only empty (arrays never filled), by game: where (``View/...`` or
+``<event type>/...``, then the path into its (data) schema) and their schema from the engine's code, or
+the path of a value of the view of the same kind (its schema without ``null``)."""
+
+
+def _at(schema: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    for key in keys:
+        schema = schema[key]
+    return schema
+
+
+def _non_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a drafted schema that allows no ``null``."""
+    out = dict(schema)
+    types = out.get("type")
+    if isinstance(types, list):
+        kept = [t for t in types if t != "null"]
+        out["type"] = kept[0] if len(kept) == 1 else kept
+    if "enum" in out:
+        out["enum"] = [v for v in out["enum"] if v is not None]
+    return out
 
 
 def _static_shape(engine: GameEngine[Any], words: list[frozenset[str]]) -> dict[str, Any]:

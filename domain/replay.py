@@ -26,6 +26,7 @@ class Replayed:
     events: list[dict[str, JSON]]
     used_seconds: list[float] | None
     matches_final_state: bool | None
+    game_type: str = ""
 
 
 class ReplayService:
@@ -75,4 +76,5 @@ class ReplayService:
             events=[e.for_viewer(seat) for e in events],
             used_seconds=used,
             matches_final_state=matches,
+            game_type=match.game_type,
         )

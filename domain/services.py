@@ -507,6 +507,7 @@ class GameService:
             result = match.submit(seat, choice, *expected)
             match.return_to_seat(seat)  # acting again takes the seat back from a stand-in bot
             response: dict[str, JSON] = {
+                "game_type": match.game_type,
                 "status": result.status,
                 "version": match.version,
                 "decision_version": match.decision_version_for(seat),
@@ -597,11 +598,18 @@ class GameService:
     def events(
         self, game_id: str, token: str | None, after: int, limit: int
     ) -> tuple[Viewer, list[dict[str, JSON]]]:
+        viewer, _, events = self.events_of_game(game_id, token, after, limit)
+        return viewer, events
+
+    def events_of_game(
+        self, game_id: str, token: str | None, after: int, limit: int
+    ) -> tuple[Viewer, str, list[dict[str, JSON]]]:
+        """``events`` with the game's type (which tells a client how to read each event)."""
         with self.uow() as uow:
             match = uow.games.get(game_id)
             viewer = self.viewer(match, token)
             events = uow.games.events(game_id, after, limit)
-        return viewer, [event.for_viewer(viewer.seat) for event in events]
+        return viewer, match.game_type, [event.for_viewer(viewer.seat) for event in events]
 
     def games_with_bots_in_progress(self, after: str, limit: int) -> list[BotGame]:
         with self.uow() as uow:
@@ -769,6 +777,7 @@ def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:
     if decision is None or not choices or seat in match.sealed:
         return None
     return {
+        "game_type": match.game_type,
         "version": match.version,
         "decision_version": match.decision_version_for(seat),
         "decision": describe_decision(decision, match, seat),

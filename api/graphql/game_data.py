@@ -7,9 +7,8 @@ for compatibility, and each also gets a field per game whose type is a scalar su
 (``#/components/schemas/CarcassonneView``): a code generator maps the scalar to the type it
 generates from that schema (graphql-codegen: ``scalars: {CarcassonneView: ...}``), so a GraphQL
 client is as typed as the REST one. A field is null unless the data is of its game: games are
-told apart by the game type, a decision kind (no two games share one), or an event: on the
-``gameEvents`` subscription by its game; elsewhere by its type (platform events, such as
-``seat_joined``, belong to every game; a type two games share is typed by neither there).
+told apart by the game type (an event carries it as ``gameType``) or a decision kind (no two games
+share one).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from typing import TYPE_CHECKING, Any, NewType, Optional
 import strawberry
 
 from api import game_schemas
-from domain.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 
 SCALAR_PARTS = ("View", "Decision", "Choice", "Event", "StaticData")
@@ -120,20 +118,37 @@ def _choices(slug: str, root: Any) -> Any:
 
 
 def _event(slug: str, root: Any) -> Any:
-    """Of ``slug`` when the server knows the event's game (``game_type``: the subscription) and
-    it is ``slug``; otherwise when its type is a platform event or ``slug``'s alone (a type two
-    games share, such as ``round_started``, has two shapes: then null rather than a guess)."""
-    if root.game_type is not None:
-        mine = root.game_type == slug
-    else:
-        owners = [game for game in games() if root.type in event_types(game)]
-        mine = slug in owners and (len(owners) == 1 or root.type in RESERVED_EVENT_TYPES)
-    return {"seq": root.seq, "type": root.type, "data": root.data} if mine else None
+    """Of ``slug`` when the event's game (``gameType``, which every event carries) is ``slug``."""
+    if root.game_type != slug:
+        return None
+    return {"seq": root.seq, "type": root.type, "data": root.data}
+
+
+def _choice_input() -> type:
+    """``GameChoice``: a ``@oneOf`` input with one field per game, typed by its ``<Game>Choice``."""
+    namespace: dict[str, Any] = {"__annotations__": {}}
+    for slug in games():
+        kind = scalar(slug, "Choice")
+        namespace["__annotations__"][_field_name(slug, "")] = Optional[kind]  # noqa: UP045
+        namespace[_field_name(slug, "")] = strawberry.field(
+            default=strawberry.UNSET, description=f"A choice of a `{slug}` game, as listed."
+        )
+    return strawberry.input(
+        type("GameChoice", (), namespace),
+        one_of=True,
+        description="One of the listed choices, under its game's field (exactly one field).",
+    )
+
+
+def chosen(value: Any) -> Any:
+    """The choice a ``GameChoice`` carries (None when given none)."""
+    given = [v for v in vars(value).values() if v is not None and v is not strawberry.UNSET] if value else []
+    return given[0] if given else None
 
 
 GAME = "the game is of type `{slug}`"
 KIND = "the decision is one of `{slug}`"
-EVENT = "the event is of `{slug}` (platform events are of every game)"
+EVENT = "the event is of a `{slug}` game"
 if TYPE_CHECKING:  # built at import below; to mypy, plain bases
 
     class TypedState: ...
@@ -146,14 +161,17 @@ if TYPE_CHECKING:  # built at import below; to mypy, plain bases
 
     class TypedEvent: ...
 
+    class GameChoice: ...
+
 else:
     TypedState = _per_game("TypedState", "View", "State", _state, GAME)
     TypedStaticData = _per_game("TypedStaticData", "StaticData", "Data", _static, GAME)
     TypedDecision = _per_game("TypedDecision", "Decision", "", _decision, KIND)
     TypedChoices = _per_game("TypedChoices", "Choice", "Choices", _choices, KIND, many=True)
     TypedEvent = _per_game("TypedEvent", "Event", "", _event, EVENT)
+    GameChoice = _choice_input()
 
 __all__ = [
-    "TypedChoices", "TypedDecision", "TypedEvent", "TypedState", "TypedStaticData",
-    "scalar", "typed_field_names",
+    "GameChoice", "TypedChoices", "TypedDecision", "TypedEvent", "TypedState", "TypedStaticData",
+    "chosen", "scalar", "typed_field_names",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, cast
 
 import strawberry
+from pydantic import BaseModel, model_validator
 from starlette.concurrency import run_in_threadpool
 from strawberry import ID
 from strawberry.scalars import JSON
@@ -20,7 +21,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
-from api.graphql.game_data import TypedChoices, TypedEvent
+from api.graphql.game_data import GameChoice, TypedChoices, TypedEvent, chosen
 from api.graphql.games import (
     Decision,
     decision_of,
@@ -32,6 +33,7 @@ from api.validation import INT32_MAX
 
 @strawberry.type
 class Choices(TypedChoices):
+    game_type: str
     version: int
     decision_version: int | None
     decision: Decision | None
@@ -43,7 +45,10 @@ class Event(TypedEvent):
     seq: int
     type: str
     data: JSON
-    game_type: strawberry.Private[str | None] = None
+    game_type: str = strawberry.field(
+        description="The game's type: the event's `data` follows that game's `<Game>Event` "
+        "schema (events such as `round_started` occur in several games, with different data)."
+    )
     next: Choices | None = strawberry.field(
         default=None,
         description="On a live event: what the subscribing seat must decide right after it (null "
@@ -54,6 +59,7 @@ class Event(TypedEvent):
 
 @strawberry.type
 class SubmitResult:
+    game_type: str
     status: str
     version: int
     decision_version: int | None
@@ -65,6 +71,7 @@ class SubmitResult:
 
 @strawberry.type
 class EventPage:
+    game_type: str
     events: list[Event]
     last_seq: int
 
@@ -72,6 +79,7 @@ class EventPage:
 @strawberry.type
 class Replay:
     game_id: ID
+    game_type: str
     at: int
     last_seq: int
     seat: int | None
@@ -80,6 +88,23 @@ class Replay:
     events: list[Event]
     used_seconds: list[float] | None
     matches_final_state: bool | None
+
+
+class OneChoice(BaseModel):
+    """``submitChoice`` takes its choice untyped (``choice``) or typed (``gameChoice``): one."""
+
+    choice: Any = None
+    game_choice: Any = None
+
+    @model_validator(mode="after")
+    def exactly_one(self) -> OneChoice:
+        if (self.choice is None) == (self.game_choice is None):
+            raise ValueError("give exactly one of choice and gameChoice")
+        return self
+
+    @property
+    def one(self) -> Any:
+        return self.choice if self.choice is not None else self.game_choice
 
 
 ChoicesResult = Annotated[Choices | Problem, strawberry.union("ChoicesResult")]
@@ -104,6 +129,7 @@ def offer_of(offer: Any, game_type: str | None = None, lang: str = "en") -> Choi
         translated = translated_decision(decision, game_type, lang)
         decision = translated.model_dump(mode="json") if translated is not None else None
     return Choices(
+        game_type=str(offer.get("game_type") or game_type or ""),  # older offers lack it
         version=offer["version"],
         decision_version=offer["decision_version"],
         decision=decision_of(decision),
@@ -121,6 +147,7 @@ class PlayQuery:
             pending = service.pending(game_id, token)
             decision = translated_decision(pending.decision, pending.game_type, language)
             return Choices(
+                game_type=pending.game_type,
                 version=pending.version,
                 decision_version=pending.decision_version,
                 decision=decision_of(decision.model_dump(mode="json") if decision else None),
@@ -136,11 +163,12 @@ class PlayQuery:
         service, token = container_of(info).service, token_of(info)
 
         def read() -> EventPage:
-            _, events = service.events(
+            _, game_type, events = service.events_of_game(
                 game_id, token, in_range("after", after, 0, INT32_MAX), in_range("limit", limit, 1, 1000)
             )
             return EventPage(
-                events=[Event(**e) for e in events],
+                game_type=game_type,
+                events=[Event(**e, game_type=game_type) for e in events],
                 last_seq=events[-1]["seq"] if events else after,
             )
 
@@ -160,7 +188,7 @@ class PlayQuery:
             dumped = public.model_dump(mode="json")
             return Replay(
                 **{k: v for k, v in dumped.items() if k != "events"},
-                events=[Event(**e) for e in dumped["events"]],
+                events=[Event(**e, game_type=public.game_type) for e in dumped["events"]],
             )
 
         return await attempt(read)
@@ -173,15 +201,22 @@ class PlayMutation:
         self,
         info: Info,
         game_id: ID,
-        choice: JSON,
+        choice: Annotated[JSON | None, strawberry.argument(
+            description="Any game's choice as JSON (untyped): give this or `gameChoice`."
+        )] = None,
+        game_choice: Annotated[GameChoice | None, strawberry.argument(
+            description="The choice under its game's field, typed by `<Game>Choice`."
+        )] = None,
         version: int | None = None,
         idempotency_key: str | None = None,
         decision_version: int | None = None,
+        lang: str | None = None,
     ) -> SubmitChoiceResult:
-        service, token = container_of(info).service, token_of(info)
+        service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
 
         async def submit() -> SubmitResult:
-            body = ChoiceSubmit(choice=choice, version=version, decision_version=decision_version)
+            given = OneChoice(choice=choice, game_choice=chosen(game_choice)).one
+            body = ChoiceSubmit(choice=given, version=version, decision_version=decision_version)
             key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
             result = await service.submit_async(
                 run_in_threadpool,
@@ -192,12 +227,16 @@ class PlayMutation:
                 key,
                 body.decision_version,
             )
+            game_type = result.get("game_type")
+            if not isinstance(game_type, str):  # an answer remembered before it named the type
+                game_type = service.pending(game_id, token).game_type
             return SubmitResult(
+                game_type=game_type,
                 status=result["status"],
                 version=result["version"],
                 decision_version=result.get("decision_version"),
-                events=[Event(**e) for e in result["events"]],
-                next=offer_of(result.get("next")),
+                events=[Event(**e, game_type=game_type) for e in result["events"]],
+                next=offer_of(result.get("next"), game_type, language),
             )
 
         return await attempt_async(submit)

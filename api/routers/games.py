@@ -409,6 +409,7 @@ def get_choices(
         return Response(status_code=304, headers=headers)
     response.headers.update(headers)
     return ChoicesPublic(
+        game_type=pending.game_type,
         version=pending.version,
         decision_version=pending.decision_version,
         decision=translated_decision(pending.decision, pending.game_type, lang),
@@ -436,6 +437,8 @@ async def submit_choice(
     body: ChoiceSubmit,
     service: ServiceDep,
     token: TokenDep,
+    lang: LanguageDep,
+    response: Response,
     idempotency_key: Annotated[
         str | None,
         Header(
@@ -447,7 +450,8 @@ async def submit_choice(
         ),
     ] = None,
 ) -> SubmitResultPublic:
-    """Submit one of the listed choices: sealed (others still choosing) or applied."""
+    """Submit one of the listed choices: sealed (others still choosing) or applied (the next
+    decision's prompt in ``lang``)."""
     result = await service.submit_async(
         run_in_threadpool,
         game_id,
@@ -457,7 +461,10 @@ async def submit_choice(
         idempotency_key,
         body.decision_version,
     )
-    return SubmitResultPublic.model_validate(result)
+    if "game_type" not in result:  # an answer remembered before answers named the game type
+        result = {**result, "game_type": service.pending(game_id, token).game_type}
+    response.headers["Content-Language"] = lang
+    return SubmitResultPublic.of(result, lang)
 
 
 @router.get("/{game_id}/events", operation_id="listEvents", openapi_extra=problems("game_not_found"))
@@ -469,6 +476,8 @@ def list_events(
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> EventsPage:
     """The game's events after sequence number ``after``, as the token's seat may see them."""
-    _, events = service.events(game_id, token, after, limit)
+    _, game_type, events = service.events_of_game(game_id, token, after, limit)
     last = events[-1]["seq"] if events else after
-    return EventsPage(events=[EventPublic.model_validate(e) for e in events], last_seq=last)
+    return EventsPage(
+        game_type=game_type, events=[EventPublic.model_validate(e) for e in events], last_seq=last
+    )

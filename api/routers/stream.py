@@ -194,6 +194,7 @@ def _frame(shown: dict[str, Any], game_type: str, lang: str, event_id: str | Non
     offer = shown["next"]
     choices = (
         ChoicesPublic(
+            game_type=game_type,
             version=offer["version"],
             decision_version=offer["decision_version"],
             decision=translated_decision(offer["decision"], game_type, lang),

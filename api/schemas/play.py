@@ -6,14 +6,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from api.schemas.games import (
-    DecisionPublic,
-)
+from api.schemas.games import DecisionPublic, translated_decision
 from api.validation import INT32_MAX, check_json_depth
 from domain.replay import Replayed
 
 
 class ChoicesPublic(BaseModel):
+    game_type: str = Field(description="The game's type: which game's schemas its data follows.")
     version: int
     decision_version: int | None = Field(
         None,
@@ -54,6 +53,7 @@ class EventPublic(BaseModel):
 
 
 class SubmitResultPublic(BaseModel):
+    game_type: str = Field(description="The game's type: which game's schemas its data follows.")
     status: Literal["sealed", "applied"]
     version: int
     decision_version: int | None = Field(
@@ -69,13 +69,27 @@ class SubmitResultPublic(BaseModel):
     )
 
 
+    @classmethod
+    def of(cls, result: dict[str, Any], lang: str) -> SubmitResultPublic:
+        """A submit's answer (as the service records it), the next prompt in ``lang``."""
+        answer = cls.model_validate(result)
+        if answer.next is not None and answer.next.decision is not None:
+            decision = translated_decision(
+                answer.next.decision.model_dump(), answer.game_type, lang
+            )
+            answer.next.decision = decision
+        return answer
+
+
 class EventsPage(BaseModel):
+    game_type: str = Field(description="The game's type: which game's schemas its data follows.")
     events: list[EventPublic]
     last_seq: int = Field(description="Pass as `after` to continue.")
 
 
 class ReplayPublic(BaseModel):
     game_id: str
+    game_type: str = Field(description="The game's type: which game's schemas its data follows.")
     at: int = Field(description="The event sequence number the game is shown after.")
     last_seq: int
     seat: int | None = Field(description="Whose view (null: a spectator's).")
@@ -96,6 +110,7 @@ class ReplayPublic(BaseModel):
     def of(cls, replayed: Replayed) -> ReplayPublic:
         return cls(
             game_id=replayed.game_id,
+            game_type=replayed.game_type,
             at=replayed.at,
             last_seq=replayed.last_seq,
             seat=replayed.seat,

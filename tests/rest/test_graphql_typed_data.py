@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from api.game_schemas import prefix
 from api.graphql.game_data import event_types, games
 from api.graphql.schema import schema
-from domain.match import RESERVED_EVENT_TYPES
 from tests.rest.test_rest_contract import auth, seated_game
 from tests.unit.test_game_schemas import validator
 
@@ -78,19 +77,19 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
                              json={"choice": pending[seat]["choices"][0]})
         assert answer.status_code == 200, answer.text
     events = graphql(client, f"""query($id: ID!) {{ events(gameId: $id) {{
-        ... on EventPage {{ events {{ type {every("")} }} }} }} }}""", tokens[0], id=game["id"])
+        ... on EventPage {{ gameType events {{ type gameType {every("")} }} }} }} }}""",
+        tokens[0], id=game["id"])
+    assert events["events"]["gameType"] == slug
     seen = events["events"]["events"]
     assert len(seen) > MOVES // 2
-    shared = {t for o in SLUGS if o != slug for t in event_types(o)} - RESERVED_EVENT_TYPES
-    for event in seen:
+    shared = {t for o in SLUGS if o != slug for t in event_types(o)} & event_types(slug)
+    assert any(event["type"] in shared for event in seen)  # round_started, seat_joined, ...
+    for event in seen:  # every one typed by its game, shared types too: the event names it
+        assert event["gameType"] == slug
         typed = event[field(slug, "")]
-        if event["type"] in shared and event["type"] in event_types(slug):
-            assert typed is None  # two games give it two shapes: no guess without the game
-            continue
         assert typed is not None and typed["type"] == event["type"]
         validator(slug, "Event").validate(typed)
-        if event["type"] not in RESERVED_EVENT_TYPES:
-            assert all(event[field(o, "")] is None for o in SLUGS if o != slug)
+        assert all(event[field(o, "")] is None for o in SLUGS if o != slug)
     static = graphql(client, f"""query($slug: String!) {{ gameType(slug: $slug) {{
         ... on GameTypeDetail {{ {every("Data")} }} }} }}""", tokens[0], slug=slug)
     check(slug, "StaticData", static["gameType"], "Data")

@@ -38,8 +38,14 @@ await generate(
     documents: "src/graphql/*.graphql",
     generates: {
       "src/gql/types.ts": {
-        plugins: ["typescript", "typescript-operations"],
-        config: { scalars, strictScalars: true, enumsAsTypes: true, avoidOptionals: true },
+        // typescript-operations alone: it writes the input types the operations use (with the
+        // `typescript` plugin too, `GameChoice` would be written twice). Inputs keep optional
+        // fields: `GameChoice` is @oneOf, one field given, the others absent (never null).
+        plugins: ["typescript-operations"],
+        config: {
+          scalars, strictScalars: true, enumsAsTypes: true,
+          avoidOptionals: { field: true, object: true, inputValue: false, defaultValue: false },
+        },
       },
     },
   },

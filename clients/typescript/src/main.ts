@@ -4,8 +4,11 @@
 // Run: TABLETOP_URL=http://127.0.0.1:8000 npm run play (after npm run generate && npm run build).
 import { readFileSync } from "node:fs";
 import { client } from "./rest/client.gen.js";
-import { createGame, createWebhook, getChoices, getGame, joinGame, startGame, submitChoice } from "./rest/sdk.gen.js";
-import type { ChoicesQuery, EventsQuery, GameQuery, SubmitChoiceMutation } from "./gql/types.js";
+import { createGame, createWebhook, getChoices, getGame, joinGame, listEvents, startGame, submitChoice } from "./rest/sdk.gen.js";
+import type { ChoicesPublic, EventsPage, GamePublic } from "./rest/types.gen.js";
+import type {
+  ChoicesQuery, EventsQuery, GameChoice, GameQuery, SubmitChoiceMutation, SubmitChoiceMutationVariables,
+} from "./gql/types.js";
 import { startReceiver } from "./webhooks.js";
 
 const base = process.env.TABLETOP_URL ?? "http://127.0.0.1:8000";
@@ -56,13 +59,56 @@ async function seated(type: Slug, receiverUrl: string | null): Promise<{ id: str
   return { id: created.id, token, secret };
 }
 
+/** One of the listed choices of our seat, typed by its game's own Choice type (narrowed by
+ * `game_type`), or undefined when our seat has nothing to decide. */
+function restMove(pending: ChoicesPublic) {
+  switch (pending.game_type) {
+    case "carcassonne":
+      return pick(pending.choices);
+    case "keythedral":
+      return pick(pending.choices);
+    case "im-schutze-der-burg":
+      return pick(pending.choices);
+    default:
+      throw new Error("not a game this sample plays");
+  }
+}
+
+/** A line about the typed final REST state: fields of each game's own View type. */
+function describeRestState(game: GamePublic): string {
+  switch (game.type) {
+    case "carcassonne":
+      return `${required(game.state, "state").board.length} tiles on the board`;
+    case "keythedral":
+      return `round ${required(game.state, "state").round}, phase ${required(game.state, "state").phase}`;
+    case "im-schutze-der-burg":
+      return `round ${required(game.state, "state").round}, ${required(game.state, "state").players.length} players`;
+    default:
+      throw new Error("not a game this sample plays");
+  }
+}
+
+/** The typed events of a REST events page: every event's `type` is one of its game's. */
+function eventTypes(page: EventsPage): Set<string> {
+  switch (page.game_type) {
+    case "carcassonne":
+      return new Set(page.events.map((event) => event.type));
+    case "keythedral":
+      return new Set(page.events.map((event) => event.type));
+    case "im-schutze-der-burg":
+      return new Set(page.events.map((event) => event.type));
+    default:
+      throw new Error("not a game this sample plays");
+  }
+}
+
 /** REST: answer every decision of our seat with one of its listed choices until the game ends. */
 async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; secret: string; moves: number }> {
   const game = await seated(type, receiverUrl);
   let moves = 0;
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const pending = (await getChoices({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
-    const first = pick(pending.choices);
+    const first = restMove(pending);
     if (first !== undefined) {
       const sent = await submitChoice({
         path: { game_id: game.id },
@@ -78,7 +124,9 @@ async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; 
     const state = (await getGame({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
     if (state.status === "finished") {
       const result = required(state.result, "result");
-      console.log(`REST ${type}: finished after ${moves} own moves, scores ${result.scores.join("/")}`);
+      const page = (await listEvents({ path: { game_id: game.id }, query: { limit: 1000 }, auth: game.token, throwOnError: true })).data;
+      console.log(`REST ${type}: finished after ${moves} own moves, scores ${result.scores.join("/")}, ` +
+        `${describeRestState(state)}, ${eventTypes(page).size} event types`);
       return { id: game.id, secret: required(game.secret, "webhook secret"), moves };
     }
     await pause(20);
@@ -88,7 +136,7 @@ async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; 
 
 type GraphQLAnswer<T> = { data: T | null; errors?: { message: string }[] };
 
-async function graphql<T>(operationName: string, variables: Record<string, unknown>, token: string): Promise<T> {
+async function graphql<T>(operationName: string, variables: object, token: string): Promise<T> {
   const answer = await fetchAgainIfClosed(`${base}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
@@ -99,16 +147,23 @@ async function graphql<T>(operationName: string, variables: Record<string, unkno
   return required(body.data, `${operationName} data`);
 }
 
-/** The legal choices of our seat, typed by the game's own Choice type. */
-function choicesOf(type: Slug, answer: ChoicesQuery["choices"]) {
+/** One of the legal choices of our seat under its game's field of the `@oneOf` input
+ * `GameChoice`, each typed by the game's own Choice type; undefined when there is none. */
+function graphqlMove(type: Slug, answer: ChoicesQuery["choices"]): GameChoice | undefined {
   if (answer.__typename !== "Choices") throw new Error(`choices: ${answer.code}`);
   switch (type) {
-    case "carcassonne":
-      return answer.carcassonneChoices ?? [];
-    case "keythedral":
-      return answer.keythedralChoices ?? [];
-    case "im-schutze-der-burg":
-      return answer.imSchutzeDerBurgChoices ?? [];
+    case "carcassonne": {
+      const choice = pick(answer.carcassonneChoices ?? []);
+      return choice === undefined ? undefined : { carcassonne: choice };
+    }
+    case "keythedral": {
+      const choice = pick(answer.keythedralChoices ?? []);
+      return choice === undefined ? undefined : { keythedral: choice };
+    }
+    case "im-schutze-der-burg": {
+      const choice = pick(answer.imSchutzeDerBurgChoices ?? []);
+      return choice === undefined ? undefined : { imSchutzeDerBurg: choice };
+    }
   }
 }
 
@@ -133,13 +188,12 @@ async function playGraphQL(type: Slug): Promise<void> {
   let moves = 0;
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const pending = await graphql<ChoicesQuery>("Choices", { gameId: game.id }, game.token);
-    const first = pick(choicesOf(type, pending.choices));
+    const first = graphqlMove(type, pending.choices);
     if (first !== undefined && pending.choices.__typename === "Choices") {
-      const sent = await graphql<SubmitChoiceMutation>(
-        "SubmitChoice",
-        { gameId: game.id, choice: first, decisionVersion: pending.choices.decisionVersion },
-        game.token,
-      );
+      const variables: SubmitChoiceMutationVariables = {
+        gameId: game.id, choice: first, decisionVersion: pending.choices.decisionVersion,
+      };
+      const sent = await graphql<SubmitChoiceMutation>("SubmitChoice", variables, game.token);
       if (sent.submitChoice.__typename === "Problem") {
         if (sent.submitChoice.code !== "version_conflict") throw new Error(`submit: ${sent.submitChoice.code}`);
         continue; // as over REST: read the choices again
@@ -152,6 +206,7 @@ async function playGraphQL(type: Slug): Promise<void> {
       const page = await graphql<EventsQuery>("Events", { gameId: game.id }, game.token);
       if (page.events.__typename !== "EventPage") throw new Error(`events: ${page.events.code}`);
       const typed = page.events.events.filter((e) => (e.carcassonne ?? e.keythedral ?? e.imSchutzeDerBurg) !== null);
+      if (typed.length !== page.events.events.length) throw new Error(`${type}: an event its gameType does not type`);
       console.log(`GraphQL ${type}: finished after ${moves} own moves, ${describeState(type, seen.game)}, ` +
         `${typed.length}/${page.events.events.length} events typed`);
       return;
