@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import GameNotFinished, InvalidRequest
+from domain.errors import GameNotFinished, SeatNotFound
 from domain.registry import EngineRegistry
 from domain.replay import ReplayService
 from domain.services import GameService
@@ -49,5 +49,5 @@ def test_a_finished_game_replays_after_every_event_for_every_viewer() -> None:
     for seq in range(1, final.last_seq + 1):
         replayed = replays.at(game_id, seq, 1)
         assert [e["seq"] for e in replayed.events] == list(range(1, seq + 1))
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(SeatNotFound):
         replays.at(game_id, 3, 5)
