@@ -8,6 +8,8 @@ from typing import Any
 
 from api.chat_examples import CHAT_EXAMPLES
 from api.social_examples import SOCIAL_EXAMPLES
+from domain.registry import default_registry
+from domain.seeding import rng_for_seed
 
 GAME_ID = "7f45cbf378cd4603930a96c6041f05c2"
 PLAYER_ID = "62cffe19492b40b0ac51f5a3fd4619a7"
@@ -59,15 +61,14 @@ CHOICES = {
     "decision": DECISION,
     "choices": [PICK, {"cards": ["messenger", "bricklayer"]}, {"cards": ["trader", "bricklayer"]}],
 }
-STATE = {
-    "players": [
-        {"seat": 0, "thalers": 4, "vp": 0, "helpers": 7, "hand": ["messenger", "trader", "bricklayer"]},
-        {"seat": 1, "thalers": 3, "vp": 0, "helpers": 7, "hand": ["messenger", "trader", "bricklayer"]},
-    ],
-    "round": 1,
-    "rounds": 12,
-    "phase": "pick",
-}
+def _example_state() -> dict[str, Any]:
+    """Seat 0's real view of a new two-player game (an abridged one would not match the schema)."""
+    engine = default_registry().get("im-schutze-der-burg")
+    state, _ = engine.setup(2, {"winter": False}, rng_for_seed("example"))
+    return dict(engine.view(state, 0))
+
+
+STATE = _example_state()
 CLOCK = {
     "mode": "per_decision",
     "seconds": 120.0,
@@ -183,18 +184,21 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "data": {"resources": [{"id": "sand", "name": "Sand", "value": 1, "count": 18, "joker": False}]},
         "schemas": {"View": "/openapi.json#/components/schemas/ImSchutzeDerBurgView"},
     },
-    "ChoicesPublic": CHOICES,
+    "ChoicesPublic": {"game_type": "im-schutze-der-burg", **CHOICES},
     "ChoiceSubmit": {"choice": PICK, "decision_version": 3},
     "SubmitResultPublic": {
+        "game_type": "im-schutze-der-burg",
         "status": "sealed",
         "version": 4,
         "decision_version": 4,
-        "events": [{"seq": 4, "type": "choice_sealed", "data": {"seat": 0}}],
+        "events": [{"seq": 4, "type": "choice_sealed",
+                    "data": {"seat": 0, "sealed": [0], "waiting": [1], "choice": PICK}}],
         "next": None,
     },
-    "EventsPage": {"events": EVENTS, "last_seq": 3},
+    "EventsPage": {"game_type": "im-schutze-der-burg", "events": EVENTS, "last_seq": 3},
     "ReplayPublic": {
         "game_id": GAME_ID,
+        "game_type": "im-schutze-der-burg",
         "at": 3,
         "seat": None,
         "phase": "in_progress",
