@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from api.chat_examples import CHAT_EXAMPLES
+from api.openapi_webhooks import SCHEMAS_ADDED as WEBHOOK_PAYLOADS
 from api.social_examples import SOCIAL_EXAMPLES
+from domain.catalog import all_catalogs, describe
 from domain.registry import default_registry
 from domain.seeding import rng_for_seed
 
@@ -69,6 +71,15 @@ def _example_state() -> dict[str, Any]:
 
 
 STATE = _example_state()
+
+
+def _example_static_data() -> dict[str, Any]:
+    """The game's real static data, each list cut to its first entry (the schema's shape kept)."""
+    engine = default_registry().get("im-schutze-der-burg")
+    data = describe(all_catalogs()["im-schutze-der-burg"], engine.meta, "en")["data"]
+    return {key: value[:1] if isinstance(value, list) else value for key, value in data.items()}
+
+
 CLOCK = {
     "mode": "per_decision",
     "seconds": 120.0,
@@ -181,7 +192,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         ],
         "prompts": {"pick_cards": "Choose your character card(s) for this round."},
         "log_templates": {"seat_joined": "{name} joins the game."},
-        "data": {"resources": [{"id": "sand", "name": "Sand", "value": 1, "count": 18, "joker": False}]},
+        "data": _example_static_data(),
         "schemas": {"View": "/openapi.json#/components/schemas/ImSchutzeDerBurgView"},
     },
     "ChoicesPublic": {"game_type": "im-schutze-der-burg", **CHOICES},
@@ -234,7 +245,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "webhook_id": "msg_2b8c4f0e6a1d4e7f9c3b5a7d1e0f2c4b",
         "game_id": GAME_ID,
         "kind": "your_turn",
-        "payload": {"type": "your_turn", "game_id": GAME_ID, "seat": 0, "version": 3},
+        "payload": {**WEBHOOK_PAYLOADS["WebhookYourTurnPayload"]["examples"][0], "game_id": GAME_ID},
         "status": "delivered",
         "attempts": 1,
         "next_attempt_at": None,

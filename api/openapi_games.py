@@ -72,6 +72,22 @@ def _options(meta: GameMeta) -> dict[str, Any]:
             "required": list(properties), "additionalProperties": False}
 
 
+def _result(schemas: dict[str, Any], name: str) -> dict[str, Any]:
+    """``ResultPublic`` of one game: its ``details`` are those of the game's ``game_over`` event
+    (the match puts the same result in both)."""
+    schema: dict[str, Any] = deepcopy(schemas["ResultPublic"])
+    schema.pop("examples", None)
+    schema["title"] = f"{name}ResultPublic"
+    members = schemas[f"{name}Event"]["oneOf"]
+    index = next(i for i, member in enumerate(members)
+                 if member["properties"]["type"].get("const") == "game_over")
+    schema["properties"]["details"] = {
+        **_ref(f"{name}Event/oneOf/{index}/properties/data/properties/details"),
+        "description": "The end-of-game breakdown (as in the `game_over` event).",
+    }
+    return schema
+
+
 def _typed_fields(name: str) -> dict[str, dict[str, dict[str, Any]]]:
     """The game-data fields of each generic schema, typed by one game's schemas."""
     return {
@@ -79,7 +95,10 @@ def _typed_fields(name: str) -> dict[str, dict[str, dict[str, Any]]]:
             "options": _ref(f"{name}Options"),
             "state": _ref(f"{name}View", nullable=True),
             "decision": _ref(f"{name}DecisionPublic", nullable=True),
+            "result": _ref(f"{name}ResultPublic", nullable=True),
         },
+        "GameCreated": {"options": _ref(f"{name}Options")},
+        "GameTypeDetail": {"data": _ref(f"{name}StaticData", nullable=True)},
         "ChoicesPublic": {
             "decision": _ref(f"{name}DecisionPublic", nullable=True),
             "choices": _array(f"{name}Choice"),
@@ -96,7 +115,27 @@ def _typed_fields(name: str) -> dict[str, dict[str, dict[str, Any]]]:
     }
 
 
-TAGS = {"GamePublic": "type"}
+def _stream_event(schemas: dict[str, Any], games: list[GameMeta], typed: set[str]) -> dict[str, Any]:
+    """The JSON of one server-sent event's ``data`` (``GET /v1/games/{id}/stream``): a game's
+    event with ``next`` (the seat's decision after it), or a chat entry (``event: chat``)."""
+    members: list[dict[str, Any]] = []
+    for meta in games:
+        name = prefix(meta.slug)
+        event, choices = (f"{name}Event", f"{name}ChoicesPublic") if meta.slug in typed \
+            else ("EventPublic", "ChoicesPublic")
+        schemas[f"{name}StreamEvent"] = {"title": f"{name}StreamEvent", "allOf": [_ref(event), {
+            "type": "object",
+            "properties": {"next": {**_ref(choices, nullable=True), "description":
+                                    "The seat's decision right after the event, or null."}},
+            "required": ["next"],
+        }]}
+        members.append(_ref(f"{name}StreamEvent"))
+    return {"title": "StreamEvent", "description": "`data` of a stream event: an event of the "
+            "game's type with `next`, or (`event: chat`) a `ChatEntryPublic`.",
+            "anyOf": [*members, _ref("ChatEntryPublic")]}
+
+
+TAGS = {"GamePublic": "type", "GameCreated": "type", "GameTypeDetail": "slug"}
 """The property naming the game type, by schema (``game_type`` when not listed)."""
 
 
@@ -112,6 +151,7 @@ def type_game_data(document: dict[str, Any], games: list[GameMeta], typed: set[s
         if slug in typed:
             schemas[f"{name}DecisionPublic"] = _decision(schemas, name)
             schemas[f"{name}Options"] = _options(meta)
+            schemas[f"{name}ResultPublic"] = _result(schemas, name)
         for base in _typed_fields(name):
             tag = TAGS.get(base, "game_type")
             schemas[f"{name}{base}"] = _variant(schemas, base, slug, tag, fields.get(base, {}))
@@ -127,6 +167,7 @@ def type_game_data(document: dict[str, Any], games: list[GameMeta], typed: set[s
             "discriminator": {"propertyName": tag, "mapping": mapping},
             **({"examples": generic["examples"]} if "examples" in generic else {}),
         }
+    schemas["StreamEvent"] = _stream_event(schemas, games, typed)
     choice = schemas["ChoiceSubmit"]["properties"]["choice"]
     schemas["ChoiceSubmit"]["properties"]["choice"] = {
         "anyOf": [_ref(f"{prefix(meta.slug)}Choice") if meta.slug in typed else {"type": "object"}

@@ -151,12 +151,43 @@ WEBHOOKS = {
 
 
 def add_webhooks(document: dict[str, Any]) -> None:
-    """Add the ``webhooks`` object and its payload schemas to an OpenAPI document; the event of a
-    payload is any published game's ``<Game>Event`` (each game publishes ``<Game>EventType``)."""
+    """Add the ``webhooks`` object and its payload schemas to an OpenAPI document. An event's
+    payload is one schema per game type (``<Game>WebhookEventPayload``, told apart by
+    ``game_type``) whose ``event`` is that game's ``<Game>Event``; the games are those of the
+    per-game events page (``EventsPage``), a game without schemas keeps ``EventPublic``."""
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    games = sorted(name.removesuffix("EventType") for name in schemas if name.endswith("EventType"))
     schemas.update(deepcopy(SCHEMAS_ADDED))
-    typed = [{"$ref": f"{SCHEMAS}{game}Event"} for game in games if f"{game}Event" in schemas]
-    if typed:
-        schemas["WebhookEventPayload"]["properties"]["event"]["anyOf"] = typed
+    if "WebhookDeliveryPublic" in schemas:
+        schemas["WebhookDeliveryPublic"]["properties"]["payload"] = {
+            "description": "The body that is sent (a game event or a turn notice).",
+            "oneOf": [{"$ref": f"{SCHEMAS}WebhookEventPayload"},
+                      {"$ref": f"{SCHEMAS}WebhookYourTurnPayload"}],
+        }
+    pages = schemas.get("EventsPage", {}).get("discriminator", {}).get("mapping", {})
+    if pages:
+        schemas["WebhookEventPayload"] = _per_game(schemas, pages)
     document["webhooks"] = WEBHOOKS
+
+
+def _per_game(schemas: dict[str, Any], pages: dict[str, str]) -> dict[str, Any]:
+    """``WebhookEventPayload`` as a union of one payload per game type."""
+    generic = schemas["WebhookEventPayload"]
+    mapping: dict[str, str] = {}
+    for slug, page in pages.items():
+        game = page.removeprefix(SCHEMAS).removesuffix("EventsPage")
+        event = f"{game}Event" if f"{game}Event" in schemas else "EventPublic"
+        member = deepcopy(generic)
+        member.pop("examples")
+        member["title"] = f"{game}WebhookEventPayload"
+        member["properties"]["game_type"] = {**COMMON["game_type"], "const": slug}
+        member["properties"]["event"] = {"$ref": f"{SCHEMAS}{event}",
+                                         "description": "`seq`, `type`, `data` of the event."}
+        schemas[member["title"]] = member
+        mapping[slug] = f"{SCHEMAS}{member['title']}"
+    return {
+        "title": "WebhookEventPayload",
+        "description": generic["description"] + " One schema per game type, by `game_type`.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game_type", "mapping": mapping},
+        "examples": generic["examples"],
+    }

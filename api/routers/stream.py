@@ -62,7 +62,12 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
                     "properties": {
                         "id": {"type": "string", "pattern": "^[0-9]+(\\.[0-9]+)?$"},
                         "event": {"type": "string"},
-                        "data": {"type": "string"},
+                        "data": {
+                            "type": "string",
+                            "contentMediaType": "application/json",
+                            "contentSchema": {"$ref": "#/components/schemas/StreamEvent"},
+                            "description": "One line of JSON: a `StreamEvent`.",
+                        },
                         "retry": {"type": "integer"},
                     },
                 },

@@ -11,20 +11,25 @@ from domain.catalog import all_catalogs, bot_levels, describe
 from domain.engine import GameEngine
 from domain.i18n import DEFAULT_LANGUAGE
 
+OptionValue = bool | int | str
+"""A game option's value: true/false, an integer or one of its enum's strings."""
+
 
 class OptionPublic(BaseModel):
     name: str
     label: str = Field(description="A short name for people, in the answer's language.")
     type: Literal["bool", "enum", "int"]
-    default: Any
-    allowed: list[Any] | None = Field(description="Allowed values; null when any value of the type is.")
+    default: OptionValue
+    allowed: list[OptionValue] | None = Field(
+        description="Allowed values; null when any value of the type is."
+    )
     description: str
     verified: bool = Field(description="False when the rule behind the option is reconstructed.")
 
 
 class PlayerLimitPublic(BaseModel):
     option: str
-    value: Any
+    value: OptionValue
     max_players: int
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from api.schemas.ratings import UnratedReasonPublic, unrated_public
 from api.validation import MAX_SEED_LENGTH, Text, check_json_depth
@@ -52,7 +52,15 @@ class GameCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Text = Field(max_length=64, description="A game-type slug from /v1/game-types.")
-    options: Annotated[dict[str, Any] | None, AfterValidator(check_json_depth)] = Field(
+    options: Annotated[
+        dict[str, Any] | None,
+        AfterValidator(check_json_depth),
+        # The game checks each value (a problem in the caller's language); documented as scalars.
+        WithJsonSchema({"anyOf": [
+            {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}},
+            {"type": "null"},
+        ]}),
+    ] = Field(
         None, description="Option values; defaults fill the rest."
     )
     seed: Text | None = Field(

@@ -1,8 +1,10 @@
-"""Game data is typed everywhere a client generator looks: every per-game schema of
-``/openapi.json`` and every schema a GraphQL scalar names with ``@specifiedBy`` (walked through
-their ``$ref``s) describes each value, no node is a free ``{}`` or an object of unknown values;
-the REST game, choices, submit answer, events page and replay are unions by game type; a submit
-answers the next decision in the caller's language."""
+"""Game data is typed everywhere a client generator looks: every schema reachable from every
+operation and webhook of ``/openapi.json`` (the stream's JSON lines included), every per-game
+schema and every schema a GraphQL scalar names with ``@specifiedBy`` (walked through their
+``$ref``s) describes each value, no node is a free ``{}`` or an object of unknown values; the
+REST game, its creation, the game type's detail, choices, submit answer, events page, replay and
+event webhook are unions by game type; a submit answers the next decision in the caller's
+language."""
 
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ OPERATIONS = {
     ("/v1/games/{game_id}/choices", "post"): "SubmitResultPublic",
     ("/v1/games/{game_id}/events", "get"): "EventsPage",
     ("/v1/games/{game_id}/replay", "get"): "ReplayPublic",
+    ("/v1/games", "post"): "GameCreated",
+    ("/v1/games/{game_id}/rematch", "post"): "GameCreated",
+    ("/v1/game-types/{slug}", "get"): "GameTypeDetail",
 }
 SCHEMA_KEYWORDS = ("type", "$ref", "anyOf", "oneOf", "allOf", "const", "enum")
 
@@ -72,7 +77,7 @@ def untyped(document: dict[str, Any], roots: list[str]) -> list[str]:
         for key in ("properties", "patternProperties"):
             for name, value in node.get(key, {}).items():
                 walk(value, f"{where}/{key}/{name}")
-        for key in ("items", "additionalProperties"):
+        for key in ("items", "additionalProperties", "contentSchema"):
             if isinstance(node.get(key), dict):
                 walk(node[key], f"{where}/{key}")
         for key in ("anyOf", "oneOf", "allOf"):
@@ -93,7 +98,7 @@ def game_data_roots(document: dict[str, Any]) -> list[str]:
     for base in OPERATIONS.values():
         for slug in SLUGS:
             properties = schemas[f"{prefix(slug)}{base}"]["properties"]
-            for field in ("state", "decision", "choices", "events", "options", "next"):
+            for field in ("state", "decision", "choices", "events", "options", "next", "result", "data"):
                 if field in properties:
                     roots.append(f"{BASE}{prefix(slug)}{base}/properties/{field}")
     named = re.findall(r'@specifiedBy\(url: "/openapi\.json(#[^"]+)"\)', schema.as_str())
@@ -103,6 +108,56 @@ def game_data_roots(document: dict[str, Any]) -> list[str]:
 
 def test_no_game_data_is_untyped_in_openapi_or_the_graphql_scalars(document: dict[str, Any]) -> None:
     assert untyped(document, game_data_roots(document)) == []
+
+
+def refs_in(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [ref for key, value in node.items()
+                for ref in ([value] if key == "$ref" and isinstance(value, str) else refs_in(value))]
+    return [ref for value in node for ref in refs_in(value)] if isinstance(node, list) else []
+
+
+def escape(key: str) -> str:
+    return key.replace("/", "~1")
+
+
+def test_nothing_reachable_from_an_operation_or_a_webhook_is_untyped(document: dict[str, Any]) -> None:
+    """Operations and webhooks, their inline schemas as well as what they reference."""
+    roots = sorted(set(refs_in(document["paths"]) + refs_in(document["webhooks"])))
+    assert len(roots) > 20
+    assert untyped(document, roots) == []
+    inline = [f"#/paths/{escape(path)}/{method}/responses/{status}/content/{escape(media)}/schema"
+              for path, item in document["paths"].items() for method, operation in item.items()
+              for status, response in operation.get("responses", {}).items()
+              for media in response.get("content", {})]
+    assert untyped(document, inline) == []
+
+
+def test_the_stream_and_the_event_webhook_are_typed_per_game(document: dict[str, Any]) -> None:
+    stream = document["paths"]["/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
+    data = stream["content"]["text/event-stream"]["schema"]["properties"]["data"]
+    assert data["contentSchema"] == {"$ref": f"{BASE}StreamEvent"}
+    members = document["components"]["schemas"]["StreamEvent"]["anyOf"]
+    assert {"$ref": f"{BASE}ChatEntryPublic"} in members
+    for slug in SLUGS:
+        game = resolve(document, f"{BASE}{prefix(slug)}StreamEvent")
+        assert game["allOf"][0] == {"$ref": f"{BASE}{prefix(slug)}Event"}
+    payload = document["components"]["schemas"]["WebhookEventPayload"]
+    assert payload["discriminator"]["propertyName"] == "game_type"
+    for slug, ref in payload["discriminator"]["mapping"].items():
+        member = resolve(document, ref)
+        assert member["properties"]["game_type"]["const"] == slug
+        assert member["properties"]["event"]["$ref"] == f"{BASE}{prefix(slug)}Event"
+    assert set(payload["discriminator"]["mapping"]) == set(SLUGS)
+
+
+def test_a_result_has_the_details_of_the_games_game_over_event(document: dict[str, Any]) -> None:
+    for slug in SLUGS:
+        game = resolve(document, f"{BASE}{prefix(slug)}GamePublic")
+        assert game["properties"]["result"]["anyOf"][0] == {"$ref": f"{BASE}{prefix(slug)}ResultPublic"}
+        details = resolve(document, f"{BASE}{prefix(slug)}ResultPublic")["properties"]["details"]
+        over = resolve(document, details["$ref"].removesuffix("/properties/data/properties/details"))
+        assert over["properties"]["type"]["const"] == "game_over"
 
 
 def test_the_check_finds_an_untyped_node(document: dict[str, Any]) -> None:
@@ -126,7 +181,9 @@ def test_game_operations_answer_one_schema_per_game_type(
     document: dict[str, Any], path: str, method: str
 ) -> None:
     name = OPERATIONS[(path, method)]
-    content = document["paths"][path][method]["responses"]["200"]["content"]["application/json"]
+    responses = document["paths"][path][method]["responses"]
+    ok = next(status for status in responses if status.startswith("2"))
+    content = responses[ok]["content"]["application/json"]
     assert content["schema"] == {"$ref": f"{BASE}{name}"}
     union = document["components"]["schemas"][name]
     tag = TAGS.get(name, "game_type")

@@ -4,6 +4,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { WebhookEventPayload, WebhookYourTurnPayload } from "./rest/types.gen.js";
 
 const TOLERANCE_SECONDS = 5 * 60;
 
@@ -28,15 +29,14 @@ export function verify(delivery: Delivery, secret: string, now: number = Date.no
   });
 }
 
+/** A delivery's body: a game event (typed by its `game_type`) or a turn notice. */
+type Payload = WebhookEventPayload | WebhookYourTurnPayload;
+
 /** The game a delivery is about, and whether it is the game's last event. */
 function about(body: string): { gameId: string; over: boolean } {
-  const payload: unknown = JSON.parse(body);
-  if (typeof payload !== "object" || payload === null || !("game_id" in payload) || typeof payload.game_id !== "string") {
-    throw new Error(`delivery without game_id: ${body}`);
-  }
-  const event = "event" in payload ? payload.event : null;
-  const over = typeof event === "object" && event !== null && "type" in event && event.type === "game_over";
-  return { gameId: payload.game_id, over };
+  const payload: Payload = JSON.parse(body); // the server's body, as /openapi.json's webhooks declare it
+  if (typeof payload.game_id !== "string") throw new Error(`delivery without game_id: ${body}`);
+  return { gameId: payload.game_id, over: payload.type === "event" && payload.event.type === "game_over" };
 }
 
 export async function startReceiver() {
