@@ -227,6 +227,7 @@ def test_concurrent_submits_of_one_seat_with_the_same_version_on_two_instances_l
             assert loser.json()["code"] == "version_conflict"
             assert responses[winner].json() == {
                 "status": "sealed",
+                "game_type": "duel",
                 "version": version + 1,
                 "decision_version": version + 1,
                 "events": responses[winner].json()["events"],
