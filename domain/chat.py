@@ -44,11 +44,11 @@ from domain.errors import (
     Unauthorized,
 )
 from domain.match import Match, RecordedEvent
+from domain.names import MAX_COMBINING_RUN, refuse_invisible
 from domain.ports import Clock, EventPublisher, GameRepository
 from domain.services import GameService
 
 MAX_MESSAGE_LENGTH = 500
-MAX_COMBINING_RUN = 3
 BURST = 5
 BURST_WINDOW = timedelta(seconds=10)
 MAX_SEQ_ATTEMPTS = 5
@@ -84,8 +84,6 @@ MESSAGE_RULE = (
     "combining marks in a row"
 )
 
-_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e"}
 _ZWJ = "\u200d"
 _EMOJI_PARTS = {"So", "Sk"}
 """What a zero-width joiner may join: emoji (``So``) and their skin-tone modifiers (``Sk``)."""
@@ -95,21 +93,12 @@ _VARIATION_SELECTORS = {"\ufe0e", "\ufe0f"}
 def clean_message(text: str) -> str:
     """The text to store, or ``InvalidChatMessage`` naming the refused character."""
     normalised = unicodedata.normalize("NFC", text)
-    run = 0
-    for index, char in enumerate(normalised):
-        category = unicodedata.category(char)
-        if char == _ZWJ and _joins_emoji(normalised, index):
-            run = 0
-            continue
-        if category in _REFUSED_CATEGORIES or char in _BLANK_LETTERS:
-            raise InvalidChatMessage(
-                f"chat messages may not contain U+{ord(char):04X} "
-                f"({unicodedata.name(char, 'unnamed')}): control, bidi, zero-width and blank "
-                "characters are refused"
-            )
-        run = run + 1 if category in ("Mn", "Me") else 0
-        if run > MAX_COMBINING_RUN:
-            raise InvalidChatMessage(f"chat messages may stack at most {MAX_COMBINING_RUN} marks on a letter")
+    refuse_invisible(
+        normalised,
+        "chat messages",
+        InvalidChatMessage,
+        lambda text, index: text[index] == _ZWJ and _joins_emoji(text, index),
+    )
     cleaned = " ".join(normalised.split())
     if not cleaned:
         raise InvalidChatMessage("a chat message needs at least one visible character")

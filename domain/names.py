@@ -11,6 +11,7 @@ form for look-alike compositions and full-width letters) with runs of spaces col
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from domain.errors import InvalidName
 
@@ -33,21 +34,35 @@ _BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e"}
 def clean_seat_name(name: str) -> str:
     """The name to store, or ``InvalidName`` saying which character was refused."""
     normalised = unicodedata.normalize("NFKC", name)
-    run = 0
-    for char in normalised:
-        category = unicodedata.category(char)
-        if category in _REFUSED_CATEGORIES or char in _BLANK_LETTERS:
-            raise InvalidName(
-                f"seat names may not contain U+{ord(char):04X} "
-                f"({unicodedata.name(char, 'unnamed')}): control, bidi, zero-width and blank "
-                "characters are refused"
-            )
-        run = run + 1 if category in ("Mn", "Me") else 0
-        if run > MAX_COMBINING_RUN:
-            raise InvalidName(f"seat names may stack at most {MAX_COMBINING_RUN} marks on a letter")
+    refuse_invisible(normalised, "seat names", InvalidName)
     cleaned = " ".join(normalised.split())
     if not cleaned:
         raise InvalidName("a seat name needs at least one visible character")
     if len(cleaned) > MAX_NAME_LENGTH:
         raise InvalidName(f"seat names have at most {MAX_NAME_LENGTH} characters")
     return cleaned
+
+
+def refuse_invisible(
+    text: str,
+    what: str,
+    error: Callable[[str], Exception],
+    allowed: Callable[[str, int], bool] = lambda text, index: False,
+) -> None:
+    """Raise ``error`` naming the first refused character of ``text`` (one ``allowed`` at its index
+    passes), or the first run of more than ``MAX_COMBINING_RUN`` stacked marks."""
+    run = 0
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if allowed(text, index):
+            run = 0
+            continue
+        if category in _REFUSED_CATEGORIES or char in _BLANK_LETTERS:
+            raise error(
+                f"{what} may not contain U+{ord(char):04X} "
+                f"({unicodedata.name(char, 'unnamed')}): control, bidi, zero-width and blank "
+                "characters are refused"
+            )
+        run = run + 1 if category in ("Mn", "Me") else 0
+        if run > MAX_COMBINING_RUN:
+            raise error(f"{what} may stack at most {MAX_COMBINING_RUN} marks on a letter")
