@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import strawberry
@@ -23,12 +24,14 @@ from graphql import (
     GraphQLError,
     GraphQLSyntaxError,
     OperationDefinitionNode,
+    parse,
 )
 from strawberry.extensions import (
     AddValidationRules,
     MaxTokensLimiter,
     SchemaExtension,
 )
+from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionContext
 from strawberry.types.execution import ExecutionResult as StrawberryExecutionResult
 
@@ -44,6 +47,11 @@ from domain.errors import DomainError
 from domain.i18n import DEFAULT_LANGUAGE
 
 log = logging.getLogger("tabletop.graphql")
+DOCUMENTS_CACHED = 256
+"""Distinct document texts whose parse and validation are kept (least recently used dropped):
+clients send the same few documents over and over, above all on every subscribe (the load
+generator's subscription: ~0.7 ms to parse and validate, ~0.02 ms kept; bench/README.md). Bounded,
+so unique texts cannot grow memory."""
 
 INTERNAL_MESSAGE = "an unexpected error occurred; it has been logged"
 
@@ -88,7 +96,8 @@ def coded(error: GraphQLError, request_id: str | None, lang: str = DEFAULT_LANGU
     """``extensions.detail`` is the message in the caller's language (``api.problems.localized``)."""
     found = classify(error)
     extensions: dict[str, Any] = {
-        "code": known(found.code), "detail": localized(found.code, found.message, lang)
+        "code": known(found.code),
+        "detail": localized(found.code, found.message, lang),
     }
     if not found.expected and request_id:
         extensions["request_id"] = request_id
@@ -180,13 +189,51 @@ class ChargeTopLevelFields(SchemaExtension):
         return max(0, root_fields(document, chosen) - 1)
 
 
+class DocumentCache:
+    """Parsed and validated documents by text (and parse options, validation rules), the least
+    recently used dropped beyond ``size``: one per schema, nothing global."""
+
+    def __init__(self, size: int) -> None:
+        self.parse = lru_cache(maxsize=size)(parse)
+        self.validate = lru_cache(maxsize=size)(validate_document)
+
+
+class KeptDocuments(SchemaExtension):
+    """Strawberry's ``ParserCache`` and ``ValidationCache`` in one, except that a document that
+    does not parse is left to Strawberry's own parse, which answers its syntax error as usual
+    (``ParserCache`` lets the error escape the operation instead). Errors are never kept: a
+    failing parse raises, and only its result is cached."""
+
+    def __init__(self, documents: DocumentCache) -> None:
+        self.documents = documents
+
+    def on_parse(self) -> Iterator[None]:
+        context = self.execution_context
+        if context.query and context.graphql_document is None:
+            with suppress(GraphQLError):
+                context.graphql_document = self.documents.parse(context.query, **context.parse_options)
+        yield
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        document = context.graphql_document
+        if document is not None and context.validation_rules and context.pre_execution_errors is None:
+            rules = tuple(context.validation_rules)
+            context.pre_execution_errors = list(
+                self.documents.validate(context.schema._schema, document, rules)
+            )
+        yield
+
+
 class GuardedSchema(WithinDeadline, strawberry.Schema):
     """Runs each document under the deadline (``api.graphql_deadline``); logs each GraphQL error
     once, as one JSON line with its code; unexpected ones with the
     traceback (the client only sees ``internal_error``). ``shared_events``: the live answers
-    shared by groups of subscribers (None: each subscriber's executed for it alone)."""
+    shared by groups of subscribers (None: each subscriber's executed for it alone);
+    ``documents``: the documents kept parsed and validated."""
 
     shared_events: SharedRenderings | None = None
+    documents: DocumentCache | None = None
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         context = getattr(execution_context, "context", None)
@@ -208,6 +255,7 @@ class GuardedSchema(WithinDeadline, strawberry.Schema):
 
 def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
     shared = SharedRenderings() if settings.graphql_shared_events else None
+    documents = DocumentCache(DOCUMENTS_CACHED)
     schema = GuardedSchema(
         query=graphql_schema.Query,
         mutation=graphql_schema.Mutation,
@@ -216,6 +264,7 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
         extensions=[
             ErrorCodes,
             partial(MaxTokensLimiter, max_token_count=settings.graphql_max_tokens),
+            partial(KeptDocuments, documents),
             partial(
                 AddValidationRules,
                 [
@@ -232,5 +281,6 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
         execution_context_class=grouped_executor(shared) if shared is not None else None,
     )
     schema.shared_events = shared
+    schema.documents = documents
     schema.deadline_seconds = settings.graphql_deadline_seconds
     return schema

@@ -39,6 +39,8 @@ from graphql import (
 )
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from persistence import fast_json
+
 
 @dataclass(frozen=True, slots=True)
 class LiveEvent:
@@ -60,14 +62,15 @@ class SharedData(dict[str, Any]):
 
     @property
     def payload(self) -> str:
-        """The ``next`` message's payload, ``{"data": ...}``, as strawberry would encode it."""
+        """The ``next`` message's payload, ``{"data": ...}``, as the transport encodes every other
+        message (``fast_json``: orjson, compact, UTF-8 text rather than ``\\u`` escapes)."""
         if self._payload is None:
-            self._payload = json.dumps({"data": self}, separators=(",", ":"))
+            self._payload = fast_json.dumps({"data": self})
         return self._payload
 
     def next_message(self, operation_id: str) -> str:
         """A ``graphql-transport-ws`` ``next`` message for one subscriber: its id spliced in."""
-        return f'{{"id":{json.dumps(operation_id)},"type":"next","payload":{self.payload}}}'
+        return f'{{"id":{fast_json.dumps(operation_id)},"type":"next","payload":{self.payload}}}'
 
 
 class SharedRenderings:
