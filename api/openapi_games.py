@@ -115,24 +115,41 @@ def _typed_fields(name: str) -> dict[str, dict[str, dict[str, Any]]]:
     }
 
 
+def _stream_member(event: dict[str, Any], slug: str, name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """One event of one game as a stream line: the event's fields, its game type and ``next``."""
+    properties = {
+        "seq": {"type": "integer", "minimum": 1},
+        "type": event["properties"]["type"],
+        "game_type": {"const": slug, "type": "string", "description": "The game type."},
+        "data": data,
+        "next": {**_ref(f"{name}ChoicesPublic", nullable=True),
+                 "description": "The seat's decision right after the event, or null."},
+    }
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
 def _stream_event(schemas: dict[str, Any], games: list[GameMeta], typed: set[str]) -> dict[str, Any]:
-    """The JSON of one server-sent event's ``data`` (``GET /v1/games/{id}/stream``): a game's
-    event with ``next`` (the seat's decision after it), or a chat entry (``event: chat``)."""
-    members: list[dict[str, Any]] = []
+    """The JSON of one server-sent game event's ``data`` (``GET /v1/games/{id}/stream``): one
+    schema per game, told apart by ``game_type``; in each, one member per event ``type``."""
+    mapping: dict[str, str] = {}
     for meta in games:
-        name = prefix(meta.slug)
-        event, choices = (f"{name}Event", f"{name}ChoicesPublic") if meta.slug in typed \
-            else ("EventPublic", "ChoicesPublic")
-        schemas[f"{name}StreamEvent"] = {"title": f"{name}StreamEvent", "allOf": [_ref(event), {
-            "type": "object",
-            "properties": {"next": {**_ref(choices, nullable=True), "description":
-                                    "The seat's decision right after the event, or null."}},
-            "required": ["next"],
-        }]}
-        members.append(_ref(f"{name}StreamEvent"))
-    return {"title": "StreamEvent", "description": "`data` of a stream event: an event of the "
-            "game's type with `next`, or (`event: chat`) a `ChatEntryPublic`.",
-            "anyOf": [*members, _ref("ChatEntryPublic")]}
+        slug, name = meta.slug, prefix(meta.slug)
+        if slug in typed:
+            members = [
+                _stream_member(event, slug, name, _ref(f"{name}Event/oneOf/{i}/properties/data"))
+                for i, event in enumerate(schemas[f"{name}Event"]["oneOf"])
+            ]
+            game = {"oneOf": members, "description": "An event of the game, by `type`."}
+        else:
+            generic = schemas["EventPublic"]
+            game = _stream_member(generic, slug, name, generic["properties"]["data"])
+        schemas[f"{name}StreamEvent"] = {"title": f"{name}StreamEvent", **game}
+        mapping[slug] = REF + f"{name}StreamEvent"
+    return {"title": "StreamEvent", "description": "`data` of a game's stream event: an event "
+            "with `next` (the seat's decision after it), one schema per game type, told apart by "
+            "`game_type`.",
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "game_type", "mapping": mapping}}
 
 
 TAGS = {"GamePublic": "type", "GameCreated": "type", "GameTypeDetail": "slug"}

@@ -35,6 +35,8 @@ class PlayerGame:
     status: str
     seat: int
     version: int
+    decision_version: int | None
+    """The seat's concurrency token for its current decision (None: nothing to decide)."""
     your_turn: bool
     waiting_since: datetime | None
     deadline: datetime | None
@@ -94,6 +96,7 @@ class PlayerService:
                         status=match.status.value,
                         seat=seat,
                         version=match.version,
+                        decision_version=match.decision_version_for(seat),
                         your_turn=seat in match.awaited_seats(),
                         waiting_since=clock.since if clock else None,
                         deadline=clock.deadline if clock else None,

@@ -36,6 +36,10 @@ class PlayerGame:
     status: str
     seat: int
     version: int
+    decision_version: int | None = strawberry.field(
+        description="This seat's concurrency token for its current decision, as the game and its "
+        "choices give it: send it back as `decisionVersion` with a choice (null: nothing to decide)."
+    )
     your_turn: bool
     waiting_since: datetime | None
     deadline: datetime | None

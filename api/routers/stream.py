@@ -41,13 +41,15 @@ ENCODED = EncodedEvents()
 STREAM_EXAMPLE = (
     "retry: 2000\n\n"
     "id: 7\nevent: choice_sealed\n"
-    'data: {"seq":7,"type":"choice_sealed","data":{"seat":1},"next":null}\n\n'
+    'data: {"seq":7,"type":"choice_sealed","game_type":"keythedral","data":{"seat":1,"sealed":[1],'
+    '"waiting":[0]},"next":null}\n\n'
     ": keep-alive\n\n"
 )
 STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "An event stream (`text/event-stream`). Each event: `id` = its `seq`, `event` "
-        "= its type, `data` = one line of JSON `{seq, type, data, next}` where `next` is a "
+        "= its type, `data` = one line of JSON `{seq, type, game_type, data, next}` (a "
+        "`StreamEvent`: one schema per game type, told apart by `game_type`) where `next` is a "
         "`ChoicesPublic` (the seat's decision right after the event, prompt in `lang`) or null. "
         "Comment lines (`: keep-alive`) come every `TABLETOP_STREAM_HEARTBEAT_SECONDS` while idle. "
         "The stream ends after `game_over` or `game_aborted`. With `chat=true` the game's chat "
@@ -65,8 +67,12 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
                         "data": {
                             "type": "string",
                             "contentMediaType": "application/json",
-                            "contentSchema": {"$ref": "#/components/schemas/StreamEvent"},
-                            "description": "One line of JSON: a `StreamEvent`.",
+                            "contentSchema": {"anyOf": [
+                                {"$ref": "#/components/schemas/StreamEvent"},
+                                {"$ref": "#/components/schemas/ChatEntryPublic"},
+                            ]},
+                            "description": "One line of JSON: a `StreamEvent` (narrowed by "
+                            "`game_type`), or with `event: chat` a `ChatEntryPublic`.",
                         },
                         "retry": {"type": "integer"},
                     },
@@ -208,6 +214,12 @@ def _frame(shown: dict[str, Any], game_type: str, lang: str, event_id: str | Non
         if offer is not None
         else None
     )
-    body = {"seq": shown["seq"], "type": shown["type"], "data": shown["data"], "next": choices}
+    body = {
+        "seq": shown["seq"],
+        "type": shown["type"],
+        "game_type": game_type,
+        "data": shown["data"],
+        "next": choices,
+    }
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     return f"id: {event_id or shown['seq']}\nevent: {shown['type']}\ndata: {data}\n\n".encode()

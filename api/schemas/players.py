@@ -28,6 +28,10 @@ class PlayerGamePublic(BaseModel):
     status: str
     seat: int
     version: int
+    decision_version: int | None = Field(
+        description="This seat's concurrency token for its current decision, as the game and its "
+        "choices give it: send it back as `decision_version` with a choice (null: nothing to decide)."
+    )
     your_turn: bool = Field(description="The game is waiting for this seat's decision now.")
     waiting_since: datetime | None = Field(description="Since when the game has waited for it.")
     deadline: datetime | None = Field(description="When its clock runs out (null: no clock).")
@@ -44,6 +48,7 @@ class PlayerGamePublic(BaseModel):
             status=game.status,
             seat=game.seat,
             version=game.version,
+            decision_version=game.decision_version,
             your_turn=game.your_turn,
             waiting_since=game.waiting_since,
             deadline=game.deadline,

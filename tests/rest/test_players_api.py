@@ -106,3 +106,31 @@ def test_players_over_graphql(client: TestClient) -> None:
     assert reissued["token"] != joined["token"]
     refused = gql(client, "{ myGames { ... on Problem { code httpStatus } } }")["myGames"]
     assert refused == {"code": "unauthorized", "httpStatus": 401}
+
+
+def test_my_games_carry_the_decision_version_a_submit_needs(client: TestClient) -> None:
+    """A client listing "my games" submits straight away with the listed `decision_version`; the
+    same value, once the seat's decision has moved on, is refused as stale."""
+    player = client.post("/v1/players", json={"name": "Ann"}).json()["token"]
+    game = new_game(client, options={"rounds": 1})
+    seat = client.post(f"/v1/games/{game['id']}/seats", json={}, headers=auth(player)).json()["token"]
+    client.post(f"/v1/games/{game['id']}/seats", json={"name": "Bob"})
+    (lobby,) = client.get("/v1/players/me/games", headers=auth(player)).json()
+    assert lobby["decision_version"] is None  # nothing to decide in the lobby
+    client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
+
+    (entry,) = client.get("/v1/players/me/games", headers=auth(player)).json()
+    pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(seat))
+    assert entry["decision_version"] is not None
+    assert entry["decision_version"] == pending.json()["decision_version"]
+    listed = gql(client, "{ myGames { ... on PlayerGames { games { decisionVersion } } } }", player)
+    assert listed["myGames"]["games"] == [{"decisionVersion": entry["decision_version"]}]
+
+    choice = pending.json()["choices"][0]
+    body = {"choice": choice, "decision_version": entry["decision_version"]}
+    sent = client.post(f"/v1/games/{game['id']}/choices", json=body, headers=auth(seat))
+    assert sent.status_code == 200, sent.text
+    (moved,) = client.get("/v1/players/me/games", headers=auth(player)).json()
+    assert moved["decision_version"] != entry["decision_version"]
+    stale = client.post(f"/v1/games/{game['id']}/choices", json=body, headers=auth(seat))
+    assert_problem(stale, 409, "version_conflict")

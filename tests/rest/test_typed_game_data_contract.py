@@ -136,12 +136,21 @@ def test_nothing_reachable_from_an_operation_or_a_webhook_is_untyped(document: d
 def test_the_stream_and_the_event_webhook_are_typed_per_game(document: dict[str, Any]) -> None:
     stream = document["paths"]["/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
     data = stream["content"]["text/event-stream"]["schema"]["properties"]["data"]
-    assert data["contentSchema"] == {"$ref": f"{BASE}StreamEvent"}
-    members = document["components"]["schemas"]["StreamEvent"]["anyOf"]
-    assert {"$ref": f"{BASE}ChatEntryPublic"} in members
-    for slug in SLUGS:
-        game = resolve(document, f"{BASE}{prefix(slug)}StreamEvent")
-        assert game["allOf"][0] == {"$ref": f"{BASE}{prefix(slug)}Event"}
+    assert data["contentSchema"]["anyOf"] == [
+        {"$ref": f"{BASE}StreamEvent"}, {"$ref": f"{BASE}ChatEntryPublic"}
+    ]
+    union = document["components"]["schemas"]["StreamEvent"]
+    assert union["discriminator"]["propertyName"] == "game_type"
+    assert set(union["discriminator"]["mapping"]) == set(SLUGS)
+    for slug, ref in union["discriminator"]["mapping"].items():
+        assert ref == f"{BASE}{prefix(slug)}StreamEvent"
+        events = resolve(document, f"{BASE}{prefix(slug)}Event")["oneOf"]
+        members = resolve(document, ref)["oneOf"]
+        assert [m["properties"]["type"] for m in members] == [e["properties"]["type"] for e in events]
+        for member in members:
+            assert member["properties"]["game_type"]["const"] == slug
+            assert set(member["required"]) == {"seq", "type", "game_type", "data", "next"}
+            assert member["properties"]["next"]["anyOf"][0] == {"$ref": f"{BASE}{prefix(slug)}ChoicesPublic"}
     payload = document["components"]["schemas"]["WebhookEventPayload"]
     assert payload["discriminator"]["propertyName"] == "game_type"
     for slug, ref in payload["discriminator"]["mapping"].items():
