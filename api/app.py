@@ -24,6 +24,7 @@ from api.game_schemas import components
 from api.graphql_guard import build_schema
 from api.graphql_http_problems import GraphQLHttpProblems
 from api.graphql_transport import SharedAnswersHandler
+from api.head import HeadAsGet
 from api.heap import frozen_start_up_heap
 from api.logs import configure_logging
 from api.metrics import Metrics
@@ -158,6 +159,7 @@ def create_app(
     install_web_client(app)
     app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter)
     install_cors(app, settings)
     settle_routes(app.router)

@@ -126,14 +126,17 @@ def _validation_problem(exc: RequestValidationError, lang: str) -> JSONResponse:
 
 
 def allowed_methods(request: Request) -> str:
-    """Every method some route answers at this path. Starlette's own ``Allow`` names only the
-    first matching route's, but one path often has several routes (``GET`` and ``POST /v1/games``)."""
+    """Every method some route answers at this path, ``HEAD`` wherever ``GET`` is (``api.head``).
+    Starlette's own ``Allow`` names only the first matching route's, but one path often has
+    several routes (``GET`` and ``POST /v1/games``)."""
     routes = [route for route in request.app.router.routes if not isinstance(route, Mount)]
     allowed = [
         method
         for method in HTTP_METHODS
         if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)
     ]
+    if "GET" in allowed:
+        allowed.insert(allowed.index("GET") + 1, "HEAD")
     return ", ".join(allowed)
 
 

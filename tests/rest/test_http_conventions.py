@@ -237,11 +237,11 @@ def test_webhook_creation_names_the_endpoint(tmp_path: Path) -> None:
 
 def test_a_wrong_method_answers_405_with_every_allowed_method(client: TestClient) -> None:
     for method, path, allowed in (
-        ("DELETE", "/v1/games", "GET, POST"),
-        ("PUT", "/v1/games/abc", "GET"),
+        ("DELETE", "/v1/games", "GET, HEAD, POST"),
+        ("PUT", "/v1/games/abc", "GET, HEAD"),
         ("GET", "/v1/games/abc/start", "POST"),
         ("POST", "/v1/games/abc/seats/0", "DELETE"),
-        ("PUT", "/graphql", "GET, POST"),
+        ("PUT", "/graphql", "GET, HEAD, POST"),
         ("POST", "/play/index.html", "GET, HEAD"),
     ):
         answer = client.request(method, path)
