@@ -101,6 +101,13 @@ class Container:
             await run_in_threadpool(self.service.transactions.close)
 
 
+def group_commit_writers(settings: Settings) -> int:
+    """One writer on SQLite (its single write lock), four on a server database unless set."""
+    if settings.group_commit_writers is not None:
+        return settings.group_commit_writers
+    return 1 if settings.database_url.startswith("sqlite") else 4
+
+
 def build_container(
     settings: Settings, registry: EngineRegistry | None = None, metrics: Metrics | None = None
 ) -> Container:
@@ -120,7 +127,9 @@ def build_container(
         broker = InProcessBroker()
     hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
     units = SqlUnitOfWorkFactory(db_engine, registry, hot_states)
-    committer = GroupCommitter(units) if settings.group_commit else None
+    committer = (
+        GroupCommitter(units, writers=group_commit_writers(settings)) if settings.group_commit else None
+    )
     service = GameService(units, registry, broker, SystemClock(), committer)
     service.max_bot_only_games = settings.max_bot_only_games
     service.max_open_listed_per_player = settings.max_open_listed_games_per_player

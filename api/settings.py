@@ -40,6 +40,14 @@ class Settings(BaseSettings):
         "(one flush) by one writer thread per process, each answered after that commit; off: a "
         "transaction per submit.",
     )
+    group_commit_writers: int | None = Field(
+        None,
+        ge=1,
+        le=32,
+        description="Writer threads of the group commit per process; games are spread over them by "
+        "id. Default: 1 on SQLite (one write lock per file), 4 on PostgreSQL (one writer mostly "
+        "waits for the server's answers).",
+    )
     submit_on_loop: bool = Field(
         True,
         description="A submit (REST and GraphQL) awaits the group commit's answer on the event "

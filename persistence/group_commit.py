@@ -1,11 +1,18 @@
 """Group commit: submits that arrive together share one transaction and one flush.
 
-One writer thread per database and process drains a queue of works (``domain.transactions``):
-it takes every work waiting, runs them in order in one unit of work and commits once, then answers
-each. A request thread waits for its answer, never for a lock, and is answered only after the
-commit that holds its work (a 2xx still means durable). Works on one game keep their order, so a
-later one sees the earlier one's write; across processes and instances the version guard in
+A writer thread drains a queue of works (``domain.transactions``): it takes every work waiting,
+runs them in order in one unit of work and commits once, then answers each. A request thread waits
+for its answer, never for a lock, and is answered only after the commit that holds its work (a 2xx
+still means durable). Works on one game go to one writer and keep their order, so a later one sees
+the earlier one's write; across processes and instances the version guard in
 ``SqlGameRepository.save`` stays the arbiter, as without batching.
+
+How many writers: SQLite has one write lock per file, so one writer per process (more would only
+queue on it). PostgreSQL commits transactions in parallel, and one writer there spends most of its
+time waiting for the server's answer to each statement (six round trips a move: savepoint, load,
+update, events, webhook targets, commit), so games are spread over several writers by a hash of
+their id; a batch on one writer never touches another writer's games, and the rows every game
+shares (players, ratings) are taken in key order as with two instances.
 
 A work that raises a domain error (a move the rules refuse, a stale version) is undone alone,
 through a savepoint, and the rest of the batch commits. A database error, in a work or at the
@@ -38,14 +45,17 @@ class _Job:
 
 
 class GroupCommitter:
-    """``domain.transactions.Transactions`` with one writer thread that batches commits."""
+    """``domain.transactions.Transactions`` with writer threads that batch commits."""
 
-    def __init__(self, uow: SqlUnitOfWorkFactory, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, uow: SqlUnitOfWorkFactory, max_batch: int = MAX_BATCH, writers: int = 1) -> None:
+        if writers < 1:
+            raise ValueError("at least one writer")
         self._uow = uow
         self.max_batch = max_batch
-        self._queue: SimpleQueue[_Job | None] = SimpleQueue()
-        self._writer: threading.Thread | None = None
+        self._queues: list[SimpleQueue[_Job | None]] = [SimpleQueue() for _ in range(writers)]
+        self._writers: list[threading.Thread | None] = [None] * writers
         self._lock = threading.Lock()
+        self._counting = threading.Lock()
         self.batches = 0
         """Transactions committed (or failed) so far; with ``works``, the mean batch size."""
         self.works = 0
@@ -59,34 +69,43 @@ class GroupCommitter:
     def start(self, key: str, work: Callable[[UnitOfWork], T]) -> Future[T]:
         """Queue ``work`` and return at once: the future is answered by the writer thread after
         the commit that holds the work, so an event loop can await it without holding a thread."""
-        if threading.current_thread() is self._writer:
+        if threading.current_thread() in self._writers:
             raise RuntimeError("a work may not wait for another work: it would wait for itself")
         job = _Job(key, work)
+        shard = hash(key) % len(self._queues) if len(self._queues) > 1 else 0
         with self._lock:
-            if self._writer is None:
-                self._writer = threading.Thread(target=self._drain, name="group-commit", daemon=True)
-                self._writer.start()
-            self._queue.put(job)
+            if self._writers[shard] is None:
+                writer = threading.Thread(
+                    target=self._drain, args=(self._queues[shard],), name=f"group-commit-{shard}", daemon=True
+                )
+                self._writers[shard] = writer
+                writer.start()
+            self._queues[shard].put(job)
         return job.answer
 
-    def close(self) -> None:
-        """Finish the works already queued and stop the writer (a later ``run`` starts it again)."""
-        with self._lock:
-            writer, self._writer = self._writer, None
-            if writer is not None:
-                self._queue.put(None)
-                writer.join()
+    @property
+    def writers(self) -> int:
+        return len(self._queues)
 
-    def _drain(self) -> None:
+    def close(self) -> None:
+        """Finish the works already queued and stop the writers (a later ``run`` starts them again)."""
+        with self._lock:
+            for shard, writer in enumerate(self._writers):
+                self._writers[shard] = None
+                if writer is not None:
+                    self._queues[shard].put(None)
+                    writer.join()
+
+    def _drain(self, queue: SimpleQueue[_Job | None]) -> None:
         while True:
-            job = self._queue.get()
+            job = queue.get()
             if job is None:
                 return
             batch = [job]
             stop = False
             while len(batch) < self.max_batch:
                 try:
-                    waiting = self._queue.get_nowait()
+                    waiting = queue.get_nowait()
                 except Empty:
                     break
                 if waiting is None:
@@ -102,8 +121,9 @@ class GroupCommitter:
         # locks in one order, so two instances' batches cannot deadlock on each other.
         batch.sort(key=lambda job: job.key)
         done: list[tuple[_Job, Any]] = []
-        self.batches += 1
-        self.works += len(batch)
+        with self._counting:
+            self.batches += 1
+            self.works += len(batch)
         try:
             with self._uow() as uow:
                 for job in batch:

@@ -38,9 +38,7 @@ def committer(db_engine: Engine, registry: EngineRegistry) -> Iterator[GroupComm
 
 
 @pytest.fixture
-def service(
-    db_engine: Engine, registry: EngineRegistry, committer: GroupCommitter
-) -> GameService:
+def service(db_engine: Engine, registry: EngineRegistry, committer: GroupCommitter) -> GameService:
     return GameService(
         SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock(), committer
     )
@@ -60,7 +58,7 @@ def one_batch(committer: GroupCommitter, calls: list[Callable[[], Any]]) -> list
     assert holding.wait(10)
     futures = [pool.submit(call) for call in calls]
     deadline = time.monotonic() + 10
-    while committer._queue.qsize() < len(calls) and time.monotonic() < deadline:
+    while committer._queues[0].qsize() < len(calls) and time.monotonic() < deadline:
         time.sleep(0.005)
     release.set()
     held.result(10)
@@ -217,11 +215,9 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
         held = committer.start("", hold)
         assert await asyncio.to_thread(holding.wait, 10)
         submit = asyncio.create_task(
-            service.submit_async(
-                offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1"
-            )
+            service.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
         )
-        while committer._queue.qsize() < 1 and not offloaded:
+        while committer._queues[0].qsize() < 1 and not offloaded:
             await asyncio.sleep(0.005)
         await asyncio.sleep(0.05)
         assert not submit.done()  # not answered before its commit
@@ -236,8 +232,68 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
     assert offloaded == (["after commit"] if on_loop else ["waiting"])
     # The same key and body repeated answers the first result, through the same path.
     again = asyncio.run(
-        service.submit_async(
-            offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1"
-        )
+        service.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
     )
     assert again == answer
+
+
+def _keys_on_distinct_writers(committer: GroupCommitter, count: int) -> list[str]:
+    """Game-like keys that the committer sends to ``count`` different writers."""
+    found: dict[int, str] = {}
+    index = 0
+    while len(found) < count:
+        key = f"game-{index}"
+        found.setdefault(hash(key) % committer.writers, key)
+        index += 1
+    return list(found.values())
+
+
+def test_several_writers_commit_games_in_parallel_and_each_game_in_order(
+    db_engine: Engine, registry: EngineRegistry
+) -> None:
+    """With several writers (the PostgreSQL default), a writer held on one game's work does not
+    hold another writer's games; and every game's submits still commit one after the other, in
+    the order they were queued, whatever writer takes them."""
+    units = SqlUnitOfWorkFactory(db_engine, registry)
+    committer = GroupCommitter(units, writers=4)
+    service = GameService(units, registry, FakePublisher(), FixedClock(), committer)
+    try:
+        held_key, free_key = _keys_on_distinct_writers(committer, 2)
+        holding, release = threading.Event(), threading.Event()
+
+        def hold(_uow: UnitOfWork) -> None:
+            holding.set()
+            release.wait(10)
+
+        held = committer.start(held_key, hold)
+        assert holding.wait(10)
+        # Another writer's game commits while the first writer is still held.
+        assert committer.run(free_key, lambda _uow: "committed") == "committed"
+        # The held writer's later works wait behind it, in order.
+        after = committer.start(held_key, lambda _uow: "after")
+        time.sleep(0.05)
+        assert not after.done()
+        release.set()
+        assert held.result(10) is None
+        assert after.result(10) == "after"
+
+        # A whole game's moves from many threads on many games at once: each game's history is
+        # gap-free and its version counts every move.
+        duels = [start_duel(service) for _ in range(8)]
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            answers = list(
+                pool.map(
+                    lambda pair: card(service, pair[0], pair[1])(), [(d, s) for d in duels for s in (0, 1)]
+                )
+            )
+        assert sorted(a["status"] for a in answers) == ["applied"] * 8 + ["sealed"] * 8
+        for duel in duels:
+            stored = service.load(duel.game_id)
+            history = service.history(duel.game_id, after=0, limit=1_000)
+            assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
+            assert stored.engine.dump(stored.state)["phase"] == "bank"
+        used = {thread.name for thread in threading.enumerate() if thread.name.startswith("group-commit-")}
+        assert len(used) > 1
+    finally:
+        committer.close()
+    assert not any(t.name.startswith("group-commit-") and t.is_alive() for t in threading.enumerate())
