@@ -72,17 +72,30 @@ def _options(meta: GameMeta) -> dict[str, Any]:
             "required": list(properties), "additionalProperties": False}
 
 
-def _result(schemas: dict[str, Any], name: str) -> dict[str, Any]:
-    """``ResultPublic`` of one game: its ``details`` are those of the game's ``game_over`` event
-    (the match puts the same result in both)."""
-    schema: dict[str, Any] = deepcopy(schemas["ResultPublic"])
-    schema.pop("examples", None)
-    schema["title"] = f"{name}ResultPublic"
+def _options_input(options: dict[str, Any]) -> dict[str, Any]:
+    """The option values a host may send when creating a game: any of them (defaults fill the
+    rest), each as in ``<Game>Options``."""
+    schema = {key: value for key, value in deepcopy(options).items() if key != "required"}
+    return {**schema, "title": f"{options['title']}Input"}
+
+
+def _result_details(schemas: dict[str, Any], name: str) -> dict[str, Any]:
+    """A game's end-of-game breakdown: the ``details`` of its ``game_over`` event (the match puts
+    the same result in both), a component of its own so a GraphQL scalar can name it."""
     members = schemas[f"{name}Event"]["oneOf"]
     index = next(i for i, member in enumerate(members)
                  if member["properties"]["type"].get("const") == "game_over")
+    details = f"{name}Event/oneOf/{index}/properties/data/properties/details"
+    return {"title": f"{name}ResultDetails", "allOf": [_ref(details)]}
+
+
+def _result(schemas: dict[str, Any], name: str) -> dict[str, Any]:
+    """``ResultPublic`` of one game, its ``details`` typed as ``<Game>ResultDetails``."""
+    schema: dict[str, Any] = deepcopy(schemas["ResultPublic"])
+    schema.pop("examples", None)
+    schema["title"] = f"{name}ResultPublic"
     schema["properties"]["details"] = {
-        **_ref(f"{name}Event/oneOf/{index}/properties/data/properties/details"),
+        **_ref(f"{name}ResultDetails"),
         "description": "The end-of-game breakdown (as in the `game_over` event).",
     }
     return schema
@@ -168,6 +181,8 @@ def type_game_data(document: dict[str, Any], games: list[GameMeta], typed: set[s
         if slug in typed:
             schemas[f"{name}DecisionPublic"] = _decision(schemas, name)
             schemas[f"{name}Options"] = _options(meta)
+            schemas[f"{name}OptionsInput"] = _options_input(schemas[f"{name}Options"])
+            schemas[f"{name}ResultDetails"] = _result_details(schemas, name)
             schemas[f"{name}ResultPublic"] = _result(schemas, name)
         for base in _typed_fields(name):
             tag = TAGS.get(base, "game_type")

@@ -1,8 +1,9 @@
 """Typed game data in GraphQL: one scalar per game and part, named as its OpenAPI component.
 
 GraphQL cannot express the games' JSON shapes (maps keyed by seat, ids such as ``BA/LR`` as enum
-values, one shape per decision kind), so state, choices, events and static data stay ``JSON``
-for compatibility, and each also gets a field per game whose type is a scalar such as
+values, one shape per decision kind), so state, choices, events, options, results, webhook payloads
+and static data stay ``JSON`` for compatibility, and each also gets a field per game (``JSON``
+field ``options``: ``carcassonneOptions``) whose type is a scalar such as
 ``CarcassonneView``. Its ``@specifiedBy`` URL names the JSON Schema in ``/openapi.json``
 (``#/components/schemas/CarcassonneView``): a code generator maps the scalar to the type it
 generates from that schema (graphql-codegen: ``scalars: {CarcassonneView: ...}``), so a GraphQL
@@ -22,7 +23,10 @@ import strawberry
 from api import game_schemas
 from domain.registry import default_registry
 
-SCALAR_PARTS = ("View", "Decision", "Choice", "Event", "StaticData")
+SCALAR_PARTS = (
+    "View", "Decision", "Choice", "Event", "StaticData", "Options", "OptionsInput", "ResultDetails",
+    "WebhookEventPayload",
+)
 """The parts with a scalar: ``Choices`` (kind plus choices) and ``EventType`` (an enum of
 strings) are not needed once a choice and an event are typed."""
 
@@ -31,10 +35,14 @@ def _identity(value: Any) -> Any:
     return value
 
 
-@cache
 def scalar(slug: str, part: str) -> Any:
     """The scalar of one game's part, serialised as the JSON it already is."""
-    name = f"{game_schemas.prefix(slug)}{part}"
+    return named_scalar(f"{game_schemas.prefix(slug)}{part}")
+
+
+@cache
+def named_scalar(name: str) -> Any:
+    """A scalar whose values follow the component ``name`` of ``/openapi.json``."""
     return strawberry.scalar(
         NewType(name, object),
         name=name,
@@ -65,7 +73,7 @@ def event_types(slug: str) -> frozenset[str]:
 
 def typed_field_names() -> frozenset[str]:
     """Every per-game field this module adds (GraphQL has them, REST carries the JSON only)."""
-    suffixes = ("State", "Data", "", "Choices")
+    suffixes = ("State", "Data", "", "Choices", "Options", "Details", "YourSealedChoice", "Payload")
     return frozenset(_field_name(slug, suffix) for slug in games() for suffix in suffixes)
 
 
@@ -124,24 +132,47 @@ def _event(slug: str, root: Any) -> Any:
     return {"seq": root.seq, "type": root.type, "data": root.data}
 
 
-def _choice_input() -> type:
-    """``GameChoice``: a ``@oneOf`` input with one field per game, typed by its ``<Game>Choice``."""
+def _options(slug: str, root: Any) -> Any:
+    return root.options if root.type == slug else None
+
+
+def _details(slug: str, root: Any) -> Any:
+    return root.details if root.game_type == slug else None
+
+
+def _replay_state(slug: str, root: Any) -> Any:
+    return root.state if root.game_type == slug else None
+
+
+def _sealed(slug: str, root: Any) -> Any:
+    return root.your_sealed_choice if root.kind in decision_kinds(slug) else None
+
+
+def _payload(slug: str, root: Any) -> Any:
+    payload = root.payload
+    return payload if payload.get("type") == "event" and payload.get("game_type") == slug else None
+
+
+def _one_of(name: str, part: str, what: str, description: str) -> type:
+    """A ``@oneOf`` input with one field per game, typed by its ``<Game><part>``."""
     namespace: dict[str, Any] = {"__annotations__": {}}
     for slug in games():
-        kind = scalar(slug, "Choice")
+        kind = scalar(slug, part)
         namespace["__annotations__"][_field_name(slug, "")] = Optional[kind]  # noqa: UP045
         namespace[_field_name(slug, "")] = strawberry.field(
-            default=strawberry.UNSET, description=f"A choice of a `{slug}` game, as listed."
+            default=strawberry.UNSET, description=f"{what} of a `{slug}` game."
         )
-    return strawberry.input(
-        type("GameChoice", (), namespace),
-        one_of=True,
-        description="One of the listed choices, under its game's field (exactly one field).",
-    )
+    return strawberry.input(type(name, (), namespace), one_of=True, description=description)
+
+
+def of_game(value: Any, slug: str) -> Any:
+    """The value a ``@oneOf`` input carries under the field of game ``slug`` (None if not there)."""
+    given = getattr(value, _field_name(slug, ""), None)
+    return None if given is strawberry.UNSET else given
 
 
 def chosen(value: Any) -> Any:
-    """The choice a ``GameChoice`` carries (None when given none)."""
+    """The value a ``@oneOf`` input (``GameChoice``, ``GameOptions``) carries (None when none)."""
     given = [v for v in vars(value).values() if v is not None and v is not strawberry.UNSET] if value else []
     return given[0] if given else None
 
@@ -149,6 +180,7 @@ def chosen(value: Any) -> Any:
 GAME = "the game is of type `{slug}`"
 KIND = "the decision is one of `{slug}`"
 EVENT = "the event is of a `{slug}` game"
+PAYLOAD = "the delivery is an event of a `{slug}` game"
 if TYPE_CHECKING:  # built at import below; to mypy, plain bases
 
     class TypedState: ...
@@ -161,7 +193,19 @@ if TYPE_CHECKING:  # built at import below; to mypy, plain bases
 
     class TypedEvent: ...
 
+    class TypedOptions: ...
+
+    class TypedResult: ...
+
+    class TypedReplay: ...
+
+    class TypedSealedChoice: ...
+
+    class TypedPayload: ...
+
     class GameChoice: ...
+
+    class GameOptions: ...
 
 else:
     TypedState = _per_game("TypedState", "View", "State", _state, GAME)
@@ -169,9 +213,22 @@ else:
     TypedDecision = _per_game("TypedDecision", "Decision", "", _decision, KIND)
     TypedChoices = _per_game("TypedChoices", "Choice", "Choices", _choices, KIND, many=True)
     TypedEvent = _per_game("TypedEvent", "Event", "", _event, EVENT)
-    GameChoice = _choice_input()
+    TypedOptions = _per_game("TypedOptions", "Options", "Options", _options, GAME)
+    TypedResult = _per_game("TypedResult", "ResultDetails", "Details", _details, GAME)
+    TypedReplay = _per_game("TypedReplay", "View", "State", _replay_state, GAME)
+    TypedSealedChoice = _per_game("TypedSealedChoice", "Choice", "YourSealedChoice", _sealed, KIND)
+    TypedPayload = _per_game("TypedPayload", "WebhookEventPayload", "Payload", _payload, PAYLOAD)
+    GameChoice = _one_of(
+        "GameChoice", "Choice", "A choice, as listed,",
+        "One of the listed choices, under its game's field (exactly one field).",
+    )
+    GameOptions = _one_of(
+        "GameOptions", "OptionsInput", "Option values",
+        "Option values under the game's field (exactly one field); defaults fill the rest.",
+    )
 
 __all__ = [
-    "GameChoice", "TypedChoices", "TypedDecision", "TypedEvent", "TypedState", "TypedStaticData",
-    "chosen", "scalar", "typed_field_names",
+    "GameChoice", "GameOptions", "TypedChoices", "TypedDecision", "TypedEvent", "TypedOptions",
+    "TypedPayload", "TypedReplay", "TypedResult", "TypedSealedChoice", "TypedState",
+    "TypedStaticData", "chosen", "named_scalar", "of_game", "scalar", "typed_field_names",
 ]

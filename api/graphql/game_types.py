@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, TypeVar, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -19,9 +19,28 @@ from api.schemas.game_types import GameTypeDetail as GameTypeDetailPublic
 from api.schemas.game_types import GameTypePublic
 from domain.errors import GameTypeNotFound, UnknownGameType
 
+T = TypeVar("T")
+
+
+def _of(kind: type[T], value: object) -> T | None:
+    """``value`` when it is a ``kind`` (a bool is no int here), else None."""
+    if isinstance(value, bool) != (kind is bool):
+        return None
+    return value if isinstance(value, kind) else None
+
+
+def _all_of(kind: type[T], values: object) -> list[T] | None:
+    if not isinstance(values, list):
+        return None
+    typed = [v for v in (_of(kind, value) for value in values) if v is not None]
+    return typed if len(typed) == len(values) else None
+
 
 @strawberry.type
 class GameOption:
+    """An option of a game type; ``default`` and ``allowed`` (JSON) also come typed, under the
+    field of the option's kind (``defaultBoolean`` of a ``bool`` option, ...)."""
+
     name: str
     label: str
     type: str
@@ -30,12 +49,54 @@ class GameOption:
     description: str
     verified: bool
 
+    @strawberry.field(description="`default` of a `bool` option (else null).")
+    def default_boolean(self) -> bool | None:
+        return _of(bool, self.default)
+
+    @strawberry.field(description="`default` of an `int` option (else null).")
+    def default_int(self) -> int | None:
+        return _of(int, self.default)
+
+    @strawberry.field(description="`default` of an option whose values are strings (else null).")
+    def default_string(self) -> str | None:
+        return _of(str, self.default)
+
+    @strawberry.field(description="`allowed` of an option whose values are integers (else null).")
+    def allowed_ints(self) -> list[int] | None:
+        return _all_of(int, self.allowed)
+
+    @strawberry.field(description="`allowed` of an option whose values are strings (else null).")
+    def allowed_strings(self) -> list[str] | None:
+        return _all_of(str, self.allowed)
+
 
 @strawberry.type(description="An option value that lowers the most seats a game can have.")
 class PlayerLimit:
     option: str
     value: JSON
     max_players: int
+
+    @strawberry.field(description="`value` when it is a boolean (else null).")
+    def value_boolean(self) -> bool | None:
+        return _of(bool, self.value)
+
+    @strawberry.field(description="`value` when it is an integer (else null).")
+    def value_int(self) -> int | None:
+        return _of(int, self.value)
+
+    @strawberry.field(description="`value` when it is a string (else null).")
+    def value_string(self) -> str | None:
+        return _of(str, self.value)
+
+
+@strawberry.type(description="One entry of a map of texts.")
+class KeyedText:
+    key: str
+    text: str
+
+
+def _entries(texts: object) -> list[KeyedText]:
+    return [KeyedText(key=k, text=v) for k, v in texts.items()] if isinstance(texts, dict) else []
 
 
 @strawberry.type
@@ -64,6 +125,20 @@ class GameTypeDetail(GameType, TypedStaticData):
     log_templates: JSON
     data: JSON | None
     schemas: JSON
+
+    @strawberry.field(description="`prompts` as a list: `key` is the decision kind.")
+    def prompts_by_kind(self) -> list[KeyedText]:
+        return _entries(self.prompts)
+
+    @strawberry.field(description="`logTemplates` as a list: `key` is the event type.")
+    def log_templates_by_type(self) -> list[KeyedText]:
+        return _entries(self.log_templates)
+
+    @strawberry.field(
+        description="`schemas` as a list: `key` is the part, `text` the schema's address."
+    )
+    def schemas_by_part(self) -> list[KeyedText]:
+        return _entries(self.schemas)
 
 
 GameTypeOrProblem = Annotated[GameTypeDetail | Problem, strawberry.union("GameTypeOrProblem")]

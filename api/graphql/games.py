@@ -22,11 +22,21 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
-from api.graphql.game_data import TypedDecision, TypedState
+from api.graphql.game_data import (
+    GameOptions,
+    TypedDecision,
+    TypedOptions,
+    TypedResult,
+    TypedSealedChoice,
+    TypedState,
+    chosen,
+    of_game,
+)
 from api.graphql.ratings import UnratedReason
 from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
 from api.schemas.games import GameCreated as GameCreatedPublic
 from domain.clocks import MIN_CLOCK_SECONDS
+from domain.errors import InvalidOptions
 from domain.lobby import MAX_FILTER_SEATS, LobbyFilter
 from domain.seating import creator_of
 
@@ -78,7 +88,7 @@ class ClockInput:
 
 
 @strawberry.type
-class Decision(TypedDecision):
+class Decision(TypedDecision, TypedSealedChoice):
     kind: str
     prompt: str
     seats: list[int]
@@ -94,7 +104,8 @@ class Decision(TypedDecision):
 
 
 @strawberry.type
-class GameResult:
+class GameResult(TypedResult):
+    game_type: strawberry.Private[str]
     scores: list[int]
     winners: list[int]
     details: JSON
@@ -109,7 +120,7 @@ class Viewer:
 
 
 @strawberry.type
-class Game(TypedState):
+class Game(TypedState, TypedOptions):
     id: ID
     type: str
     status: str
@@ -199,7 +210,7 @@ class GamePage:
 
 
 @strawberry.type
-class GameCreated:
+class GameCreated(TypedOptions):
     id: ID
     rematch_of: ID | None
     type: str
@@ -252,7 +263,7 @@ def game_of(public: GamePublic) -> Game:
         max_players=public.max_players,
         state=dumped["state"],
         decision=decision_of(dumped["decision"]),
-        result=GameResult(**dumped["result"]) if dumped["result"] else None,
+        result=GameResult(**dumped["result"], game_type=public.type) if dumped["result"] else None,
         seed=public.seed,
         seed_salt=public.seed_salt,
         seed_commitment=public.seed_commitment,
@@ -350,7 +361,12 @@ class GameMutation:
         self,
         info: Info,
         type: str,
-        options: JSON | None = None,
+        options: Annotated[JSON | None, strawberry.argument(
+            description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
+        )] = None,
+        game_options: Annotated[GameOptions | None, strawberry.argument(
+            description="Option values under the game's field, typed by `<Game>OptionsInput`."
+        )] = None,
         seed: str | None = None,
         seed_mode: str | None = None,
         private: bool = False,
@@ -361,10 +377,14 @@ class GameMutation:
         players, token, address = container_of(info).players, token_of(info), address_of_info(info)
 
         def create() -> GameCreated:
+            if options is not None and game_options is not None:
+                raise InvalidOptions("give at most one of options and gameOptions")
+            if game_options is not None and of_game(game_options, type) is None:
+                raise InvalidOptions(f"gameOptions holds no options under the field of `{type}`")
             body = GameCreate.model_validate(
                 {
                     "type": type,
-                    "options": options,
+                    "options": options if options is not None else chosen(game_options),
                     "seed": seed,
                     "seed_mode": seed_mode,
                     "private": private,

@@ -21,7 +21,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
-from api.graphql.game_data import GameChoice, TypedChoices, TypedEvent, chosen
+from api.graphql.game_data import GameChoice, TypedChoices, TypedEvent, TypedReplay, chosen
 from api.graphql.games import (
     Decision,
     decision_of,
@@ -77,7 +77,7 @@ class EventPage:
 
 
 @strawberry.type
-class Replay:
+class Replay(TypedReplay):
     game_id: ID
     game_type: str
     at: int

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 from strawberry import ID
@@ -17,7 +17,13 @@ from api.graphql.common import (
     in_range,
     token_of,
 )
+from api.graphql.game_data import TypedPayload, named_scalar
 from api.schemas.webhooks import WebhookCreate, WebhookDeliveryPublic, WebhookPublic
+
+if TYPE_CHECKING:
+    YourTurnPayload = dict[str, Any]
+else:
+    YourTurnPayload = named_scalar("WebhookYourTurnPayload")
 
 
 @strawberry.type
@@ -43,7 +49,7 @@ class WebhookAttempt:
 
 
 @strawberry.type
-class WebhookDelivery:
+class WebhookDelivery(TypedPayload):
     webhook_id: ID
     game_id: ID
     kind: str
@@ -54,6 +60,11 @@ class WebhookDelivery:
     created_at: datetime
     delivered_at: datetime | None
     history: list[WebhookAttempt]
+
+    @strawberry.field(description="As `WebhookYourTurnPayload`: null unless `kind` is `your_turn`.")
+    def your_turn_payload(self) -> YourTurnPayload | None:
+        payload = self.payload
+        return payload if isinstance(payload, dict) and payload.get("type") == "your_turn" else None
 
 
 @strawberry.type

@@ -165,7 +165,9 @@ def test_a_result_has_the_details_of_the_games_game_over_event(document: dict[st
         game = resolve(document, f"{BASE}{prefix(slug)}GamePublic")
         assert game["properties"]["result"]["anyOf"][0] == {"$ref": f"{BASE}{prefix(slug)}ResultPublic"}
         details = resolve(document, f"{BASE}{prefix(slug)}ResultPublic")["properties"]["details"]
-        over = resolve(document, details["$ref"].removesuffix("/properties/data/properties/details"))
+        assert details["$ref"] == f"{BASE}{prefix(slug)}ResultDetails"  # GraphQL's scalar names it
+        (inner,) = resolve(document, details["$ref"])["allOf"]
+        over = resolve(document, inner["$ref"].removesuffix("/properties/data/properties/details"))
         assert over["properties"]["type"]["const"] == "game_over"
 
 
