@@ -126,9 +126,10 @@ class GroupCommitter:
             self.works += len(batch)
         try:
             with self._uow() as uow:
+                alone = len(batch) == 1
                 for job in batch:
                     try:
-                        value = uow.attempt(job.work)
+                        value = uow.attempt(job.work, alone=alone)
                     except uow.DATABASE_ERRORS:
                         raise
                     except Exception as refused:  # undone alone; the batch goes on

@@ -117,13 +117,15 @@ class SqlUnitOfWork:
         self._require_session().rollback()
         self._forget_uncommitted()
 
-    def attempt(self, work: Callable[[Self], T]) -> T:
+    def attempt(self, work: Callable[[Self], T], alone: bool = False) -> T:
         """Run one of several works sharing this transaction (``persistence.group_commit``): if
         it raises anything but a database error, what it wrote is undone and the others' stays.
 
         A savepoint marks where it began. SQLite's driver only opens the transaction at the first
         write, and a savepoint before that would confuse it; but then nothing before this work
-        wrote anything, so undoing it is rolling the whole transaction back."""
+        wrote anything, so undoing it is rolling the whole transaction back. ``alone``: the
+        transaction holds this work only, so undoing it is the same rollback, without the
+        savepoint's two round trips to a database server."""
         session = self._require_session()
         rows = self._game_rows
         assert rows is not None
@@ -131,8 +133,10 @@ class SqlUnitOfWork:
         connection = session.connection()
         savepoint = (
             session.begin_nested()
-            if connection.dialect.name != "sqlite"
-            or connection.connection.driver_connection.in_transaction  # type: ignore[union-attr]
+            if not alone
+            and (
+                connection.dialect.name != "sqlite" or connection.connection.driver_connection.in_transaction  # type: ignore[union-attr]
+            )
             else None
         )
         try:
