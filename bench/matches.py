@@ -15,6 +15,18 @@ Loops:
 
 At the end every client's stream is checked against the stored history (``/events``) of its seat:
 events never delivered, duplicates or reordering, and subscriptions that never started are counted.
+
+A stall is a match that stopped moving: a mover saw no new state within ``--event-timeout``
+while no submit of its match was waiting for its answer, a submit got no answer within
+``--submit-timeout``, or a submit's own event did not reach its client within ``--event-timeout``.
+(A wait that outlasts ``--event-timeout`` only because the other seat's submit is still being
+answered is slow, not stalled: counted in ``slow_waits``.) A stall stops its match and is
+explained: what the server committed, what each seat's client had received at the stall and
+within ``--grace`` seconds more, which decision the server asks of each seat and which offers
+reached its client; the verdict (``lost``, ``late``, ``slow``, ``harness``, ``server``:
+``bench/stall_verdict.py``) and these facts go to stderr and to ``stall_reports`` in the JSON.
+``event_after_answer_*``: how long after a submit's answer its own event reached that client's
+stream (negative: before), i.e. how late the live fan-out is next to the answer.
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadgen import Connection, HttpError, call, new_game, percentile
+from stall_verdict import SeatFacts, verdict
 
 EVENTS_POLL = (
     "subscription Events($gameId: ID!, $after: Int!) "
@@ -48,6 +61,8 @@ TERMINAL = {"game_over", "game_aborted"}
 @dataclass
 class Totals:
     latencies: list[float] = field(default_factory=list)
+    after_answer: list[float] = field(default_factory=list)
+    """Per submit: its own event's arrival on the stream minus its answer's (negative: earlier)."""
     moves: int = 0
     gets: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -55,6 +70,9 @@ class Totals:
     never_delivered: int = 0
     out_of_order: int = 0
     stalled: int = 0
+    slow_waits: int = 0
+    """Waits past the event timeout while the other seat's submit was still being answered."""
+    stall_reports: list[dict[str, Any]] = field(default_factory=list)
     games: int = 0
     trace: list[tuple[int, float]] = field(default_factory=list)
     """(move number in its game, latency) of every timed move, kept with ``--trace``."""
@@ -71,16 +89,51 @@ class Match:
     over: asyncio.Event = field(default_factory=asyncio.Event)
     played: int = 0
     """Submits in the current game (numbers the moves of ``--trace``)."""
+    clients: list[SeatClient] = field(default_factory=list)
+    """The current game's seat clients."""
+    stall: str | None = None
+    """How the first stall of the current game showed itself (None: no stall)."""
+    stalled_at: float = 0.0
+    at_stall: dict[int, tuple[list[int], float | None]] = field(default_factory=dict)
+    """Per seat at the stall: the seqs its client had received, and for how long its submit had
+    been in progress (None: none was)."""
+
+    def submitting(self) -> bool:
+        """Whether a seat's submit is in progress (the match is still moving)."""
+        return any(client.busy_since is not None for client in self.clients)
+
+    def stalled(self, seat: int, how: str, totals: Totals) -> None:
+        """Record the facts of the moment and stop the game's clients; the match's runner explains
+        the stall once they stopped."""
+        if self.stall is None:
+            now = time.perf_counter()
+            self.stall, self.stalled_at = f"seat {seat}: {how}", now
+            self.at_stall = {
+                client.seat: (
+                    [event["seq"] for event in client.received],
+                    None if client.busy_since is None else now - client.busy_since,
+                )
+                for client in self.clients
+            }
+            totals.stalled += 1
+        self.over.set()
 
 
 class SeatClient:
     """One seat: a websocket subscription and a keep-alive HTTP connection."""
 
     def __init__(
-        self, base: str, game_id: str, token: str, match: Match, loop: str, rng: random.Random
+        self,
+        base: str,
+        game_id: str,
+        seat: int,
+        token: str,
+        match: Match,
+        loop: str,
+        rng: random.Random,
     ) -> None:
         self.base, self.game_id, self.token, self.match, self.loop = base, game_id, token, match, loop
-        self.rng = rng
+        self.seat, self.rng = seat, rng
         self.http = Connection(base)
         self.received: list[dict[str, Any]] = []
         self.arrivals: dict[int, float] = {}
@@ -90,6 +143,15 @@ class SeatClient:
         self.started = False
         self.answered_through = 0
         """The last seq our own latest submit produced: offers on earlier events are already answered."""
+        self.offered: dict[int, str] = {}
+        """Offers received (game version → from which event or answer), for stall reports."""
+        self.posts: list[str] = []
+        """The last few submits and their answers, for stall reports."""
+        self.busy_since: float | None = None
+        """When the submit in progress was sent (None: none is). A submit is in progress until its
+        answer came and its own event arrived on the stream: each has its own timeout."""
+        self.ended_with = "open"
+        """How the subscription ended (for stall reports)."""
 
     async def open(self) -> None:
         import websockets
@@ -109,6 +171,13 @@ class SeatClient:
         await self.connection.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
 
     async def listen(self) -> None:
+        try:
+            self.ended_with = await self._listen()
+        except Exception as error:  # kept for the stall report: nobody awaits this task
+            self.ended_with = f"{type(error).__name__}: {error}"[:300]
+
+    async def _listen(self) -> str:
+        """Receive events until the game's last one; how the subscription ended."""
         async for raw in self.connection:
             now = time.perf_counter()
             message = json.loads(raw)
@@ -117,17 +186,20 @@ class SeatClient:
                 await self.connection.send(json.dumps({"type": "pong"}))
                 continue
             if kind != "next":
-                return
+                return f"{kind}: {json.dumps(message.get('payload'))[:300]}"
             if message["payload"].get("errors"):
-                raise HttpError(f"subscription error: {message['payload']['errors']}")
+                return f"errors: {json.dumps(message['payload']['errors'])[:300]}"
             event = message["payload"]["data"]["gameEvents"]
             self.started = True
             self.received.append(event)
             self.arrivals[event["seq"]] = now
+            if event.get("next"):
+                self.offered[event["next"]["version"]] = f"event {event['seq']}"
             self.arrived.set()
             await self.inbox.put(event)
             if event["type"] in TERMINAL:
-                return
+                return str(event["type"])
+        return "closed by the server"
 
     async def wait_for_seq(self, seq: int, timeout: float) -> float | None:
         deadline = time.perf_counter() + timeout
@@ -142,22 +214,19 @@ class SeatClient:
                 return None
         return self.arrivals[seq]
 
-    async def play(self, totals: Totals, event_timeout: float) -> None:
+    async def play(self, totals: Totals, event_timeout: float, submit_timeout: float) -> None:
         """React to events until the game is over or the match has no moves left."""
         while not self.match.over.is_set():
             event = await self.next_event(event_timeout)
             if event is None:
-                if not self.match.over.is_set():
-                    totals.stalled += 1
-                    pending = await self.poll(Totals())
-                    last = self.received[-1] if self.received else {}
-                    totals.error(
-                        f"stalled after seq {last.get('seq')} ({last.get('type')}, next "
-                        f"{'set' if last.get('next') else 'null'}, "
-                        f"answered through {self.answered_through}); "
-                        f"seat asked now: {pending is not None}"
-                    )
-                    self.match.over.set()
+                if self.match.over.is_set():
+                    return
+                if not self.inbox.empty():
+                    continue  # it came in as the wait timed out
+                if self.match.submitting():
+                    totals.slow_waits += 1  # the submit's own timeout bounds this wait
+                    continue
+                self.match.stalled(self.seat, f"no new event within {event_timeout} s", totals)
                 return
             if event["type"] in TERMINAL:
                 self.match.over.set()
@@ -177,15 +246,13 @@ class SeatClient:
                 self.match.over.set()
                 return
             self.match.moves_left -= 1
-            await self.submit(offer, totals, event_timeout)
+            await self.submit(offer, totals, event_timeout, submit_timeout)
 
     async def next_event(self, timeout: float) -> dict[str, Any] | None:
         """The next event, or None when the match ended meanwhile or nothing came in time."""
         getter = asyncio.ensure_future(self.inbox.get())
         over = asyncio.ensure_future(self.match.over.wait())
-        done, _ = await asyncio.wait(
-            {getter, over}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+        done, _ = await asyncio.wait({getter, over}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         over.cancel()
         if getter in done:
             return getter.result()
@@ -205,32 +272,20 @@ class SeatClient:
             return None
         return dict(body)
 
-    async def submit(self, offer: dict[str, Any], totals: Totals, event_timeout: float) -> None:
+    async def submit(
+        self, offer: dict[str, Any], totals: Totals, event_timeout: float, submit_timeout: float
+    ) -> None:
         """Post one of the offered choices; in the push loop, go on with the decision the answer
         hands back (a follow-up decision of the same seat) without asking."""
         while offer is not None and offer.get("choices"):
-            body = {"choice": self.rng.choice(offer["choices"]), "version": offer["version"]}
-            sent = time.perf_counter()
-            status, result = await call(
-                self.http, None, "POST", f"/v1/games/{self.game_id}/choices", body, self.token
-            )
-            if status != 200:
-                totals.error(f"POST {status} {result.get('code') if isinstance(result, dict) else ''}")
+            self.busy_since = time.perf_counter()
+            try:
+                result = await self._submit_one(offer, totals, event_timeout, submit_timeout)
+            finally:
+                self.busy_since = None
+            if result is None:
                 return
-            totals.moves += 1
-            self.match.played += 1
-            number = self.match.played
-            if result["events"]:
-                last = max(event["seq"] for event in result["events"])
-                self.answered_through = last
-                seen = await self.wait_for_seq(last, event_timeout)
-                if seen is None:
-                    totals.stalled += 1
-                    totals.error("stalled: own submit's event never arrived")
-                else:
-                    totals.latencies.append(max(0.0, seen - sent))
-                    totals.trace.append((number, max(0.0, seen - sent)))
-            if self.match.moves_left <= 0:
+            if self.match.moves_left <= 0 or self.match.over.is_set():
                 self.match.over.set()
                 return
             if self.loop != "push":
@@ -238,6 +293,60 @@ class SeatClient:
             offer = result.get("next")
             if offer is not None and offer.get("choices"):
                 self.match.moves_left -= 1
+
+    async def _submit_one(
+        self, offer: dict[str, Any], totals: Totals, event_timeout: float, submit_timeout: float
+    ) -> dict[str, Any] | None:
+        """One submit, then the wait for its own event on the stream: its answer, or None when it
+        failed or stalled."""
+        body = {"choice": self.rng.choice(offer["choices"]), "version": offer["version"]}
+        sent = time.perf_counter()
+        try:
+            status, result = await asyncio.wait_for(
+                call(self.http, None, "POST", f"/v1/games/{self.game_id}/choices", body, self.token),
+                submit_timeout,
+            )
+        except TimeoutError:
+            self.match.stalled(self.seat, f"submit unanswered within {submit_timeout} s", totals)
+            self._posted(f"version {offer['version']} → no answer")
+            await self.http.close()  # the answer may still come: not on a connection reused
+            return None
+        answered = time.perf_counter()
+        if status != 200:
+            code = result.get("code") if isinstance(result, dict) else ""
+            totals.error(f"POST {status} {code}")
+            self._posted(f"version {offer['version']} → {status} {code}")
+            return None
+        totals.moves += 1
+        self.match.played += 1
+        number = self.match.played
+        answer = result.get("next")
+        if answer is not None:
+            self.offered[answer["version"]] = f"answer to version {offer['version']}"
+        seqs = [event["seq"] for event in result["events"]]
+        self._posted(
+            f"version {offer['version']} → 200, events {seqs}, next "
+            f"{answer['version'] if answer is not None else None}"
+        )
+        if seqs:
+            self.answered_through = max(seqs)
+            seen = await self.wait_for_seq(max(seqs), event_timeout)
+            if seen is None:
+                how = f"own submit's event {max(seqs)} not seen within {event_timeout} s"
+                self.match.stalled(self.seat, how, totals)
+                return None
+            totals.latencies.append(max(0.0, seen - sent))
+            totals.after_answer.append(seen - answered)
+            totals.trace.append((number, max(0.0, seen - sent)))
+        return dict(result)
+
+    def _posted(self, what: str) -> None:
+        self.posts = [*self.posts[-4:], what]
+
+    async def asked_version(self) -> int | None:
+        """The game version of the decision the server asks of this seat now (None: none)."""
+        offer = await self.poll(Totals())
+        return None if offer is None or not offer.get("choices") else int(offer["version"])
 
     async def close(self) -> None:
         if self.connection is not None:
@@ -264,6 +373,59 @@ async def stored_events(base: str, game_id: str, token: str) -> list[dict[str, A
         await conn.close()
 
 
+async def explain_stall(
+    clients: list[SeatClient], game_id: str, match: Match, grace: float
+) -> dict[str, Any]:
+    """The facts of a stall and the verdict on them (``stall_verdict.verdict``): gathered while the
+    clients' subscriptions are still open, so an event that is only late still arrives."""
+    stored = {client.seat: await stored_events(client.base, game_id, client.token) for client in clients}
+    asked = {client.seat: await client.asked_version() for client in clients}
+    deadline = time.perf_counter() + grace
+    for client in clients:
+        if stored[client.seat]:
+            remaining = max(0.0, deadline - time.perf_counter())
+            await client.wait_for_seq(stored[client.seat][-1]["seq"], remaining)
+    facts = [
+        SeatFacts(
+            seat=client.seat,
+            stored=[event["seq"] for event in stored[client.seat]],
+            received_at_stall=match.at_stall[client.seat][0],
+            received_after_grace=[event["seq"] for event in client.received],
+            asked_version=asked[client.seat],
+            offered=dict(client.offered),
+            in_flight_s=match.at_stall[client.seat][1],
+            subscription_ended=None if client.ended_with in ("open", *TERMINAL) else client.ended_with,
+        )
+        for client in clients
+    ]
+    kind, why = verdict(facts)
+    seats = []
+    for client, seat_facts in zip(clients, facts, strict=True):
+        late = sorted(set(seat_facts.received_after_grace) - set(seat_facts.received_at_stall))
+        seats.append(
+            {
+                "seat": client.seat,
+                "received_tail": [
+                    [event["seq"], event["type"], (event.get("next") or {}).get("version")]
+                    for event in client.received[-6:]
+                ],
+                "late_seqs_s_after_stall": {
+                    seq: round(client.arrivals[seq] - match.stalled_at, 3) for seq in late
+                },
+                "subscription": client.ended_with,
+                "answered_through": client.answered_through,
+                "submit_in_flight_s": None
+                if seat_facts.in_flight_s is None
+                else round(seat_facts.in_flight_s, 3),
+                "posts": client.posts,
+                "asked_version": seat_facts.asked_version,
+                "offered_versions_tail": sorted(client.offered.items())[-4:],
+                "stored_tail": [[e["seq"], e["type"]] for e in stored[client.seat][-6:]],
+            }
+        )
+    return {"game": game_id, "detected": match.stall, "verdict": kind, "why": why, "seats": seats}
+
+
 def audit(client: SeatClient, stored: list[dict[str, Any]], totals: Totals) -> None:
     """Compare what one client received live with the stored history of its seat."""
     if not client.started:
@@ -286,16 +448,24 @@ async def run_match(
             game = await new_game(creator, args.game, options, None)
             totals.games += 1
             match.over = asyncio.Event()
-            match.played = 0
+            match.played, match.stall = 0, None
             clients = [
-                SeatClient(bases[(index + seat) % len(bases)], game.id, token, match, args.loop, rng)
+                SeatClient(bases[(index + seat) % len(bases)], game.id, seat, token, match, args.loop, rng)
                 for seat, token in enumerate(game.tokens)
             ]
+            match.clients = clients
             try:
                 for client in clients:
                     await client.open()
                 listeners = [asyncio.create_task(client.listen()) for client in clients]
-                await asyncio.gather(*(client.play(totals, args.event_timeout) for client in clients))
+                await asyncio.gather(
+                    *(client.play(totals, args.event_timeout, args.submit_timeout) for client in clients)
+                )
+                if match.stall is not None:
+                    report = await explain_stall(clients, game.id, match, args.grace)
+                    totals.error(f"stalled ({report['verdict']})")
+                    totals.stall_reports.append(report)
+                    print(json.dumps(report), file=sys.stderr, flush=True)
                 for client in clients:
                     stored = await stored_events(client.base, game.id, client.token)
                     if stored:  # the tail of the game must reach every client too
@@ -306,7 +476,7 @@ async def run_match(
             finally:
                 for client in clients:
                     await client.close()
-            if match.moves_left > 0 and totals.stalled:
+            if match.stall is not None:
                 return
     finally:
         await creator.close()
@@ -338,12 +508,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "moves_per_s": round(totals.moves / elapsed, 1) if elapsed else None,
         "p50_ms": _ms(percentile(lat, 0.50)),
         "p99_ms": _ms(percentile(lat, 0.99)),
+        "event_after_answer_p50_ms": _ms(percentile(totals.after_answer, 0.50)),
+        "event_after_answer_p99_ms": _ms(percentile(totals.after_answer, 0.99)),
+        "event_after_answer_max_ms": _ms(max(totals.after_answer, default=None)),
         "gets_per_move": round(totals.gets / totals.moves, 2) if totals.moves else None,
         "games": totals.games,
         "never_started": totals.never_started,
         "never_delivered": totals.never_delivered,
         "out_of_order": totals.out_of_order,
         "stalled": totals.stalled,
+        "slow_waits": totals.slow_waits,
+        "stall_reports": totals.stall_reports[:10],
         "errors": totals.errors,
         "client_failures": failures[:5],
         **({"trace": trace} if trace is not None else {}),
@@ -366,6 +541,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--loop", choices=("poll", "push"), default="push")
     parser.add_argument(
         "--event-timeout", type=float, default=10.0, help="seconds before a stream counts as stalled"
+    )
+    parser.add_argument(
+        "--submit-timeout",
+        type=float,
+        default=60.0,
+        help="seconds before an unanswered submit counts as stalled",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=10.0,
+        help="after a stall, seconds more to wait for committed events (late, or lost)",
     )
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument(
