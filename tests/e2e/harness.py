@@ -48,15 +48,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(env: Mapping[str, str], port: int | None = None) -> Iterator[str]:
-    """Start ``tests.e2e.serve_for_tests`` and yield its base URL; stopped (killed if need be) after.
+def running_server(
+    env: Mapping[str, str], port: int | None = None, production: bool = False
+) -> Iterator[str]:
+    """Start ``tests.e2e.serve_for_tests`` (or, ``production``, ``python -m api`` as deployed:
+    no test game beside the real ones) and yield its base URL; stopped (killed if need be) after.
 
     Stderr goes to a file: a pipe nobody reads fills up and stalls a long-lived server."""
     port = port or free_port()
     base = f"http://127.0.0.1:{port}"
+    serve = ["api", "--port"] if production else ["tests.e2e.serve_for_tests"]
     with tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tests.e2e.serve_for_tests", str(port)],
+            [sys.executable, "-m", *serve, str(port)],
             cwd=ROOT,
             env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **env},
             stdout=subprocess.DEVNULL,

@@ -5,9 +5,10 @@
 import { readFileSync } from "node:fs";
 import { client } from "./rest/client.gen.js";
 import { createGame, createWebhook, getChoices, getGame, joinGame, listEvents, startGame, submitChoice } from "./rest/sdk.gen.js";
-import type { ChoicesPublic, EventsPage, GamePublic } from "./rest/types.gen.js";
+import type { ChoicesPublic, EventsPage, GamePublic, WebhookCreate } from "./rest/types.gen.js";
 import type {
-  ChoicesQuery, EventsQuery, GameChoice, GameQuery, SubmitChoiceMutation, SubmitChoiceMutationVariables,
+  ChoicesQuery, CreateGameMutation, CreateGameMutationVariables, DeliveriesQuery, EventsQuery, GameChoice, GameQuery,
+  SubmitChoiceMutation, SubmitChoiceMutationVariables,
 } from "./gql/types.js";
 import { startReceiver } from "./webhooks.js";
 
@@ -43,20 +44,17 @@ function required<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 
-/** A game with our seat 0 and random bots in the other seats, started. */
-async function seated(type: Slug, receiverUrl: string | null): Promise<{ id: string; token: string; secret: string | null }> {
-  const created = (await createGame({ body: { type }, throwOnError: true })).data;
-  const host = created.host_token;
-  let secret: string | null = null;
-  if (receiverUrl !== null) {
-    const hook = await createWebhook({ body: { url: receiverUrl, filters: ["game_started", "game_over"], game_id: created.id }, auth: host, throwOnError: true });
-    secret = hook.data.secret;
-  }
-  const me = await joinGame({ path: { game_id: created.id }, body: { name: "Sample" }, throwOnError: true });
+type Seated = { id: string; host: string; token: string; secret: string; webhookId: string };
+
+/** A created game with a host's webhook to our receiver, our seat 0 and a random bot, started. */
+async function seated(id: string, host: string, receiverUrl: string): Promise<Seated> {
+  const body: WebhookCreate = { url: receiverUrl, filters: ["game_started", "game_over"], game_id: id };
+  const hook = (await createWebhook({ body, auth: host, throwOnError: true })).data;
+  const me = await joinGame({ path: { game_id: id }, body: { name: "Sample" }, throwOnError: true });
   const token = required(me.data.token, "seat token");
-  await joinGame({ path: { game_id: created.id }, body: { bot: "random" }, auth: host, throwOnError: true });
-  await startGame({ path: { game_id: created.id }, auth: host, throwOnError: true });
-  return { id: created.id, token, secret };
+  await joinGame({ path: { game_id: id }, body: { bot: "random" }, auth: host, throwOnError: true });
+  await startGame({ path: { game_id: id }, auth: host, throwOnError: true });
+  return { id, host, token, secret: required(hook.secret, "webhook secret"), webhookId: hook.id };
 }
 
 /** One of the listed choices of our seat, typed by its game's own Choice type (narrowed by
@@ -74,15 +72,25 @@ function restMove(pending: ChoicesPublic) {
   }
 }
 
-/** A line about the typed final REST state: fields of each game's own View type. */
+/** A line about the typed final REST state: fields of each game's own View, Options and result
+ * details types. */
 function describeRestState(game: GamePublic): string {
   switch (game.type) {
-    case "carcassonne":
-      return `${required(game.state, "state").board.length} tiles on the board`;
-    case "keythedral":
-      return `round ${required(game.state, "state").round}, phase ${required(game.state, "state").phase}`;
-    case "im-schutze-der-burg":
-      return `round ${required(game.state, "state").round}, ${required(game.state, "state").players.length} players`;
+    case "carcassonne": {
+      const details = required(game.result, "result").details;
+      return `${required(game.state, "state").board.length} tiles on the board, farm scoring ` +
+        `${game.options.farm_scoring}, ${details.breakdown.map((seat) => seat.cities).join("/")} city points`;
+    }
+    case "keythedral": {
+      const details = required(game.result, "result").details;
+      return `round ${required(game.state, "state").round}, phase ${required(game.state, "state").phase}, ` +
+        `length ${game.options.length}, ${details.rounds} rounds played`;
+    }
+    case "im-schutze-der-burg": {
+      const details = required(game.result, "result").details;
+      return `round ${required(game.state, "state").round}, ${required(game.state, "state").players.length} players, ` +
+        `winter ${game.options.winter}, game VP ${details.players.map((seat) => seat.game_vp).join("/")}`;
+    }
     default:
       throw new Error("not a game this sample plays");
   }
@@ -103,8 +111,9 @@ function eventTypes(page: EventsPage): Set<string> {
 }
 
 /** REST: answer every decision of our seat with one of its listed choices until the game ends. */
-async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; secret: string; moves: number }> {
-  const game = await seated(type, receiverUrl);
+async function playRest(type: Slug, receiverUrl: string): Promise<Seated> {
+  const created = (await createGame({ body: { type }, throwOnError: true })).data;
+  const game = await seated(created.id, created.host_token, receiverUrl);
   let moves = 0;
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const pending = (await getChoices({ path: { game_id: game.id }, auth: game.token, throwOnError: true })).data;
@@ -127,7 +136,7 @@ async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; 
       const page = (await listEvents({ path: { game_id: game.id }, query: { limit: 1000 }, auth: game.token, throwOnError: true })).data;
       console.log(`REST ${type}: finished after ${moves} own moves, scores ${result.scores.join("/")}, ` +
         `${describeRestState(state)}, ${eventTypes(page).size} event types`);
-      return { id: game.id, secret: required(game.secret, "webhook secret"), moves };
+      return game;
     }
     await pause(20);
   }
@@ -136,10 +145,12 @@ async function playRest(type: Slug, receiverUrl: string): Promise<{ id: string; 
 
 type GraphQLAnswer<T> = { data: T | null; errors?: { message: string }[] };
 
-async function graphql<T>(operationName: string, variables: object, token: string): Promise<T> {
+/** One operation of play.graphql, as `token`'s bearer (null: anonymous). */
+async function graphql<T>(operationName: string, variables: object, token: string | null): Promise<T> {
+  const bearer: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
   const answer = await fetchAgainIfClosed(`${base}/graphql`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    headers: { "content-type": "application/json", ...bearer },
     body: JSON.stringify({ query: documents, operationName, variables }),
   });
   const body: GraphQLAnswer<T> = await answer.json();
@@ -167,24 +178,68 @@ function graphqlMove(type: Slug, answer: ChoicesQuery["choices"]): GameChoice | 
   }
 }
 
-/** A line about the typed final state: reads fields of each game's own View type. */
+/** A line about the typed final state: reads fields of each game's own View, Options and result
+ * details types. */
 function describeState(type: Slug, game: GameQuery["game"]): string {
   if (game.__typename !== "Game") throw new Error(`game: ${game.code}`);
+  const result = required(game.result, "result");
   if (type === "carcassonne") {
     const state = required(game.carcassonneState, "carcassonneState");
-    return `${state.board.length} tiles on the board`;
+    const options = required(game.carcassonneOptions, "carcassonneOptions");
+    const details = required(result.carcassonneDetails, "carcassonneDetails");
+    return `${state.board.length} tiles on the board, farm scoring ${options.farm_scoring}, ` +
+      `${details.breakdown.map((seat) => seat.cities).join("/")} city points`;
   }
   if (type === "keythedral") {
     const state = required(game.keythedralState, "keythedralState");
-    return `round ${state.round}, phase ${state.phase}`;
+    const options = required(game.keythedralOptions, "keythedralOptions");
+    const details = required(result.keythedralDetails, "keythedralDetails");
+    return `round ${state.round}, phase ${state.phase}, length ${options.length}, ${details.rounds} rounds played`;
   }
   const state = required(game.imSchutzeDerBurgState, "imSchutzeDerBurgState");
-  return `round ${state.round}, ${state.players.length} players`;
+  const options = required(game.imSchutzeDerBurgOptions, "imSchutzeDerBurgOptions");
+  const details = required(result.imSchutzeDerBurgDetails, "imSchutzeDerBurgDetails");
+  return `round ${state.round}, ${state.players.length} players, winter ${options.winter}, ` +
+    `game VP ${details.players.map((seat) => seat.game_vp).join("/")}`;
 }
 
-/** GraphQL: the same game loop through `choices` and `submitChoice`, then typed state and events. */
-async function playGraphQL(type: Slug): Promise<void> {
-  const game = await seated(type, null);
+/** The option values this sample sets, under the game's field of the `@oneOf` input
+ * `GameOptions`, each typed by its game's `<Game>OptionsInput`. */
+function graphqlOptions(type: Slug): CreateGameMutationVariables["options"] {
+  switch (type) {
+    case "carcassonne":
+      return { carcassonne: { farm_scoring: "v2" } };
+    case "keythedral":
+      return { keythedral: { length: "short" } };
+    case "im-schutze-der-burg":
+      return { imSchutzeDerBurg: { winter: true } };
+  }
+}
+
+/** How many of the game's webhook deliveries GraphQL lists with their payload typed by the
+ * game's `<Game>WebhookEventPayload` (its event's `type` read from it). */
+async function typedDeliveries(type: Slug, game: Seated): Promise<number> {
+  const listed = await graphql<DeliveriesQuery>("Deliveries", { webhookId: game.webhookId }, game.host);
+  if (listed.webhookDeliveries.__typename !== "WebhookDeliveries") throw new Error(`deliveries: ${listed.webhookDeliveries.code}`);
+  const types = listed.webhookDeliveries.deliveries.map((delivery) => {
+    if (type === "carcassonne") return delivery.carcassonnePayload?.event.type;
+    if (type === "keythedral") return delivery.keythedralPayload?.event.type;
+    return delivery.imSchutzeDerBurgPayload?.event.type;
+  });
+  if (types.some((eventType) => eventType === undefined)) throw new Error(`${type}: a delivery its game does not type`);
+  if (!types.includes("game_over")) throw new Error(`${type}: no game_over delivery listed`);
+  return types.length;
+}
+
+/** GraphQL: a game created with typed options, the same game loop through `choices` and
+ * `submitChoice`, then typed state, options, result, events and webhook deliveries. */
+async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
+  const variables: CreateGameMutationVariables = { type, options: graphqlOptions(type) };
+  const created = (await graphql<CreateGameMutation>("CreateGame", variables, null)).createGame;
+  if (created.__typename !== "GameCreated") throw new Error(`create: ${created.code}`);
+  const asked = created.carcassonneOptions?.farm_scoring ?? created.keythedralOptions?.length ?? created.imSchutzeDerBurgOptions?.winter;
+  if (asked === undefined) throw new Error(`${type}: the created game's options are not typed by its game`);
+  const game = await seated(created.id, created.hostToken, receiverUrl);
   let moves = 0;
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const pending = await graphql<ChoicesQuery>("Choices", { gameId: game.id }, game.token);
@@ -209,7 +264,7 @@ async function playGraphQL(type: Slug): Promise<void> {
       if (typed.length !== page.events.events.length) throw new Error(`${type}: an event its gameType does not type`);
       console.log(`GraphQL ${type}: finished after ${moves} own moves, ${describeState(type, seen.game)}, ` +
         `${typed.length}/${page.events.events.length} events typed`);
-      return;
+      return game;
     }
     await pause(20);
   }
@@ -223,7 +278,10 @@ async function main(): Promise<void> {
       const played = await playRest(type, receiver.url);
       const verified = await receiver.verifiedFor(played.id, played.secret);
       console.log(`webhook ${type}: ${verified} deliveries verified (Standard Webhooks signature)`);
-      await playGraphQL(type);
+      const viaGraphQL = await playGraphQL(type, receiver.url);
+      const signed = await receiver.verifiedFor(viaGraphQL.id, viaGraphQL.secret);
+      const typed = await typedDeliveries(type, viaGraphQL);
+      console.log(`GraphQL webhook ${type}: ${signed} deliveries verified, ${typed} listed with typed payloads`);
     }
   } finally {
     receiver.close();
