@@ -231,6 +231,20 @@ async function typedDeliveries(type: Slug, game: Seated): Promise<number> {
   return types.length;
 }
 
+type EventPage = Extract<EventsQuery["events"], { __typename: "EventPage" }>;
+
+/** Every event of the game, one page after the other (`after`: the last page's `lastSeq`). */
+async function allEvents(game: Seated): Promise<EventPage["events"]> {
+  const events: EventPage["events"] = [];
+  for (let after = 0; ;) {
+    const page = (await graphql<EventsQuery>("Events", { gameId: game.id, after }, game.token)).events;
+    if (page.__typename !== "EventPage") throw new Error(`events: ${page.code}`);
+    events.push(...page.events);
+    if (page.lastSeq === after) return events;
+    after = page.lastSeq;
+  }
+}
+
 /** GraphQL: a game created with typed options, the same game loop through `choices` and
  * `submitChoice`, then typed state, options, result, events and webhook deliveries. */
 async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
@@ -258,12 +272,11 @@ async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
     }
     const seen = await graphql<GameQuery>("Game", { id: game.id }, game.token);
     if (seen.game.__typename === "Game" && seen.game.status === "finished") {
-      const page = await graphql<EventsQuery>("Events", { gameId: game.id }, game.token);
-      if (page.events.__typename !== "EventPage") throw new Error(`events: ${page.events.code}`);
-      const typed = page.events.events.filter((e) => (e.carcassonne ?? e.keythedral ?? e.imSchutzeDerBurg) !== null);
-      if (typed.length !== page.events.events.length) throw new Error(`${type}: an event its gameType does not type`);
+      const events = await allEvents(game);
+      const typed = events.filter((e) => (e.carcassonne ?? e.keythedral ?? e.imSchutzeDerBurg) !== null);
+      if (typed.length !== events.length) throw new Error(`${type}: an event its gameType does not type`);
       console.log(`GraphQL ${type}: finished after ${moves} own moves, ${describeState(type, seen.game)}, ` +
-        `${typed.length}/${page.events.events.length} events typed`);
+        `${typed.length}/${events.length} events typed`);
       return game;
     }
     await pause(20);
