@@ -36,6 +36,7 @@ from api.ratelimit import RateLimiter
 from api.routers import chat, game_types, games, health, players, ratings, stream, webhooks
 from api.routes import settle_routes
 from api.settings import Settings
+from api.submit_route import PreResolvedSubmit
 from api.web import install_web_client
 from domain.errors import Unauthorized
 from domain.registry import EngineRegistry, default_registry
@@ -157,6 +158,8 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(graphql, prefix="/graphql")
     install_web_client(app)
+    if settings.fast_submit_route:
+        app.add_middleware(PreResolvedSubmit, fastapi=app)
     app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(HeadAsGet)

@@ -53,6 +53,11 @@ class Settings(BaseSettings):
         description="A submit (REST and GraphQL) awaits the group commit's answer on the event "
         "loop instead of holding a pool thread while it waits; off: a pool thread runs it.",
     )
+    fast_submit_route: bool = Field(
+        True,
+        description="POST /v1/games/{id}/choices is served by a pre-resolved handler (no FastAPI "
+        "routing or dependency solving per request), same answers; off: by FastAPI alone.",
+    )
     gc_young_threshold: int = Field(
         50_000,
         ge=0,
