@@ -33,6 +33,7 @@ from api.openapi_contract import document_contract
 from api.openapi_games import type_game_data
 from api.problems import install_problem_handlers
 from api.ratelimit import RateLimiter
+from api.route_labels import RouteLabels
 from api.routers import chat, game_types, games, health, players, ratings, stream, webhooks
 from api.routes import settle_routes
 from api.settings import Settings
@@ -52,6 +53,7 @@ def package_version() -> str:
         return "0+unknown"
 
 
+GRAPHQL_PATH = "/graphql"
 GZIP_MINIMUM_BYTES = 1024
 """Answers at least this large are gzipped for clients that accept it (views, catalogs, schemas)."""
 
@@ -156,14 +158,15 @@ def create_app(
     app.include_router(webhooks.router)
     app.include_router(ratings.router)
     app.include_router(chat.router)
-    app.include_router(graphql, prefix="/graphql")
+    app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
     if settings.fast_submit_route:
         app.add_middleware(PreResolvedSubmit, fastapi=app)
     app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(HeadAsGet)
-    app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter)
+    labels = RouteLabels(app, prefixes=[GRAPHQL_PATH])
+    app.add_middleware(RequestGuard, metrics=metrics, settings=settings, limiter=limiter, labels=labels)
     install_cors(app, settings)
     settle_routes(app.router)
     return app

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+"""Methods counted by name; any other a client sends is counted as ``other`` (bounded labels)."""
 
 
 class Metrics:
@@ -22,7 +27,9 @@ class Metrics:
             registry=self.registry,
         )
         self.submits = Counter(
-            "tabletop_submits_total", "Choices submitted, by result.", ["status"],
+            "tabletop_submits_total",
+            "Choices submitted, by result.",
+            ["status"],
             registry=self.registry,
         )
         self.reveals = Counter(
@@ -37,9 +44,20 @@ class Metrics:
             buckets=(1, 2, 4, 8, 16, 32, 64),
             registry=self.registry,
         )
-        self.games = Gauge(
-            "tabletop_games", "Stored games by status.", ["status"], registry=self.registry
-        )
+        self.games = Gauge("tabletop_games", "Stored games by status.", ["status"], registry=self.registry)
+        self._request_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+    def count_request(self, route: str, method: str, status: int, seconds: float) -> None:
+        """One HTTP request. The label children are looked up once per (route, method, status),
+        not per request (``labels()`` takes a lock and builds the label tuple each time)."""
+        key = (route, method, status)
+        children = self._request_children.get(key)
+        if children is None:
+            name = method if method in METHODS else "other"
+            children = (self.requests.labels(route, name, str(status)), self.latency.labels(route))
+            self._request_children[key] = children
+        children[0].inc()
+        children[1].observe(seconds)
 
     def count_batch(self, works: int) -> None:
         self.commit_batches.observe(works)

@@ -14,7 +14,6 @@ import os
 import re
 import time
 import uuid
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -22,6 +21,7 @@ from api.deps import parse_bearer
 from api.metrics import Metrics
 from api.problems import known, localized, scope_language
 from api.ratelimit import Network, RateLimiter, SocketCaps, Verdict, client_address, parse_networks
+from api.route_labels import RouteLabels
 from api.settings import Settings
 from domain.errors import DomainError
 
@@ -83,9 +83,17 @@ def request_id_of(headers: dict[bytes, bytes]) -> str:
 
 
 class RequestGuard:
-    def __init__(self, app: ASGIApp, metrics: Metrics, settings: Settings, limiter: RateLimiter) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        metrics: Metrics,
+        settings: Settings,
+        limiter: RateLimiter,
+        labels: RouteLabels,
+    ) -> None:
         self.app = app
         self.metrics = metrics
+        self.labels = labels
         self.limiter = limiter
         self.rate_limited = settings.rate_limit_enabled
         self.max_body_bytes = settings.max_body_bytes
@@ -126,11 +134,7 @@ class RequestGuard:
 
         try:
             rejection = self._check_length(headers)
-            if (
-                rejection is None
-                and self.rate_limited
-                and not scope["path"].startswith(UNLIMITED_PATHS)
-            ):
+            if rejection is None and self.rate_limited and not scope["path"].startswith(UNLIMITED_PATHS):
                 verdict = await self._charge(scope, headers, address)
                 state[VERDICT_KEY] = verdict
                 if not verdict.allowed:
@@ -228,13 +232,9 @@ class RequestGuard:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    def _observe(
-        self, scope: Scope, status: int, elapsed: float, request_id: str, address: str
-    ) -> None:
-        route: Any = scope.get("route")
-        template = getattr(route, "path", None) or "unmatched"
-        self.metrics.requests.labels(template, scope["method"], str(status)).inc()
-        self.metrics.latency.labels(template).observe(elapsed)
+    def _observe(self, scope: Scope, status: int, elapsed: float, request_id: str, address: str) -> None:
+        template = self.labels.label(scope)
+        self.metrics.count_request(template, scope["method"], status, elapsed)
         if log.isEnabledFor(logging.INFO):
             log.info(
                 "request",
