@@ -6,7 +6,8 @@ and a test holds the README's table of codes equal to this registry.
 
 ``detail`` speaks the caller's language (``?lang=``, else ``Accept-Language``): in English the
 sentence that names the values at fault; in German, French or Spanish the code's text from
-``domain/i18n/<lang>.json`` (``problem.<code>``), which exists for every registered code."""
+``domain/i18n/<lang>.json`` (``problem.<code>``), which exists for every registered code, followed
+by the same values, each with its word in that language (``api.problem_text``)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
+from api.problem_text import translated_detail
 from domain.errors import DomainError
-from domain.i18n import DEFAULT_LANGUAGE, negotiate, platform_texts
+from domain.i18n import DEFAULT_LANGUAGE, negotiate
 
 log = logging.getLogger("tabletop.errors")
 PROBLEM_TYPE = "https://tabletop.example/problems/"
@@ -83,10 +85,11 @@ def known(code: str) -> str:
 
 
 def localized(code: str, detail: str, lang: str) -> str:
-    """The ``detail`` of a problem in ``lang``: the English sentence itself, else the code's text."""
+    """The ``detail`` of a problem in ``lang``: the English sentence itself, else the code's text
+    with the values the English sentence names (``api.problem_text``)."""
     if lang == DEFAULT_LANGUAGE:
         return detail
-    return platform_texts(lang)[f"problem.{known(code)}"]
+    return translated_detail(known(code), detail, lang)
 
 
 def scope_language(scope: Any) -> str:
