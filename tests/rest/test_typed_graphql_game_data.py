@@ -216,3 +216,32 @@ def test_a_webhook_delivery_carries_its_payload_typed_by_its_kind_and_game(tmp_p
         assert delivery["keythedralPayload"] == (delivery["payload"] if event else None)
         assert delivery["yourTurnPayload"] == (None if event else delivery["payload"])
         assert all(delivery[twin] is None for twin in twins if twin != "keythedralPayload")
+
+
+CREATE = """mutation($options: JSON, $gameOptions: GameOptions) {
+  createGame(type: "carcassonne", options: $options, gameOptions: $gameOptions) { __typename
+    ... on GameCreated { options carcassonneOptions keythedralOptions } ... on Problem { code } } }"""
+
+
+@pytest.mark.parametrize(
+    ("variables", "code"),
+    [
+        ({"gameOptions": {"keythedral": {}}}, "invalid_options"),  # under another game
+        ({"options": {}, "gameOptions": {"carcassonne": {}}}, "invalid_options"),  # both
+        ({"gameOptions": {"carcassonne": {"farm_scoring": "v9"}}}, "invalid_options"),
+    ],
+)
+def test_typed_options_are_refused_under_another_game_or_beside_untyped_ones(
+    client: TestClient, variables: dict[str, Any], code: str
+) -> None:
+    answer = client.post("/graphql", json={"query": CREATE, "variables": variables}).json()
+    assert answer["data"]["createGame"] == {"__typename": "Problem", "code": code}, answer
+
+
+def test_typed_options_create_the_game_with_them_and_defaults_for_the_rest(client: TestClient) -> None:
+    variables = {"gameOptions": {"carcassonne": {"farm_scoring": "v2"}}}
+    created = client.post("/graphql", json={"query": CREATE, "variables": variables}).json()
+    game = created["data"]["createGame"]
+    assert game["carcassonneOptions"] == game["options"] and game["keythedralOptions"] is None
+    defaults = {o["name"]: o["default"] for o in client.get("/v1/game-types/carcassonne").json()["options"]}
+    assert game["options"] == {**defaults, "farm_scoring": "v2"}
