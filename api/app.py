@@ -115,14 +115,14 @@ def create_app(
             migrate(built.db_engine)
         ensure_migrated(built.db_engine)
         app.state.container = built
-        built.service.token_listeners.append(limiter.token_authenticated)
+        built.core.token_listeners.append(limiter.token_authenticated)
         await built.broker.start()
         built.start_background()
         try:
             with frozen_start_up_heap(settings.gc_young_threshold):
                 yield
         finally:
-            built.service.token_listeners.remove(limiter.token_authenticated)
+            built.core.token_listeners.remove(limiter.token_authenticated)
             await built.stop_background()
             await built.broker.stop()
             built.db_engine.dispose()

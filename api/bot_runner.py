@@ -16,7 +16,7 @@ import time
 from collections import deque
 
 from domain.errors import DomainError, VersionConflict
-from domain.services import GameService
+from domain.services.play import PlayService
 
 log = logging.getLogger("tabletop.bots")
 
@@ -28,7 +28,7 @@ RESUME_PAGE = 500
 
 class BotRunner:
     def __init__(
-        self, service: GameService, think_seconds: float = 0.0, resume_page: int = RESUME_PAGE
+        self, service: PlayService, think_seconds: float = 0.0, resume_page: int = RESUME_PAGE
     ) -> None:
         self.service = service
         self.think_seconds = think_seconds

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import Header
 
-from domain.services import Viewer
+from domain.services.core import Viewer
 
 IfNoneMatch = Annotated[
     str | None,

@@ -23,7 +23,12 @@ from domain.presence import PresenceService
 from domain.registry import EngineRegistry, default_registry
 from domain.rematch import RematchService
 from domain.replay import ReplayService
-from domain.services import GameService
+from domain.services.bundle import Services
+from domain.services.core import ServiceCore
+from domain.services.lobby import LobbyService
+from domain.services.play import PlayService
+from domain.services.reads import ReadService
+from domain.services.seats import SeatService
 from domain.standing import StandingService
 from domain.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
@@ -41,7 +46,11 @@ class Container:
     registry: EngineRegistry
     db_engine: Engine
     broker: Any
-    service: GameService
+    core: ServiceCore
+    lobby: LobbyService
+    seats: SeatService
+    play: PlayService
+    reads: ReadService
     players: PlayerService
     deadlines: DeadlineService
     webhooks: WebhookService
@@ -59,14 +68,14 @@ class Container:
 
     def start_background(self) -> None:
         """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
-        self.bots = BotRunner(self.service, self.settings.bot_think_seconds)
-        self.service.after_change.append(self.bots.notify)
+        self.bots = BotRunner(self.play, self.settings.bot_think_seconds)
+        self.core.after_change.append(self.bots.notify)
         self.bots.start()
         self.deadline_runner = DeadlineRunner(self.deadlines, self.settings.deadline_poll_seconds)
         self.deadline_runner.start()
         settings = self.settings
         self.sender = WebhookSender(
-            self.service.uow,
+            self.core.uow,
             self.guard.checked_address,
             RetryPolicy(
                 settings.webhook_retry_base_seconds,
@@ -95,10 +104,10 @@ class Container:
             self.deadline_runner = None
         if self.bots is not None:
             await run_in_threadpool(self.bots.stop)
-            self.service.after_change.remove(self.bots.notify)
+            self.core.after_change.remove(self.bots.notify)
             self.bots = None
-        if isinstance(self.service.transactions, GroupCommitter):
-            await run_in_threadpool(self.service.transactions.close)
+        if isinstance(self.core.transactions, GroupCommitter):
+            await run_in_threadpool(self.core.transactions.close)
 
 
 def group_commit_writers(settings: Settings) -> int:
@@ -130,38 +139,43 @@ def build_container(
     committer = (
         GroupCommitter(units, writers=group_commit_writers(settings)) if settings.group_commit else None
     )
-    service = GameService(units, registry, broker, SystemClock(), committer)
-    service.max_bot_only_games = settings.max_bot_only_games
-    service.max_open_listed_per_player = settings.max_open_listed_games_per_player
-    service.max_open_listed_per_address = settings.max_open_listed_games_per_address
-    service.submit_on_loop = settings.submit_on_loop
+    services = Services.build(units, registry, broker, SystemClock(), committer)
+    core = services.core
+    services.seats.max_bot_only_games = settings.max_bot_only_games
+    services.lobby.max_open_listed_per_player = settings.max_open_listed_games_per_player
+    services.lobby.max_open_listed_per_address = settings.max_open_listed_games_per_address
+    services.play.submit_on_loop = settings.submit_on_loop
     metrics = metrics or Metrics()
-    service.submit_listeners.append(metrics.count_submit)
+    services.play.submit_listeners.append(metrics.count_submit)
     if committer is not None:
         committer.batch_listeners.append(metrics.count_batch)
     ttl = settings.lobby_expiry_seconds
-    service.inactivity_days = settings.inactivity_days or None
+    services.lobby.inactivity_days = settings.inactivity_days or None
     deadlines = DeadlineService(
-        service,
+        core,
         timedelta(seconds=ttl) if ttl > 0 else None,
         settings.clock_lapses_before_stand_in,
     )
     guard = TargetGuard(settings.webhook_allow_private_targets)
-    webhooks = WebhookService(service, guard)
+    webhooks = WebhookService(core, guard)
     return Container(
         settings,
         registry,
         db_engine,
         broker,
-        service,
-        PlayerService(service),
+        core,
+        services.lobby,
+        services.seats,
+        services.play,
+        services.reads,
+        PlayerService(core, services.seats),
         deadlines,
         webhooks,
-        ReplayService(service),
-        RematchService(service),
+        ReplayService(core),
+        RematchService(core),
         guard,
-        PresenceService(service, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
-        StandingService(service),
-        ChatService(service, units, broker, service.clock),
+        PresenceService(core, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
+        StandingService(core),
+        ChatService(core, units, broker, core.clock),
         metrics,
     )

@@ -21,7 +21,11 @@ from domain.players import PlayerService
 from domain.presence import PresenceService
 from domain.rematch import RematchService
 from domain.replay import ReplayService
-from domain.services import GameService
+from domain.services.core import ServiceCore
+from domain.services.lobby import LobbyService
+from domain.services.play import PlayService
+from domain.services.reads import ReadService
+from domain.services.seats import SeatService
 from domain.standing import StandingService
 from domain.tokens import hash_token
 from domain.webhooks import WebhookService
@@ -100,8 +104,24 @@ async def language(
     return negotiate(lang, accept_language)
 
 
-async def get_service(container: Annotated[Container, Depends(get_container)]) -> GameService:
-    return container.service
+async def get_core(container: Annotated[Container, Depends(get_container)]) -> ServiceCore:
+    return container.core
+
+
+async def get_lobby(container: Annotated[Container, Depends(get_container)]) -> LobbyService:
+    return container.lobby
+
+
+async def get_seats(container: Annotated[Container, Depends(get_container)]) -> SeatService:
+    return container.seats
+
+
+async def get_play(container: Annotated[Container, Depends(get_container)]) -> PlayService:
+    return container.play
+
+
+async def get_reads(container: Annotated[Container, Depends(get_container)]) -> ReadService:
+    return container.reads
 
 
 async def get_players(container: Annotated[Container, Depends(get_container)]) -> PlayerService:
@@ -148,7 +168,11 @@ async def get_chat(container: Annotated[Container, Depends(get_container)]) -> C
 
 
 ContainerDep = Annotated[Container, Depends(get_container)]
-ServiceDep = Annotated[GameService, Depends(get_service)]
+CoreDep = Annotated[ServiceCore, Depends(get_core)]
+LobbyDep = Annotated[LobbyService, Depends(get_lobby)]
+SeatsDep = Annotated[SeatService, Depends(get_seats)]
+PlayDep = Annotated[PlayService, Depends(get_play)]
+ReadsDep = Annotated[ReadService, Depends(get_reads)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
 LanguageDep = Annotated[str, Depends(language)]
 PlayersDep = Annotated[PlayerService, Depends(get_players)]

@@ -35,8 +35,8 @@ class Follower:
 
 async def follower_of(container: Container, game_id: str, token: str | None) -> Follower:
     """The token's viewer of a game, refused as any read of the game is (unknown game, foreign token)."""
-    match = await run_in_threadpool(container.service.load, game_id)
-    seat = container.service.viewer(match, token).seat
+    match = await run_in_threadpool(container.core.load, game_id)
+    seat = container.core.viewer(match, token).seat
     return Follower(game_id, match.game_type, seat, match.last_seq if match.is_over else None)
 
 
@@ -182,7 +182,7 @@ async def _stored(
     seat = _still_seated(held, seat)
     shown = _shown(held, seat)
     if seat is not None and until is None and held.event.type not in TERMINAL_EVENTS:
-        latest, offer = await run_in_threadpool(container.service.next_after, game_id, seat)
+        latest, offer = await run_in_threadpool(container.play.next_after, game_id, seat)
         if latest == held.seq:
             shown["next"] = offer
     yield held, shown
@@ -194,7 +194,7 @@ async def _catch_up(
     """Stored events after ``after`` (up to ``until``), page by page."""
     while True:
         page: list[RecordedEvent] = await run_in_threadpool(
-            container.service.history, game_id, after, HISTORY_PAGE
+            container.reads.history, game_id, after, HISTORY_PAGE
         )
         for event in page:
             if until is not None and event.seq > until:

@@ -102,12 +102,12 @@ class PreResolvedSubmit:
         decision_version: int | None,
     ) -> Response:
         """What ``api.routers.games.submit_choice`` does, then what FastAPI does with its answer."""
-        service = self.fastapi.state.container.service
-        result = await service.submit_async(
+        play = self.fastapi.state.container.play
+        result = await play.submit_async(
             run_in_threadpool, game_id, token, choice, version, idempotency_key, decision_version
         )
         if "game_type" not in result:  # an answer remembered before answers named the game type
-            result = {**result, "game_type": service.pending(game_id, token).game_type}
+            result = {**result, "game_type": play.pending(game_id, token).game_type}
         content = await serialize_response(
             field=route.response_field,
             response_content=SubmitResultPublic.of(result, lang),

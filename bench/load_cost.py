@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain.registry import default_registry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
 from persistence.hot_states import HotStates
@@ -48,13 +48,13 @@ def main() -> int:
             "off": SqlUnitOfWorkFactory(db, registry),
             "on": SqlUnitOfWorkFactory(db, registry, HotStates(10 * args.games)),
         }
-        games = GameService(factories["on"], registry, InProcessBroker(), SystemClock())
+        games = Services.build(factories["on"], registry, InProcessBroker(), SystemClock())
         ids = []
         for number in range(args.games):
-            created = games.create_game(args.game, None, f"load-cost-{number}")
+            created = games.lobby.create_game(args.game, None, f"load-cost-{number}")
             for _ in range(2):
-                games.join(created.match.id, "bot", "random", created.host_token)
-            games.start(created.match.id, created.host_token)
+                games.seats.join(created.match.id, "bot", "random", created.host_token)
+            games.seats.start(created.match.id, created.host_token)
             ids.append(created.match.id)
         played = 0
         print(f"{args.game}, {args.games} games, load average {os.getloadavg()[0]:.1f}")
@@ -62,7 +62,7 @@ def main() -> int:
         for target in (int(step) for step in args.steps.split(",")):
             while played < target:
                 for game_id in ids:
-                    games.play_bot_turn(game_id)
+                    games.play.play_bot_turn(game_id)
                 played += 1
             times: dict[str, list[float]] = {"off": [], "on": []}
             for number in range(args.rounds):

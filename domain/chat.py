@@ -46,7 +46,7 @@ from domain.errors import (
 from domain.match import Match, RecordedEvent
 from domain.names import MAX_COMBINING_RUN, refuse_invisible
 from domain.ports import Clock, EventPublisher, GameRepository
-from domain.services import GameService
+from domain.services.core import ServiceCore
 
 MAX_MESSAGE_LENGTH = 500
 BURST = 5
@@ -285,19 +285,19 @@ class ChatService:
 
     def __init__(
         self,
-        games: GameService,
+        core: ServiceCore,
         units: Callable[[], ChatUnitOfWork],
         publisher: EventPublisher,
         clock: Clock,
     ) -> None:
-        self.games = games
+        self.core = core
         self.units = units
         self.publisher = publisher
         self.clock = clock
 
     def reader(self, match: Match, token: str | None) -> Reader:
         """Any reader of the game reads the chat; seats (resigned ones too) write."""
-        viewer = self.games.viewer(match, token)
+        viewer = self.core.viewer(match, token)
         seat = viewer.seat if viewer.seat is not None else viewer.quit_seat
         return Reader(seat, viewer.is_host, seat is not None)
 

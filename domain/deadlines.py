@@ -13,17 +13,17 @@ from datetime import datetime, timedelta
 
 from domain.clocks import LAPSES_BEFORE_STAND_IN
 from domain.match import Match, MatchStatus
-from domain.services import GameService
+from domain.services.core import ServiceCore
 
 
 class DeadlineService:
     def __init__(
         self,
-        games: GameService,
+        core: ServiceCore,
         lobby_ttl: timedelta | None = None,
         lapses_before_stand_in: int = LAPSES_BEFORE_STAND_IN,
     ) -> None:
-        self.games = games
+        self.core = core
         self.lobby_ttl = lobby_ttl
         self.lapses_before_stand_in = lapses_before_stand_in
 
@@ -31,8 +31,8 @@ class DeadlineService:
         """Fire what is due now, one game per transaction; the number of games changed."""
         fired = 0
         while fired < limit:
-            with self.games.uow() as uow:
-                now = self.games.clock.now()
+            with self.core.uow() as uow:
+                now = self.core.clock.now()
                 lobby_cutoff = now - self.lobby_ttl if self.lobby_ttl is not None else None
                 game_id = uow.games.claim_due(now, lobby_cutoff)
                 if game_id is None:
@@ -40,9 +40,9 @@ class DeadlineService:
                 match = uow.games.get(game_id)
                 if not self._fire(match, now):
                     return fired  # claimed but nothing due: never spin on it
-                self.games.save(uow, match)
+                self.core.save(uow, match)
                 uow.commit()
-            self.games.committed(match)
+            self.core.committed(match)
             fired += 1
         return fired
 

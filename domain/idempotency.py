@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from domain.engine import JSON
-from domain.errors import InvalidIdempotencyKey
+from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey
 
 MIN_TOKEN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 128
@@ -54,6 +54,14 @@ def fingerprint(body: JSON) -> str:
     """The same for equal JSON bodies, whatever their key order."""
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def same_request(earlier: Remembered, request: str) -> None:
+    """Refuses a key reused for another request (``request`` is the new one's fingerprint)."""
+    if earlier.fingerprint is not None and earlier.fingerprint != request:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was used for a different request; use a new key per request"
+        )
 
 
 def key_hash(key: str, caller: str = "") -> str:

@@ -16,7 +16,8 @@ from domain.errors import Forbidden, GameNotFound, Unauthorized
 from domain.match import Match
 from domain.names import clean_seat_name
 from domain.ports import Player, UnitOfWork
-from domain.services import GameService, Joined
+from domain.services.core import ServiceCore
+from domain.services.seats import Joined, SeatService
 from domain.tokens import hash_token, new_token
 
 
@@ -45,15 +46,16 @@ class PlayerGame:
 
 
 class PlayerService:
-    def __init__(self, games: GameService) -> None:
-        self.games = games
+    def __init__(self, core: ServiceCore, seats: SeatService) -> None:
+        self.core = core
+        self.seats = seats
 
     def create(self, name: str) -> PlayerCreated:
         """The name follows the seat-name rules: it becomes the seat name of the player's seats."""
         token = new_token()
         name = clean_seat_name(name)
-        player = Player(uuid.uuid4().hex, name, hash_token(token), self.games.clock.now())
-        with self.games.uow() as uow:
+        player = Player(uuid.uuid4().hex, name, hash_token(token), self.core.clock.now())
+        with self.core.uow() as uow:
             uow.players.add(player)
             uow.commit()
         return PlayerCreated(player, token)
@@ -61,12 +63,12 @@ class PlayerService:
     def authenticate(self, token: str | None) -> Player:
         if token is None:
             raise Unauthorized("a player token is required (Authorization: Bearer <player token>)")
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             return self._player(uow, token)
 
     def find(self, token: str) -> Player | None:
         """The player of a token, or None when it is no player token."""
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             return uow.players.by_token_hash(hash_token(token))
 
     def join(
@@ -74,14 +76,14 @@ class PlayerService:
     ) -> Joined:
         """Take the next seat as this player (named after the player unless a name is given)."""
         player = self.authenticate(token)
-        return self.games.join(
+        return self.seats.join(
             game_id, name or player.name, None, None, invite_code, player_id=player.id
         )
 
     def games_of(self, token: str | None, limit: int, offset: int) -> list[PlayerGame]:
         player = self.authenticate(token)
         found = []
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             for link in uow.players.seats_of(player.id, limit, offset):
                 match = uow.games.get(link.game_id)
                 # Seats move up when an earlier one leaves the lobby: find the player's seat now.
@@ -119,7 +121,7 @@ class PlayerService:
             match.replace_seat_token(seat, hash_token(new))
             return seat
 
-        _, version = self.games.change(game_id, change)
+        _, version = self.core.change(game_id, change)
         return Joined(seat, new, version)
 
     @staticmethod

@@ -14,12 +14,12 @@ import uuid
 from datetime import timedelta
 
 from domain.ports import Connection
-from domain.services import GameService
+from domain.services.core import ServiceCore
 
 
 class PresenceService:
-    def __init__(self, games: GameService, instance: str, ttl: timedelta) -> None:
-        self.games = games
+    def __init__(self, core: ServiceCore, instance: str, ttl: timedelta) -> None:
+        self.core = core
         self.instance = instance
         """This instance's id: it owns (and keeps alive) the connections it registered."""
         self.ttl = ttl
@@ -31,33 +31,33 @@ class PresenceService:
             game_id=game_id,
             seat=seat,
             instance=self.instance,
-            expires_at=self.games.clock.now() + self.ttl,
+            expires_at=self.core.clock.now() + self.ttl,
         )
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             uow.presence.add(connection)
             uow.commit()
         return connection.id
 
     def disconnect(self, connection_id: str) -> None:
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             uow.presence.remove(connection_id)
             uow.commit()
 
     def connected(self, game_id: str) -> frozenset[int]:
         """The seats of a game with at least one unexpired subscription."""
-        with self.games.uow() as uow:
-            return uow.presence.connected_seats(game_id, self.games.clock.now())
+        with self.core.uow() as uow:
+            return uow.presence.connected_seats(game_id, self.core.clock.now())
 
     def heartbeat(self) -> None:
         """Keep this instance's connections alive for another ``ttl``; drop everyone's expired."""
-        now = self.games.clock.now()
-        with self.games.uow() as uow:
+        now = self.core.clock.now()
+        with self.core.uow() as uow:
             uow.presence.extend(self.instance, now + self.ttl)
             uow.presence.purge_expired(now)
             uow.commit()
 
     def leave(self) -> None:
         """This instance stops (cleanly): its connections end now, not at their expiry."""
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             uow.presence.remove_instance(self.instance)
             uow.commit()

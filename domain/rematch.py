@@ -5,17 +5,19 @@ from __future__ import annotations
 import uuid
 
 from domain.clocks import Timing
-from domain.errors import Unauthorized, VersionConflict
+from domain.errors import Unauthorized
 from domain.match import Match
 from domain.outbox import enqueue_outbox
 from domain.seeding import SEED_MODE_SERVER, commitment, new_salt, new_seed
-from domain.services import MAX_RETRIES, Created, GameService, Joined
+from domain.services.core import ServiceCore, retrying
+from domain.services.lobby import Created
+from domain.services.seats import Joined
 from domain.tokens import hash_token, new_token
 
 
 class RematchService:
-    def __init__(self, games: GameService) -> None:
-        self.games = games
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
 
     def create(self, game_id: str, token: str | None) -> Created:
         """The next game: same type, options, clock and seats. Bots sit down at once; each
@@ -24,48 +26,46 @@ class RematchService:
         if token is None:
             raise Unauthorized("the host token or a seat token of the finished game is required")
         host_token = new_token()
-        for attempt in range(MAX_RETRIES):
-            try:
-                with self.games.uow() as uow:
-                    previous = uow.games.get(game_id, for_update=True)
-                    self.games.viewer(previous, token)  # refuses foreign tokens
-                    seed, salt = new_seed(), new_salt()
-                    match = Match(
-                        id=uuid.uuid4().hex,
-                        engine=previous.engine,
-                        options=dict(previous.options),
-                        seed=seed,
-                        seed_commitment=commitment(seed, salt),
-                        host_token_hash=hash_token(host_token),
-                        created_at=self.games.clock.now(),
-                        seed_salt=salt,
-                        seed_mode=SEED_MODE_SERVER,
-                        private=previous.private,
-                        invite_code_hash=previous.invite_code_hash,
-                        timing=Timing(previous.timing.settings),
-                    )
-                    previous.link_rematch(match.id)
-                    match.offer_seats_of(previous)
-                    uow.games.add(match)
-                    self.games.save(uow, previous)
-                    for seat in match.seats:
-                        if seat.player_id is not None:
-                            uow.players.link_seat(seat.player_id, match.id, seat.index, match.created_at)
-                    enqueue_outbox(uow, match, set(), self.games.clock.now())
-                    uow.commit()
-                self.games.committed(previous)
-                self.games.committed(match)
-                return Created(match, host_token)
-            except VersionConflict:
-                if attempt == MAX_RETRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
+
+        def once() -> Created:
+            with self.core.uow() as uow:
+                previous = uow.games.get(game_id, for_update=True)
+                self.core.viewer(previous, token)  # refuses foreign tokens
+                seed, salt = new_seed(), new_salt()
+                match = Match(
+                    id=uuid.uuid4().hex,
+                    engine=previous.engine,
+                    options=dict(previous.options),
+                    seed=seed,
+                    seed_commitment=commitment(seed, salt),
+                    host_token_hash=hash_token(host_token),
+                    created_at=self.core.clock.now(),
+                    seed_salt=salt,
+                    seed_mode=SEED_MODE_SERVER,
+                    private=previous.private,
+                    invite_code_hash=previous.invite_code_hash,
+                    timing=Timing(previous.timing.settings),
+                )
+                previous.link_rematch(match.id)
+                match.offer_seats_of(previous)
+                uow.games.add(match)
+                self.core.save(uow, previous)
+                for seat in match.seats:
+                    if seat.player_id is not None:
+                        uow.players.link_seat(seat.player_id, match.id, seat.index, match.created_at)
+                enqueue_outbox(uow, match, set(), self.core.clock.now())
+                uow.commit()
+            self.core.committed(previous)
+            self.core.committed(match)
+            return Created(match, host_token)
+
+        return retrying(once)
 
     def take_held_seat(self, game_id: str, token: str) -> Joined | None:
         """A previous seat token takes its held rematch seat; None if the token holds none. The
         last held seat taken starts the game, in the same change: nobody has to press Start for a
         table that is already complete (every seat of a rematch was a seat of a started game)."""
-        match = self.games.load(game_id)
+        match = self.core.load(game_id)
         seat = match.seat_of_token_hash(hash_token(token))
         if seat is None or match.seats[seat].confirmed:
             return None
@@ -80,5 +80,5 @@ class RematchService:
                 match.start()  # the table is complete again: the rematch starts by itself
             return index
 
-        index, version = self.games.change(game_id, change)
+        index, version = self.core.change(game_id, change)
         return Joined(index, fresh, version)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from domain.engine import JSON
 from domain.errors import GameNotFinished, SeatNotFound
 from domain.seeding import rng_for_seed
-from domain.services import GameService
+from domain.services.core import ServiceCore
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +30,12 @@ class Replayed:
 
 
 class ReplayService:
-    def __init__(self, games: GameService) -> None:
-        self.games = games
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
 
     def at(self, game_id: str, at: int, seat: int | None) -> Replayed:
         """The game after event ``at`` as ``seat`` (or a spectator) saw it then."""
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             match = uow.games.get(game_id)
             if not match.is_over:
                 raise GameNotFinished(f"game {game_id} is {match.status.value}; only an ended game replays")

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.engine import Decision, GameEngine, event_for
 from domain.match import Match
-from domain.services import describe_decision
+from domain.services.decisions import describe_decision
 
 STEP_CAP = 20_000
 

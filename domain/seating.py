@@ -12,11 +12,11 @@ from __future__ import annotations
 from domain.errors import InvalidRequest, Unauthorized
 from domain.players import PlayerService
 from domain.rematch import RematchService
-from domain.services import GameService, Joined
+from domain.services.seats import Joined, SeatService
 
 
 def take_seat(
-    games: GameService,
+    seats: SeatService,
     players: PlayerService,
     rematches: RematchService,
     game_id: str,
@@ -35,7 +35,7 @@ def take_seat(
             return held
         player = players.find(token)
         if player is not None:
-            return games.join(
+            return seats.join(
                 game_id,
                 name or player.name,
                 None,
@@ -48,7 +48,7 @@ def take_seat(
             )
     if bot is None and name is None:
         raise InvalidRequest("give 'name' (a human), 'bot' (a bot level), or join with a player token")
-    return games.join(
+    return seats.join(
         game_id,
         name or f"{bot} bot",
         bot,

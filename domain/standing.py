@@ -19,7 +19,7 @@ from domain.ratings import (
     record_end,
     subject_of,
 )
-from domain.services import GameService
+from domain.services.core import ServiceCore
 
 HISTORY_LIMIT = 200
 RECENT_LIMIT = 20
@@ -68,24 +68,24 @@ class Profile:
 
 
 class StandingService:
-    def __init__(self, games: GameService) -> None:
-        self.games = games
-        games.when_finished.append(self.game_finished)
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        core.when_finished.append(self.game_finished)
 
     def game_finished(self, uow: UnitOfWork, match: Match) -> None:
         """In the transaction that records the end: ratings and results (``record_end``)."""
-        record_end(uow, match, self.games.clock.now())
+        record_end(uow, match, self.core.clock.now())
 
     def leaderboard(
         self, game_type: str, min_games: int, limit: int, cursor: str | None = None
     ) -> Leaderboard:
         """Best display rating first; ``cursor`` continues after the last line of a page."""
         try:
-            self.games.registry.get(game_type)
+            self.core.registry.get(game_type)
         except UnknownGameType as error:
             raise GameTypeNotFound(error.message) from None
         after, offset = _decode(cursor) if cursor else (None, 0)
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             found = uow.ratings.leaderboard(game_type, min_games, limit + 1, after)
             page = found[:limit]
             names = uow.ratings.player_names([r.subject for r in page])
@@ -100,7 +100,7 @@ class StandingService:
         return Leaderboard(game_type, entries, next_cursor)
 
     def profile(self, player_id: str, game_type: str | None = None) -> Profile:
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             name = uow.ratings.player_names([player_id]).get(player_id)
             if name is None:
                 raise PlayerNotFound(f"no player with id '{player_id}'")
@@ -117,16 +117,16 @@ class StandingService:
         """Finishing rates of several players at once (a lobby's or a table's seats)."""
         if not player_ids:
             return {}
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             return uow.ratings.finishing(player_ids)
 
     def table(self, game_id: str) -> list[TableSeat]:
         """Every seat's rating in the game's type and each player's finishing rate: what the
         table shows next to the names (public, as leaderboards are)."""
-        match = self.games.load(game_id)
+        match = self.core.load(game_id)
         subjects = [subject_of(seat) for seat in match.seats]
         people = [seat.player_id for seat in match.seats if seat.bot is None and seat.player_id]
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             known = uow.ratings.ratings(match.game_type, [s for s in subjects if s])
             finishing = uow.ratings.finishing(people) if people else {}
         return [
@@ -146,13 +146,13 @@ class StandingService:
         """For a finished game, whether its end rated it (the pair limit is only known then)."""
         if match.status is not MatchStatus.FINISHED:
             return None
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             return uow.ratings.game_rated(match.id)
 
     def ratings_of(self, game_type: str, subjects: list[str]) -> dict[str, Rating]:
         if not subjects:
             return {}
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             return uow.ratings.ratings(game_type, subjects)
 
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from domain.errors import Forbidden, InvalidRequest, Unauthorized, WebhookNotFound
 from domain.ports import UnitOfWork
-from domain.services import GameService
+from domain.services.core import ServiceCore
 from domain.tokens import hash_token
 from domain.webhook_model import FILTERS, Delivery, Endpoint
 
@@ -52,8 +52,8 @@ TargetCheck = Callable[[str], None]
 
 
 class WebhookService:
-    def __init__(self, games: GameService, check_target: TargetCheck) -> None:
-        self.games = games
+    def __init__(self, core: ServiceCore, check_target: TargetCheck) -> None:
+        self.core = core
         self.check_target = check_target
 
     def register(
@@ -68,12 +68,12 @@ class WebhookService:
             )
         if token is None:
             raise Unauthorized("a player token, or the host token with a game_id, is required")
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             self._owner(uow, token, game_id)
         # Only an authenticated owner learns anything about the URL's host (resolves, private),
         # and the lookup runs outside any transaction.
         self.check_target(url)
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             player_id, owned_game = self._owner(uow, token, game_id)
             if len(uow.webhooks.endpoints_of(player_id, owned_game)) >= MAX_ENDPOINTS_PER_OWNER:
                 raise InvalidRequest(f"at most {MAX_ENDPOINTS_PER_OWNER} webhook endpoints each")
@@ -82,7 +82,7 @@ class WebhookService:
                 url=url,
                 secret=new_secret(),
                 filters=tuple(dict.fromkeys(filters)),
-                created_at=self.games.clock.now(),
+                created_at=self.core.clock.now(),
                 player_id=player_id,
                 game_id=owned_game,
             )
@@ -91,17 +91,17 @@ class WebhookService:
         return endpoint
 
     def endpoints(self, token: str | None, game_id: str | None) -> list[Endpoint]:
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             player_id, owned_game = self._owner(uow, self._required(token), game_id)
             return uow.webhooks.endpoints_of(player_id, owned_game)
 
     def deliveries(self, token: str | None, endpoint_id: str, limit: int) -> list[Delivery]:
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             self._owned(uow, self._required(token), endpoint_id)
             return uow.webhooks.deliveries_of(endpoint_id, limit)
 
     def delete(self, token: str | None, endpoint_id: str) -> Endpoint:
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             endpoint = self._owned(uow, self._required(token), endpoint_id)
             uow.webhooks.set_status(endpoint_id, "deleted", None)
             uow.commit()
@@ -109,9 +109,9 @@ class WebhookService:
 
     def enable(self, token: str | None, endpoint_id: str) -> Endpoint:
         """Back to active after failing; its failed deliveries are queued again."""
-        with self.games.uow() as uow:
+        with self.core.uow() as uow:
             self._owned(uow, self._required(token), endpoint_id)
-            uow.webhooks.set_status(endpoint_id, "active", self.games.clock.now())
+            uow.webhooks.set_status(endpoint_id, "active", self.core.clock.now())
             endpoint = uow.webhooks.get_endpoint(endpoint_id)
             uow.commit()
         assert endpoint is not None
@@ -132,7 +132,7 @@ class WebhookService:
                 raise Unauthorized("the bearer token is not a player token")
             return player.id, None
         match = uow.games.get(game_id)
-        if not self.games.viewer(match, token).is_host:
+        if not self.core.viewer(match, token).is_host:
             raise Forbidden("only the host token may manage a game's webhooks")
         return None, game_id
 

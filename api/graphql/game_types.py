@@ -161,7 +161,7 @@ class GameTypeQuery:
     @strawberry.field(description="The hosted game types with player counts and options.")
     def game_types(self, info: Info, lang: str | None = None) -> list[GameType]:
         language = lang_of(info, lang)
-        types = [GameTypePublic.of(e, language) for e in container_of(info).service.registry]
+        types = [GameTypePublic.of(e, language) for e in container_of(info).core.registry]
         return [GameType(**game_type_fields(t)) for t in types]
 
     @strawberry.field(
@@ -169,7 +169,7 @@ class GameTypeQuery:
         "templates, in `lang` (en, de, fr, es; default: Accept-Language, else en)."
     )
     async def game_type(self, info: Info, slug: str, lang: str | None = None) -> GameTypeOrProblem:
-        registry, language = container_of(info).service.registry, lang_of(info, lang)
+        registry, language = container_of(info).core.registry, lang_of(info, lang)
 
         def read() -> GameTypeDetail:
             try:

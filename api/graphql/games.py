@@ -322,13 +322,13 @@ class GameQuery:
         clock: str | None = None,
         lang: str | None = None,
     ) -> GamePageOrProblem:
-        service, language = container_of(info).service, lang_of(info, lang)
+        lobby, language = container_of(info).lobby, lang_of(info, lang)
 
         def listed() -> GamePage:
             seats = None if open_seats is None else in_range("openSeats", open_seats, 1, MAX_FILTER_SEATS)
             count = None if players is None else in_range("players", players, 1, MAX_FILTER_SEATS)
             where = LobbyFilter(status, type, joinable, seats, count, clock)
-            page = service.list_games(where, in_range("limit", limit, 1, 200), cursor)
+            page = lobby.list_games(where, in_range("limit", limit, 1, 200), cursor)
             return page_of(GamePagePublic.of(page, language))
 
         return await attempt(listed)
@@ -336,15 +336,15 @@ class GameQuery:
 
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
     async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
-        service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
+        core, token, language = container_of(info).core, token_of(info), lang_of(info, lang)
         presence, standing = container_of(info).presence, container_of(info).standing
 
         def read() -> Game:
-            match = service.load(id)
+            match = core.load(id)
             return game_of(
                 GamePublic.of(
                     match,
-                    service.viewer(match, token),
+                    core.viewer(match, token),
                     presence.connected(match.id),
                     language,
                     standing.rated_at_end(match),
@@ -373,7 +373,7 @@ class GameMutation:
         idempotency_key: str | None = None,
         clock: ClockInput | None = None,
     ) -> CreateGameResult:
-        service, caller = container_of(info).service, caller_of_info(info)
+        lobby, caller = container_of(info).lobby, caller_of_info(info)
         players, token, address = container_of(info).players, token_of(info), address_of_info(info)
 
         def create() -> GameCreated:
@@ -392,7 +392,7 @@ class GameMutation:
                 }
             )
             public = GameCreatedPublic.of(
-                service.create_game(
+                lobby.create_game(
                     body.type,
                     body.options,
                     body.seed,
@@ -411,23 +411,23 @@ class GameMutation:
 
     @strawberry.mutation(description="Start the game (host token).")
     async def start_game(self, info: Info, game_id: ID) -> GameOrProblem:
-        service, token = container_of(info).service, token_of(info)
+        seats, token = container_of(info).seats, token_of(info)
         presence = container_of(info).presence
 
         def start() -> Game:
-            match = service.start(game_id, token)
-            return game_of(changed_game(service, presence, match, token))
+            match = seats.start(game_id, token)
+            return game_of(changed_game(seats.core, presence, match, token))
 
         return await attempt(start)
 
     @strawberry.mutation(description="Abort the game (host token).")
     async def abort_game(self, info: Info, game_id: ID) -> GameOrProblem:
-        service, token = container_of(info).service, token_of(info)
+        seats, token = container_of(info).seats, token_of(info)
         presence = container_of(info).presence
 
         def abort() -> Game:
-            match = service.abort(game_id, token)
-            return game_of(changed_game(service, presence, match, token))
+            match = seats.abort(game_id, token)
+            return game_of(changed_game(seats.core, presence, match, token))
 
         return await attempt(abort)
 

@@ -141,10 +141,10 @@ def offer_of(offer: Any, game_type: str | None = None, lang: str = "en") -> Choi
 class PlayQuery:
     @strawberry.field(description="What the token's seat must decide now, with every legal choice.")
     async def choices(self, info: Info, game_id: ID, lang: str | None = None) -> ChoicesResult:
-        service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
+        play, token, language = container_of(info).play, token_of(info), lang_of(info, lang)
 
         def read() -> Choices:
-            pending = service.pending(game_id, token)
+            pending = play.pending(game_id, token)
             decision = translated_decision(pending.decision, pending.game_type, language)
             return Choices(
                 game_type=pending.game_type,
@@ -160,10 +160,10 @@ class PlayQuery:
     async def events(
         self, info: Info, game_id: ID, after: int = 0, limit: int = 500
     ) -> EventsResult:
-        service, token = container_of(info).service, token_of(info)
+        reads, token = container_of(info).reads, token_of(info)
 
         def read() -> EventPage:
-            _, game_type, events = service.events_of_game(
+            _, game_type, events = reads.events_of_game(
                 game_id, token, in_range("after", after, 0, INT32_MAX), in_range("limit", limit, 1, 1000)
             )
             return EventPage(
@@ -212,13 +212,13 @@ class PlayMutation:
         decision_version: int | None = None,
         lang: str | None = None,
     ) -> SubmitChoiceResult:
-        service, token, language = container_of(info).service, token_of(info), lang_of(info, lang)
+        play, token, language = container_of(info).play, token_of(info), lang_of(info, lang)
 
         async def submit() -> SubmitResult:
             given = OneChoice(choice=choice, game_choice=chosen(game_choice)).one
             body = ChoiceSubmit(choice=given, version=version, decision_version=decision_version)
             key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
-            result = await service.submit_async(
+            result = await play.submit_async(
                 run_in_threadpool,
                 game_id,
                 token,
@@ -229,7 +229,7 @@ class PlayMutation:
             )
             game_type = result.get("game_type")
             if not isinstance(game_type, str):  # an answer remembered before it named the type
-                game_type = service.pending(game_id, token).game_type
+                game_type = play.pending(game_id, token).game_type
             return SubmitResult(
                 game_type=game_type,
                 status=result["status"],

@@ -60,7 +60,7 @@ class SeatMutation:
         def join() -> SeatJoined:
             body = SeatCreate(name=name, bot=bot, invite_code=invite_code)
             joined = take_seat(
-                container.service,
+                container.seats,
                 container.players,
                 container.rematches,
                 game_id,
@@ -84,12 +84,12 @@ class SeatMutation:
     async def remove_seat(
         self, info: Info, game_id: ID, seat: int, block: bool = False
     ) -> GameOrProblem:
-        service, token = container_of(info).service, token_of(info)
+        seats, token = container_of(info).seats, token_of(info)
         presence = container_of(info).presence
 
         def remove() -> Game:
-            match = service.remove_seat(game_id, in_range("seat", seat, 0, 64), token, block)
-            return game_of(changed_game(service, presence, match, token))
+            match = seats.remove_seat(game_id, in_range("seat", seat, 0, 64), token, block)
+            return game_of(changed_game(seats.core, presence, match, token))
 
         return await attempt(remove)
 
@@ -97,22 +97,22 @@ class SeatMutation:
         description="Resign the token's seat: a bot plays it to the end; the result says so."
     )
     async def resign_seat(self, info: Info, game_id: ID) -> GameOrProblem:
-        service, token = container_of(info).service, token_of(info)
+        seats, token = container_of(info).seats, token_of(info)
         presence = container_of(info).presence
 
         def resign() -> Game:
-            match = service.resign(game_id, token)
-            return game_of(changed_game(service, presence, match, token))
+            match = seats.resign(game_id, token)
+            return game_of(changed_game(seats.core, presence, match, token))
 
         return await attempt(resign)
 
     @strawberry.mutation(description="Take the seat back from the bot that played it on timeout.")
     async def return_to_seat(self, info: Info, game_id: ID) -> GameOrProblem:
-        service, token = container_of(info).service, token_of(info)
+        seats, token = container_of(info).seats, token_of(info)
         presence = container_of(info).presence
 
         def back() -> Game:
-            match = service.return_to_seat(game_id, token)
-            return game_of(changed_game(service, presence, match, token))
+            match = seats.return_to_seat(game_id, token)
+            return game_of(changed_game(seats.core, presence, match, token))
 
         return await attempt(back)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from api.conditional import NOT_MODIFIED, IfNoneMatch, content_etag, matches
-from api.deps import LanguageDep, ServiceDep
+from api.deps import CoreDep, LanguageDep
 from api.openapi_contract import problems
 from api.schemas.game_types import GameTypeDetail, GameTypePublic
 from domain.errors import GameTypeNotFound, UnknownGameType
@@ -14,10 +14,10 @@ router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
 
 
 @router.get("", operation_id="listGameTypes", openapi_extra=problems())
-def list_game_types(service: ServiceDep, lang: LanguageDep, response: Response) -> list[GameTypePublic]:
+def list_game_types(core: CoreDep, lang: LanguageDep, response: Response) -> list[GameTypePublic]:
     """List the game types with their player counts and options."""
     response.headers["Content-Language"] = lang
-    return [GameTypePublic.of(engine, lang) for engine in service.registry]
+    return [GameTypePublic.of(engine, lang) for engine in core.registry]
 
 
 @router.get(
@@ -29,7 +29,7 @@ def list_game_types(service: ServiceDep, lang: LanguageDep, response: Response) 
 )
 def get_game_type(
     slug: str,
-    service: ServiceDep,
+    core: CoreDep,
     lang: LanguageDep,
     response: Response,
     if_none_match: IfNoneMatch = None,
@@ -39,7 +39,7 @@ def get_game_type(
     The ``ETag`` changes only when the data does (a new version of the service): revalidate
     with ``If-None-Match`` instead of downloading it again."""
     try:
-        engine = service.registry.get(slug)
+        engine = core.registry.get(slug)
     except UnknownGameType as exc:
         raise GameTypeNotFound(exc.message) from None
     detail = GameTypeDetail.detail(engine, lang)

@@ -11,12 +11,16 @@ from api.conditional import CACHE_CONTROL, NOT_MODIFIED, VARY, IfNoneMatch, game
 from api.deps import (
     AddressDep,
     CallerDep,
+    CoreDep,
     LanguageDep,
+    LobbyDep,
+    PlayDep,
     PlayersDep,
     PresenceDep,
+    ReadsDep,
     RematchesDep,
     ReplaysDep,
-    ServiceDep,
+    SeatsDep,
     StandingDep,
     TokenDep,
 )
@@ -48,7 +52,7 @@ from domain.idempotency import (
 )
 from domain.lobby import CURSOR_PATTERN, MAX_FILTER_SEATS, LobbyFilter
 from domain.seating import creator_of, take_seat
-from domain.services import Viewer
+from domain.services.core import Viewer
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -80,7 +84,7 @@ TokenKeyHeader = Annotated[
 )
 def create_game(
     body: GameCreate,
-    service: ServiceDep,
+    lobby: LobbyDep,
     players: PlayersDep,
     token: TokenDep,
     response: Response,
@@ -94,7 +98,7 @@ def create_game(
     that player's name (a bounded number of open ones per player and per client address);
     without one it is reached by its link only."""
     clock = body.clock.settings() if body.clock is not None else None
-    created = service.create_game(
+    created = lobby.create_game(
         body.type,
         body.options,
         body.seed,
@@ -117,7 +121,7 @@ def located(response: Response, created: GameCreated) -> GameCreated:
 
 @router.get("", operation_id="listGames", openapi_extra=problems(("unknown_game_type", 422)))
 def list_games(
-    service: ServiceDep,
+    lobby: LobbyDep,
     lang: LanguageDep,
     response: Response,
     status: Annotated[
@@ -161,7 +165,7 @@ def list_games(
     and clock: one page at a time. Lobbies are listed only when a player identity created them."""
     where = LobbyFilter(status, type, joinable, open_seats, players, clock)
     response.headers["Content-Language"] = lang
-    return GamePagePublic.of(service.list_games(where, limit, cursor), lang)
+    return GamePagePublic.of(lobby.list_games(where, limit, cursor), lang)
 
 
 @router.get(
@@ -173,7 +177,7 @@ def list_games(
 )
 def get_game(
     game_id: str,
-    service: ServiceDep,
+    core: CoreDep,
     presence: PresenceDep,
     standing: StandingDep,
     token: TokenDep,
@@ -186,8 +190,8 @@ def get_game(
     The answer's weak ``ETag`` changes with the game's version and the connected seats, and
     differs per viewer; send it back in ``If-None-Match`` to get ``304 Not Modified`` while
     nothing happened."""
-    match = service.load(game_id)
-    viewer = service.viewer(match, token)
+    match = core.load(game_id)
+    viewer = core.viewer(match, token)
     connected = presence.connected(match.id)
     etag = game_etag(match.id, match.version, viewer, lang, connected=connected)
     headers = {"ETag": etag, "Vary": VARY, "Cache-Control": CACHE_CONTROL, "Content-Language": lang}
@@ -217,7 +221,7 @@ def get_game(
 def join_game(
     game_id: str,
     body: SeatCreate,
-    service: ServiceDep,
+    seats: SeatsDep,
     players: PlayersDep,
     rematches: RematchesDep,
     token: TokenDep,
@@ -231,7 +235,7 @@ def join_game(
     With a player token (``Authorization: Bearer``) the seat is tied to that player; with the
     seat token of the previous game, a rematch seat held for it is taken."""
     joined = take_seat(
-        service,
+        seats,
         players,
         rematches,
         game_id,
@@ -255,7 +259,7 @@ def join_game(
 def remove_seat(
     game_id: str,
     seat: Annotated[int, Path(ge=0, le=64)],
-    service: ServiceDep,
+    seats: SeatsDep,
     presence: PresenceDep,
     token: TokenDep,
     block: Annotated[
@@ -268,8 +272,8 @@ def remove_seat(
 ) -> GamePublic:
     """Free a lobby seat: the host removes any seat (and may block its taker), a seat (its own
     token) leaves. Later seats move up one place."""
-    match = service.remove_seat(game_id, seat, token, block)
-    return changed_game(service, presence, match, token)
+    match = seats.remove_seat(game_id, seat, token, block)
+    return changed_game(seats.core, presence, match, token)
 
 
 @router.post(
@@ -281,16 +285,16 @@ def remove_seat(
 )
 def start_game(
     game_id: str,
-    service: ServiceDep,
+    seats: SeatsDep,
     presence: PresenceDep,
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
 ) -> GamePublic:
     """Start the game (host token)."""
-    match = service.start(game_id, token)
+    match = seats.start(game_id, token)
     response.headers["Content-Language"] = lang
-    return changed_game(service, presence, match, token, lang)
+    return changed_game(seats.core, presence, match, token, lang)
 
 
 @router.post(
@@ -300,16 +304,16 @@ def start_game(
 )
 def abort_game(
     game_id: str,
-    service: ServiceDep,
+    seats: SeatsDep,
     presence: PresenceDep,
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
 ) -> GamePublic:
     """Abort the game (host token); its seed is revealed."""
-    match = service.abort(game_id, token)
+    match = seats.abort(game_id, token)
     response.headers["Content-Language"] = lang
-    return changed_game(service, presence, match, token, lang)
+    return changed_game(seats.core, presence, match, token, lang)
 
 
 @router.post(
@@ -334,11 +338,11 @@ def rematch_game(game_id: str, rematches: RematchesDep, token: TokenDep, respons
     ),
 )
 def resign_seat(
-    game_id: str, service: ServiceDep, presence: PresenceDep, token: TokenDep
+    game_id: str, seats: SeatsDep, presence: PresenceDep, token: TokenDep
 ) -> GamePublic:
     """Resign the token's seat: a bot plays it to the end, and the result says who resigned."""
-    match = service.resign(game_id, token)
-    return changed_game(service, presence, match, token)
+    match = seats.resign(game_id, token)
+    return changed_game(seats.core, presence, match, token)
 
 
 @router.post(
@@ -349,11 +353,11 @@ def resign_seat(
     ),
 )
 def return_to_seat(
-    game_id: str, service: ServiceDep, presence: PresenceDep, token: TokenDep
+    game_id: str, seats: SeatsDep, presence: PresenceDep, token: TokenDep
 ) -> GamePublic:
     """Take the seat back from the bot that played it since its clock ran out."""
-    match = service.return_to_seat(game_id, token)
-    return changed_game(service, presence, match, token)
+    match = seats.return_to_seat(game_id, token)
+    return changed_game(seats.core, presence, match, token)
 
 
 @router.get(
@@ -395,14 +399,14 @@ def replay_game(
 )
 def get_choices(
     game_id: str,
-    service: ServiceDep,
+    play: PlayDep,
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
     if_none_match: IfNoneMatch = None,
 ) -> ChoicesPublic | Response:
     """What the token's seat must decide now, with every legal choice (``ETag`` as for the game)."""
-    pending = service.pending(game_id, token)
+    pending = play.pending(game_id, token)
     etag = game_etag(game_id, pending.version, Viewer(seat=pending.seat), lang, "choices")
     headers = {"ETag": etag, "Vary": VARY, "Cache-Control": CACHE_CONTROL, "Content-Language": lang}
     if matches(if_none_match, etag):
@@ -435,7 +439,7 @@ def get_choices(
 async def submit_choice(
     game_id: str,
     body: ChoiceSubmit,
-    service: ServiceDep,
+    play: PlayDep,
     token: TokenDep,
     lang: LanguageDep,
     response: Response,
@@ -452,7 +456,7 @@ async def submit_choice(
 ) -> SubmitResultPublic:
     """Submit one of the listed choices: sealed (others still choosing) or applied (the next
     decision's prompt in ``lang``)."""
-    result = await service.submit_async(
+    result = await play.submit_async(
         run_in_threadpool,
         game_id,
         token,
@@ -462,7 +466,7 @@ async def submit_choice(
         body.decision_version,
     )
     if "game_type" not in result:  # an answer remembered before answers named the game type
-        result = {**result, "game_type": service.pending(game_id, token).game_type}
+        result = {**result, "game_type": play.pending(game_id, token).game_type}
     response.headers["Content-Language"] = lang
     return SubmitResultPublic.of(result, lang)
 
@@ -470,13 +474,13 @@ async def submit_choice(
 @router.get("/{game_id}/events", operation_id="listEvents", openapi_extra=problems("game_not_found"))
 def list_events(
     game_id: str,
-    service: ServiceDep,
+    reads: ReadsDep,
     token: TokenDep,
     after: Annotated[int, Query(ge=0, le=INT32_MAX)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> EventsPage:
     """The game's events after sequence number ``after``, as the token's seat may see them."""
-    _, game_type, events = service.events_of_game(game_id, token, after, limit)
+    _, game_type, events = reads.events_of_game(game_id, token, after, limit)
     last = events[-1]["seq"] if events else after
     return EventsPage(
         game_type=game_type, events=[EventPublic.model_validate(e) for e in events], last_seq=last

@@ -54,7 +54,7 @@ async def readyz(container: ContainerDep) -> JSONResponse:
 @router.get("/metrics", operation_id="metrics", response_class=Response)
 async def metrics(container: ContainerDep) -> Response:
     """Prometheus metrics."""
-    counts = await run_in_threadpool(container.service.count_by_status)
+    counts = await run_in_threadpool(container.lobby.count_by_status)
     for status in ("lobby", "in_progress", "finished", "aborted"):
         container.metrics.games.labels(status).set(counts.get(status, 0))
     return Response(generate_latest(container.metrics.registry), media_type=CONTENT_TYPE_LATEST)

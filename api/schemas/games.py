@@ -17,7 +17,9 @@ from domain.lobby import Creator, GamePage, GameSummary
 from domain.match import Match
 from domain.presence import PresenceService
 from domain.ratings import unrated_reasons
-from domain.services import Created, GameService, Viewer, describe_decision
+from domain.services.core import ServiceCore, Viewer
+from domain.services.decisions import describe_decision
+from domain.services.lobby import Created
 
 
 class ClockOptions(BaseModel):
@@ -303,7 +305,7 @@ class GamePublic(BaseModel):
 
 
 def changed_game(
-    service: GameService,
+    core: ServiceCore,
     presence: PresenceService,
     match: Match,
     token: str | None,
@@ -311,7 +313,7 @@ def changed_game(
 ) -> GamePublic:
     """The game a change returns: as the token sees it now (a seat that just left sees what a
     spectator sees), with the seats connected now."""
-    return GamePublic.of(match, service.viewer_or_spectator(match, token), presence.connected(match.id), lang)
+    return GamePublic.of(match, core.viewer_or_spectator(match, token), presence.connected(match.id), lang)
 
 
 class SeatSummaryPublic(BaseModel):

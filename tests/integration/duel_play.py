@@ -10,7 +10,7 @@ from domain.match import Match
 from domain.ports import UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.seeding import commitment
-from domain.services import GameService
+from domain.services.bundle import Services
 from tests.fakes import FakePublisher, FixedClock
 
 
@@ -21,28 +21,28 @@ class StartedDuel:
     tokens: list[str]
 
 
-def game_service(uow: UnitOfWorkFactory, registry: EngineRegistry) -> GameService:
-    return GameService(uow, registry, FakePublisher(), FixedClock())
+def game_service(uow: UnitOfWorkFactory, registry: EngineRegistry) -> Services:
+    return Services.build(uow, registry, FakePublisher(), FixedClock())
 
 
-def start_duel(service: GameService, players: int = 2, rounds: int = 2) -> StartedDuel:
-    created = service.create_game("duel", {"rounds": rounds}, seed="integration-seed")
+def start_duel(service: Services, players: int = 2, rounds: int = 2) -> StartedDuel:
+    created = service.lobby.create_game("duel", {"rounds": rounds}, seed="integration-seed")
     game_id = created.match.id
-    tokens = [service.join(game_id, f"player {n}").token for n in range(players)]
-    service.start(game_id, created.host_token)
+    tokens = [service.seats.join(game_id, f"player {n}").token for n in range(players)]
+    service.seats.start(game_id, created.host_token)
     return StartedDuel(game_id, created.host_token, tokens)
 
 
-def play_round(service: GameService, duel: StartedDuel, cards: list[int], bank: bool) -> None:
+def play_round(service: Services, duel: StartedDuel, cards: list[int], bank: bool) -> None:
     """Every seat plays a card (sealed, then revealed), then the round's first seat decides."""
     for token, card in zip(duel.tokens, cards, strict=True):
-        service.submit(duel.game_id, token, {"card": card})
-    match = service.load(duel.game_id)
+        service.play.submit(duel.game_id, token, {"card": card})
+    match = service.core.load(duel.game_id)
     decision = match.decision()
     assert decision is not None
     (banker,) = decision.seats
     action = "bank" if bank else "pass"
-    service.submit(duel.game_id, duel.tokens[banker], {"action": action})
+    service.play.submit(duel.game_id, duel.tokens[banker], {"action": action})
 
 
 def lobby_match(

@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 from domain.chat import BURST, ChatEntry, ChatService, chat_channel
 from domain.errors import ChatRateLimited
 from domain.registry import EngineRegistry
+from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 from tests.integration.duel_play import game_service, start_duel
@@ -21,18 +22,20 @@ from tests.integration.duel_play import game_service, start_duel
 pytestmark = pytest.mark.timeout(60)
 
 
-def chat_service(uow_factory: Any, registry: EngineRegistry, units: Any = None) -> tuple[ChatService, Any]:
+def chat_service(
+    uow_factory: Any, registry: EngineRegistry, units: Any = None
+) -> tuple[ChatService, Any, Services]:
     games = game_service(uow_factory, registry)
     publisher = FakePublisher()
-    return ChatService(games, units or uow_factory, publisher, FixedClock()), publisher
+    return ChatService(games.core, units or uow_factory, publisher, FixedClock()), publisher, games
 
 
 def test_concurrent_posts_get_one_gap_free_sequence_and_are_published_once(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
-    chat, publisher = chat_service(uow_factory, registry)
-    duel = start_duel(chat.games, players=3)
-    version = chat.games.load(duel.game_id).version
+    chat, publisher, games = chat_service(uow_factory, registry)
+    duel = start_duel(games, players=3)
+    version = games.core.load(duel.game_id).version
     posts = [(token, f"{seat}-{n}") for seat, token in enumerate(duel.tokens) for n in range(BURST)]
     with ThreadPoolExecutor(max_workers=6) as pool:
         entries = list(pool.map(lambda post: chat.post(duel.game_id, post[0], post[1], None), posts))
@@ -45,7 +48,7 @@ def test_concurrent_posts_get_one_gap_free_sequence_and_are_published_once(
     assert {game_id for game_id, _ in publisher.published} == {chat_channel(duel.game_id)}
     with pytest.raises(ChatRateLimited):  # each seat spent its burst (the clock stands still)
         chat.post(duel.game_id, duel.tokens[0], "one more", None)
-    assert chat.games.load(duel.game_id).version == version  # talking never moves the game
+    assert games.core.load(duel.game_id).version == version  # talking never moves the game
 
 
 class GatedChat:
@@ -108,8 +111,8 @@ def test_two_writers_that_read_the_same_next_seq_both_land(
     """Should two writers ever read the same next ``seq`` (the lock bypassed here), the primary key
     admits one and the other tries again and gets 2: nothing lost, no gap, no error."""
     factory = SqlUnitOfWorkFactory(postgres_engine, registry)
-    chat, publisher = chat_service(factory, registry, GatedUnits(factory, 2))
-    duel = start_duel(chat.games)
+    chat, publisher, games = chat_service(factory, registry, GatedUnits(factory, 2))
+    duel = start_duel(games)
     with ThreadPoolExecutor(max_workers=2) as pool:
         written = list(
             pool.map(lambda seat: chat.post(duel.game_id, duel.tokens[seat], f"s{seat}", None), (0, 1))

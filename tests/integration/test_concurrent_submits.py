@@ -1,4 +1,4 @@
-"""Real concurrent submits through ``GameService``: optimistic locking under contention.
+"""Real concurrent submits through ``Services``: optimistic locking under contention.
 
 A gate holds each thread's first load until both threads are there, so both really start from
 the same version; the database then decides who wins (on PostgreSQL the loser of the row lock
@@ -19,7 +19,7 @@ from domain.engine import JSON
 from domain.errors import VersionConflict
 from domain.match import Match
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 from tests.integration.duel_play import StartedDuel, start_duel
@@ -81,13 +81,13 @@ class GatedUnitOfWork:
         self._inner.commit()
 
 
-def plain_service(db_engine: Engine, registry: EngineRegistry) -> GameService:
-    return GameService(SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock())
+def plain_service(db_engine: Engine, registry: EngineRegistry) -> Services:
+    return Services.build(SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock())
 
 
-def gated_service(db_engine: Engine, registry: EngineRegistry, gate: SaveGate) -> GameService:
+def gated_service(db_engine: Engine, registry: EngineRegistry, gate: SaveGate) -> Services:
     factory = SqlUnitOfWorkFactory(db_engine, registry)
-    return GameService(
+    return Services.build(
         lambda: GatedUnitOfWork(factory(), gate),  # type: ignore[arg-type]
         registry,
         FakePublisher(),
@@ -96,11 +96,11 @@ def gated_service(db_engine: Engine, registry: EngineRegistry, gate: SaveGate) -
 
 
 def both_seats_play(
-    service: GameService, duel: StartedDuel, version: int | None, seats: tuple[int, int] = (0, 1)
+    service: Services, duel: StartedDuel, version: int | None, seats: tuple[int, int] = (0, 1)
 ) -> list[dict[str, JSON] | BaseException]:
     def submit(seat: int) -> dict[str, JSON] | BaseException:
         try:
-            return service.submit(duel.game_id, duel.tokens[seat], {"card": 3}, version)
+            return service.play.submit(duel.game_id, duel.tokens[seat], {"card": 3}, version)
         except VersionConflict as conflict:
             return conflict
 
@@ -114,7 +114,7 @@ def test_of_two_submits_of_one_seat_on_the_same_version_exactly_one_wins(
 ) -> None:
     plain = plain_service(postgres_engine, registry)
     duel = start_duel(plain)
-    before = plain.load(duel.game_id)
+    before = plain.core.load(duel.game_id)
 
     outcomes = both_seats_play(
         gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version, (0, 0)
@@ -124,8 +124,8 @@ def test_of_two_submits_of_one_seat_on_the_same_version_exactly_one_wins(
     conflicts = [o for o in outcomes if isinstance(o, VersionConflict)]
     assert len(wins) == 1 and len(conflicts) == 1, outcomes
     winner = 0
-    stored = plain.load(duel.game_id)
-    history = plain.history(duel.game_id, after=0, limit=1_000)
+    stored = plain.core.load(duel.game_id)
+    history = plain.reads.history(duel.game_id, after=0, limit=1_000)
     assert stored.version == before.version + 1 == wins[0]["version"]
     assert stored.sealed == {winner: {"card": 3}}
     assert stored.last_seq == before.last_seq + 1
@@ -141,14 +141,14 @@ def test_two_seats_sealing_on_the_same_version_both_land(
     in the meantime is not a change of either seat's decision (no false 409)."""
     plain = plain_service(postgres_engine, registry)
     duel = start_duel(plain)
-    before = plain.load(duel.game_id)
+    before = plain.core.load(duel.game_id)
 
     outcomes = both_seats_play(
         gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version
     )
 
     assert sorted(o["status"] for o in outcomes if isinstance(o, dict)) == ["applied", "sealed"]
-    assert plain.load(duel.game_id).version == before.version + 2
+    assert plain.core.load(duel.game_id).version == before.version + 2
 
 
 @pytest.mark.postgres
@@ -157,13 +157,13 @@ def test_two_submits_without_a_version_both_land_after_a_retry(
 ) -> None:
     plain = plain_service(postgres_engine, registry)
     duel = start_duel(plain)
-    before = plain.load(duel.game_id)
+    before = plain.core.load(duel.game_id)
 
     outcomes = both_seats_play(gated_service(postgres_engine, registry, SaveGate(2)), duel, None)
 
     assert sorted(o["status"] for o in outcomes if isinstance(o, dict)) == ["applied", "sealed"]
-    stored = plain.load(duel.game_id)
-    history = plain.history(duel.game_id, after=0, limit=1_000)
+    stored = plain.core.load(duel.game_id)
+    history = plain.reads.history(duel.game_id, after=0, limit=1_000)
     assert stored.version == before.version + 2
     assert stored.sealed == {}
     assert stored.engine.dump(stored.state)["phase"] == "bank"
@@ -177,11 +177,11 @@ def test_writers_of_one_version_serialise_on_every_backend(
     """The same race on whichever backend is configured (SQLite waits on its busy timeout)."""
     plain = plain_service(db_engine, registry)
     duel = start_duel(plain)
-    version = plain.load(duel.game_id).version
+    version = plain.core.load(duel.game_id).version
 
     outcomes = both_seats_play(
         gated_service(db_engine, registry, SaveGate(2)), duel, version, (0, 0)
     )
 
     assert sorted(isinstance(o, VersionConflict) for o in outcomes) == [False, True]
-    assert plain.load(duel.game_id).version == version + 1
+    assert plain.core.load(duel.game_id).version == version + 1

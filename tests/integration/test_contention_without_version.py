@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 
 from domain.errors import GameFull
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 from tests.integration.duel_play import start_duel
@@ -26,8 +26,8 @@ THREADS = 12
 SUBMITS_PER_THREAD = 6
 
 
-def service_on(db_engine: Engine, registry: EngineRegistry) -> GameService:
-    return GameService(SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock())
+def service_on(db_engine: Engine, registry: EngineRegistry) -> Services:
+    return Services.build(SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock())
 
 
 def test_concurrent_submits_without_a_version_all_land_on_postgresql(
@@ -35,7 +35,7 @@ def test_concurrent_submits_without_a_version_all_land_on_postgresql(
 ) -> None:
     service = service_on(postgres_engine, registry)
     duel = start_duel(service, players=3)
-    before = service.load(duel.game_id).version
+    before = service.core.load(duel.game_id).version
     start = threading.Barrier(THREADS, timeout=30)
 
     def spam(n: int) -> list[str]:
@@ -44,7 +44,7 @@ def test_concurrent_submits_without_a_version_all_land_on_postgresql(
         for i in range(SUBMITS_PER_THREAD):
             card = 1 + (n + i) % 3
             try:
-                result = service.submit(duel.game_id, duel.tokens[n % 2], {"card": card})
+                result = service.play.submit(duel.game_id, duel.tokens[n % 2], {"card": card})
                 outcomes.append(str(result["status"]))
             except Exception as exc:
                 outcomes.append(type(exc).__name__)
@@ -54,9 +54,9 @@ def test_concurrent_submits_without_a_version_all_land_on_postgresql(
         outcomes = [o for batch in pool.map(spam, range(THREADS)) for o in batch]
 
     assert outcomes == ["sealed"] * THREADS * SUBMITS_PER_THREAD
-    stored = service.load(duel.game_id)
+    stored = service.core.load(duel.game_id)
     assert stored.version == before + THREADS * SUBMITS_PER_THREAD
-    history = service.history(duel.game_id, 0, 10_000)
+    history = service.reads.history(duel.game_id, 0, 10_000)
     assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
 
 
@@ -64,13 +64,13 @@ def test_a_crowd_joining_one_lobby_gets_every_seat_once_and_no_409(
     postgres_engine: Engine, registry: EngineRegistry
 ) -> None:
     service = service_on(postgres_engine, registry)
-    game_id = service.create_game("duel", None, None).match.id
+    game_id = service.lobby.create_game("duel", None, None).match.id
     start = threading.Barrier(THREADS, timeout=30)
 
     def join(n: int) -> str:
         start.wait()
         try:
-            return f"seat {service.join(game_id, f'p{n}').seat}"
+            return f"seat {service.seats.join(game_id, f'p{n}').seat}"
         except GameFull:
             return "full"
         except Exception as exc:

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from domain.deadlines import DeadlineService
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock
@@ -19,19 +19,19 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
     clock = ManualClock()
-    service = GameService(uow_factory, registry, FakePublisher(), clock)
-    created = service.create_game("duel", None, "seed", clock={"mode": "per_decision", "seconds": 5})
+    service = Services.build(uow_factory, registry, FakePublisher(), clock)
+    created = service.lobby.create_game("duel", None, "seed", clock={"mode": "per_decision", "seconds": 5})
     game_id = created.match.id
     for name in ("a", "b", "c"):
-        service.join(game_id, name)
-    service.start(game_id, created.host_token)
+        service.seats.join(game_id, name)
+    service.seats.start(game_id, created.host_token)
     with uow_factory.db_engine.connect() as connection:
         stored = connection.execute(select(games.c.next_deadline)).scalar_one()
     assert stored is not None
     assert stored.replace(tzinfo=None) == (clock.now() + timedelta(seconds=5)).replace(tzinfo=None)
 
     clock.advance(5)
-    firers = [DeadlineService(service) for _ in range(6)]
+    firers = [DeadlineService(service.core) for _ in range(6)]
     fired: list[int] = []
     barrier = threading.Barrier(len(firers))
 
@@ -52,7 +52,7 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
         next_deadline = connection.execute(select(games.c.next_deadline)).scalar_one()
     assert sorted(e["seat"] for e in expired) == [0, 1, 2]
     assert next_deadline is None  # every seat is now played by a bot: nothing more to time
-    match = service.load(game_id)
+    match = service.core.load(game_id)
     assert [s.stand_in for s in match.seats] == ["lapsed"] * 3  # the stand-in plays this decision
     with uow_factory() as uow:
         assert uow.games.count_bot_only_in_progress() == 1, "the bot-only cap counts it meanwhile"
@@ -62,15 +62,15 @@ def test_an_abandoned_lobby_expires_in_the_database_and_a_young_one_stays(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
     clock = ManualClock()
-    service = GameService(uow_factory, registry, FakePublisher(), clock)
-    old = service.create_game("duel", None, None).match.id
+    service = Services.build(uow_factory, registry, FakePublisher(), clock)
+    old = service.lobby.create_game("duel", None, None).match.id
     clock.advance(3600)
-    young = service.create_game("duel", None, None).match.id
+    young = service.lobby.create_game("duel", None, None).match.id
     clock.advance(1)
-    assert DeadlineService(service, timedelta(hours=1)).fire_due() == 1
-    assert service.load(old).status.value == "aborted"
-    assert service.load(young).status.value == "lobby"
-    (event,) = service.history(old, 0, 10)
+    assert DeadlineService(service.core, timedelta(hours=1)).fire_due() == 1
+    assert service.core.load(old).status.value == "aborted"
+    assert service.core.load(young).status.value == "lobby"
+    (event,) = service.reads.history(old, 0, 10)
     assert (event.event.type, event.event.data["reason"]) == ("game_aborted", "lobby_expired")
 
 
@@ -78,18 +78,18 @@ def test_a_clockless_games_silent_seat_is_handed_to_the_stand_in_after_the_inact
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
     clock = ManualClock()
-    service = GameService(uow_factory, registry, FakePublisher(), clock)
-    service.inactivity_days = 3
-    created = service.create_game("duel", None, "seed")
+    service = Services.build(uow_factory, registry, FakePublisher(), clock)
+    service.lobby.inactivity_days = 3
+    created = service.lobby.create_game("duel", None, "seed")
     game_id = created.match.id
     for name in ("a", "b"):
-        service.join(game_id, name)
-    service.start(game_id, created.host_token)
+        service.seats.join(game_id, name)
+    service.seats.start(game_id, created.host_token)
     with uow_factory.db_engine.connect() as connection:
         stored = connection.execute(select(games.c.next_deadline)).scalar_one()
     assert stored.replace(tzinfo=None) == (clock.now() + timedelta(days=3)).replace(tzinfo=None)
     clock.advance(3 * 86400)
-    assert DeadlineService(service).fire_due() == 1
-    assert [s.stand_in for s in service.load(game_id).seats] == ["timeout", "timeout"]
-    assert service.load(game_id).timing.public(clock.now())["inactivity_days"] == 3
+    assert DeadlineService(service.core).fire_due() == 1
+    assert [s.stand_in for s in service.core.load(game_id).seats] == ["timeout", "timeout"]
+    assert service.core.load(game_id).timing.public(clock.now())["inactivity_days"] == 3
 

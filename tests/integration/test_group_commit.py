@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from domain.errors import IllegalChoice, NotYourDecision
 from domain.ports import UnitOfWork
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.group_commit import GroupCommitter
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
@@ -38,8 +38,8 @@ def committer(db_engine: Engine, registry: EngineRegistry) -> Iterator[GroupComm
 
 
 @pytest.fixture
-def service(db_engine: Engine, registry: EngineRegistry, committer: GroupCommitter) -> GameService:
-    return GameService(
+def service(db_engine: Engine, registry: EngineRegistry, committer: GroupCommitter) -> Services:
+    return Services.build(
         SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock(), committer
     )
 
@@ -71,15 +71,15 @@ def outcome(future: Future[Any]) -> Any:
     return error if error is not None else future.result()
 
 
-def card(service: GameService, duel: StartedDuel, seat: int, value: int = 3) -> Callable[[], Any]:
-    return lambda: service.submit(duel.game_id, duel.tokens[seat], {"card": value})
+def card(service: Services, duel: StartedDuel, seat: int, value: int = 3) -> Callable[[], Any]:
+    return lambda: service.play.submit(duel.game_id, duel.tokens[seat], {"card": value})
 
 
 def test_submits_queued_together_commit_in_one_transaction_in_order_per_game(
-    service: GameService, committer: GroupCommitter
+    service: Services, committer: GroupCommitter
 ) -> None:
     duels = [start_duel(service) for _ in range(4)]
-    versions = [service.load(d.game_id).version for d in duels]
+    versions = [service.core.load(d.game_id).version for d in duels]
     batches = committer.batches
 
     futures = one_batch(committer, [card(service, d, s) for d in duels for s in (0, 1)])
@@ -89,18 +89,18 @@ def test_submits_queued_together_commit_in_one_transaction_in_order_per_game(
     pairs = zip(answers[::2], answers[1::2], strict=True)
     for duel, version, pair in zip(duels, versions, pairs, strict=True):
         assert sorted(a["status"] for a in pair) == ["applied", "sealed"]
-        stored = service.load(duel.game_id)
+        stored = service.core.load(duel.game_id)
         assert stored.version == version + 2 == max(a["version"] for a in pair)
         assert stored.engine.dump(stored.state)["phase"] == "bank"
-        history = service.history(duel.game_id, after=0, limit=1_000)
+        history = service.reads.history(duel.game_id, after=0, limit=1_000)
         assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
 
 
 def test_a_refused_move_is_answered_alone_and_the_rest_of_its_batch_commits(
-    service: GameService, committer: GroupCommitter
+    service: Services, committer: GroupCommitter
 ) -> None:
     good, bad = start_duel(service), start_duel(service)
-    before = {d.game_id: service.load(d.game_id).version for d in (good, bad)}
+    before = {d.game_id: service.core.load(d.game_id).version for d in (good, bad)}
 
     futures = one_batch(
         committer,
@@ -109,23 +109,23 @@ def test_a_refused_move_is_answered_alone_and_the_rest_of_its_batch_commits(
 
     assert isinstance(outcome(futures[0]), IllegalChoice)
     assert sorted(f.result()["status"] for f in futures[1:]) == ["applied", "sealed"]
-    assert service.load(good.game_id).version == before[good.game_id] + 2
-    assert service.load(bad.game_id).version == before[bad.game_id]
+    assert service.core.load(good.game_id).version == before[good.game_id] + 2
+    assert service.core.load(bad.game_id).version == before[bad.game_id]
 
 
 def test_a_work_refused_after_writing_is_undone_alone_wherever_it_sits_in_its_batch(
-    service: GameService, committer: GroupCommitter
+    service: Services, committer: GroupCommitter
 ) -> None:
     """Sorted first, the refused work runs before SQLite's transaction exists; sorted last, it is
     undone to its savepoint. Either way its writes go, the others' stay."""
     kept, undone_first, undone_last = (start_duel(service) for _ in range(3))
-    before = {d.game_id: service.load(d.game_id).version for d in (kept, undone_first, undone_last)}
+    before = {d.game_id: service.core.load(d.game_id).version for d in (kept, undone_first, undone_last)}
 
     def writes_then_refuses(duel: StartedDuel) -> Callable[[SqlUnitOfWork], None]:
         def work(uow: SqlUnitOfWork) -> None:
             match = uow.games.get(duel.game_id, for_update=True)
             match.submit(0, {"card": 3})
-            service.save(uow, match, 0)
+            service.core.save(uow, match, 0)
             raise NotYourDecision("refused after its write")
 
         return work
@@ -142,19 +142,19 @@ def test_a_work_refused_after_writing_is_undone_alone_wherever_it_sits_in_its_ba
     assert isinstance(outcome(futures[0]), NotYourDecision)
     assert futures[1].result()["status"] == "sealed"
     assert isinstance(outcome(futures[2]), NotYourDecision)
-    assert service.load(kept.game_id).version == before[kept.game_id] + 1
+    assert service.core.load(kept.game_id).version == before[kept.game_id] + 1
     for duel in (undone_first, undone_last):
-        assert service.load(duel.game_id).version == before[duel.game_id]
-        assert service.history(duel.game_id, after=0, limit=1_000)[-1].event.type != "sealed"
+        assert service.core.load(duel.game_id).version == before[duel.game_id]
+        assert service.reads.history(duel.game_id, after=0, limit=1_000)[-1].event.type != "sealed"
 
 
 def test_a_work_alone_in_its_batch_is_undone_without_a_savepoint(
-    service: GameService, committer: GroupCommitter, db_engine: Engine
+    service: Services, committer: GroupCommitter, db_engine: Engine
 ) -> None:
     """A batch of one work takes no savepoint (two round trips fewer on PostgreSQL): refused after
     its write, it is undone by rolling the transaction back, and the game moves on after it."""
     duel = start_duel(service)
-    before = service.load(duel.game_id).version
+    before = service.core.load(duel.game_id).version
     savepoints: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -164,26 +164,24 @@ def test_a_work_alone_in_its_batch_is_undone_without_a_savepoint(
     def writes_then_refuses(uow: SqlUnitOfWork) -> None:
         match = uow.games.get(duel.game_id, for_update=True)
         match.submit(0, {"card": 3})
-        service.save(uow, match, 0)
+        service.core.save(uow, match, 0)
         raise NotYourDecision("refused after its write")
 
     event.listen(db_engine, "before_cursor_execute", count)
     try:
         with pytest.raises(NotYourDecision):
             committer.run(duel.game_id, writes_then_refuses)
-        assert service.load(duel.game_id).version == before
+        assert service.core.load(duel.game_id).version == before
         assert card(service, duel, 0)()["status"] == "sealed"
     finally:
         event.remove(db_engine, "before_cursor_execute", count)
     assert savepoints == []
-    assert service.load(duel.game_id).version == before + 1
+    assert service.core.load(duel.game_id).version == before + 1
 
 
-def test_a_database_error_fails_every_work_of_its_batch(
-    service: GameService, committer: GroupCommitter
-) -> None:
+def test_a_database_error_fails_every_work_of_its_batch(service: Services, committer: GroupCommitter) -> None:
     duels = [start_duel(service) for _ in range(2)]
-    before = [service.load(d.game_id).version for d in duels]
+    before = [service.core.load(d.game_id).version for d in duels]
 
     def broken(uow: SqlUnitOfWork) -> None:
         uow.games.session.execute(text("SELECT * FROM no_such_table"))  # type: ignore[attr-defined]
@@ -194,17 +192,17 @@ def test_a_database_error_fails_every_work_of_its_batch(
     )
 
     assert all(isinstance(outcome(f), SQLAlchemyError) for f in futures)
-    assert [service.load(d.game_id).version for d in duels] == before
+    assert [service.core.load(d.game_id).version for d in duels] == before
     # the writer goes on: the next batch commits
     assert card(service, duels[0], 0)()["status"] == "sealed"
 
 
 def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
-    service: GameService, committer: GroupCommitter
+    service: Services, committer: GroupCommitter
 ) -> None:
     duel = start_duel(service, rounds=1)
-    service.submit(duel.game_id, duel.tokens[0], {"card": 3})
-    service.submit(duel.game_id, duel.tokens[1], {"card": 2})
+    service.play.submit(duel.game_id, duel.tokens[0], {"card": 3})
+    service.play.submit(duel.game_id, duel.tokens[1], {"card": 2})
     seen: list[str] = []
 
     def fails_once(_uow: UnitOfWork, match: Any) -> None:
@@ -212,25 +210,25 @@ def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
         if len(seen) == 1:
             raise RuntimeError("the rating could not be written")
 
-    service.when_finished.append(fails_once)
+    service.core.when_finished.append(fails_once)
     with pytest.raises(RuntimeError):
-        service.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
-    assert service.load(duel.game_id).status.value == "in_progress"
+        service.play.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
+    assert service.core.load(duel.game_id).status.value == "in_progress"
 
-    service.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
-    assert service.load(duel.game_id).status.value == "finished"
+    service.play.submit(duel.game_id, duel.tokens[0], {"action": "bank"})
+    assert service.core.load(duel.game_id).status.value == "finished"
     assert seen == ["finished", "finished"]
 
 
 @pytest.mark.parametrize("on_loop", [True, False])
 def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
-    service: GameService, committer: GroupCommitter, on_loop: bool
+    service: Services, committer: GroupCommitter, on_loop: bool
 ) -> None:
     """``submit_async`` queues the submit and awaits the writer's answer: while the writer is held,
     nothing runs on a thread for it, and the answer (then the publish) comes after the commit.
     Switched off, the whole submit runs on a thread (the A/B baseline)."""
     duel = start_duel(service)
-    service.submit_on_loop = on_loop
+    service.play.submit_on_loop = on_loop
     holding, release = threading.Event(), threading.Event()
     offloaded: list[str] = []
 
@@ -246,7 +244,9 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
         held = committer.start("", hold)
         assert await asyncio.to_thread(holding.wait, 10)
         submit = asyncio.create_task(
-            service.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
+            service.play.submit_async(
+                offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1"
+            )
         )
         while committer._queues[0].qsize() < 1 and not offloaded:
             await asyncio.sleep(0.005)
@@ -259,11 +259,11 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
 
     answer = asyncio.run(scenario())
     assert answer["status"] == "sealed"
-    assert service.load(duel.game_id).version == answer["version"]
+    assert service.core.load(duel.game_id).version == answer["version"]
     assert offloaded == (["after commit"] if on_loop else ["waiting"])
     # The same key and body repeated answers the first result, through the same path.
     again = asyncio.run(
-        service.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
+        service.play.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
     )
     assert again == answer
 
@@ -287,7 +287,7 @@ def test_several_writers_commit_games_in_parallel_and_each_game_in_order(
     the order they were queued, whatever writer takes them."""
     units = SqlUnitOfWorkFactory(db_engine, registry)
     committer = GroupCommitter(units, writers=4)
-    service = GameService(units, registry, FakePublisher(), FixedClock(), committer)
+    service = Services.build(units, registry, FakePublisher(), FixedClock(), committer)
     try:
         held_key, free_key = _keys_on_distinct_writers(committer, 2)
         holding, release = threading.Event(), threading.Event()
@@ -319,8 +319,8 @@ def test_several_writers_commit_games_in_parallel_and_each_game_in_order(
             )
         assert sorted(a["status"] for a in answers) == ["applied"] * 8 + ["sealed"] * 8
         for duel in duels:
-            stored = service.load(duel.game_id)
-            history = service.history(duel.game_id, after=0, limit=1_000)
+            stored = service.core.load(duel.game_id)
+            history = service.reads.history(duel.game_id, after=0, limit=1_000)
             assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
             assert stored.engine.dump(stored.state)["phase"] == "bank"
         used = {thread.name for thread in threading.enumerate() if thread.name.startswith("group-commit-")}

@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 
 from domain.match import Match
 from domain.registry import default_registry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.group_commit import GroupCommitter
 from persistence.hot_states import HotStates, state_copier
 from persistence.uow import SqlUnitOfWorkFactory
@@ -26,17 +26,17 @@ MAX_STEPS = 250  # a Keythedral game lasts ~850 steps; the others end before thi
 
 def _bot_game(
     db_engine: Engine, slug: str, players: int, grouped: bool = False
-) -> tuple[GameService, HotStates, str]:
+) -> tuple[Services, HotStates, str]:
     """``grouped``: moves written by a ``GroupCommitter`` (closed when the process ends)."""
     registry = default_registry()
     hot = HotStates(capacity=4)
     units = SqlUnitOfWorkFactory(db_engine, registry, hot)
     committer = GroupCommitter(units) if grouped else None
-    games = GameService(units, registry, FakePublisher(), FixedClock(), committer)
-    created = games.create_game(slug, None, f"hot-{slug}")
+    games = Services.build(units, registry, FakePublisher(), FixedClock(), committer)
+    created = games.lobby.create_game(slug, None, f"hot-{slug}")
     for _ in range(players):
-        games.join(created.match.id, "bot", "random", created.host_token)
-    games.start(created.match.id, created.host_token)
+        games.seats.join(created.match.id, "bot", "random", created.host_token)
+    games.seats.start(created.match.id, created.host_token)
     return games, hot, created.match.id
 
 
@@ -65,12 +65,12 @@ def test_every_state_served_from_memory_equals_a_full_load(
 ) -> None:
     games, hot, game_id = _bot_game(db_engine, slug, players, grouped)
     steps = 0
-    while steps < MAX_STEPS and games.play_bot_turn(game_id):
+    while steps < MAX_STEPS and games.play.play_bot_turn(game_id):
         steps += 1
-        served = games.load(game_id)
+        served = games.core.load(game_id)
         assert _answers(served) == _answers(_full_load(db_engine, game_id)), f"step {steps}"
     assert steps > 30
-    if state_copier(games.registry.get(slug)) is not None:
+    if state_copier(games.core.registry.get(slug)) is not None:
         # every bot turn and every check after it loaded from memory
         assert hot.hits >= 2 * steps
     else:
@@ -79,49 +79,49 @@ def test_every_state_served_from_memory_equals_a_full_load(
 
 def test_two_loads_never_share_a_state(db_engine: Engine) -> None:
     games, hot, game_id = _bot_game(db_engine, "carcassonne", 2)
-    games.play_bot_turn(game_id)
+    games.play.play_bot_turn(game_id)
     hits = hot.hits
-    first, second = games.load(game_id), games.load(game_id)
+    first, second = games.core.load(game_id), games.core.load(game_id)
     assert hot.hits == hits + 2
     assert first.state is not second.state
     before = first.engine.dump(second.state)
     first.engine.apply(first.state, {0: first.engine.legal_choices(first.state, 0)[0]})
     assert first.engine.dump(second.state) == before
-    assert _answers(games.load(game_id)) == _answers(_full_load(db_engine, game_id))
+    assert _answers(games.core.load(game_id)) == _answers(_full_load(db_engine, game_id))
 
 
 def test_a_write_that_does_not_commit_is_forgotten(db_engine: Engine) -> None:
     games, hot, game_id = _bot_game(db_engine, "carcassonne", 2)
-    games.play_bot_turn(game_id)
+    games.play.play_bot_turn(game_id)
     assert len(hot) == 1
-    with games.uow() as uow:
+    with games.core.uow() as uow:
         match = uow.games.get(game_id, for_update=True)
         seat = match.engine.decision(match.state).seats[0]
         match.submit(seat, match.engine.legal_choices(match.state, seat)[0])
         uow.games.save(match)
     assert len(hot) == 0
-    assert games.load(game_id).version == _full_load(db_engine, game_id).version
+    assert games.core.load(game_id).version == _full_load(db_engine, game_id).version
 
 
 def test_a_change_by_another_instance_is_loaded_from_the_row(db_engine: Engine) -> None:
     games, hot, game_id = _bot_game(db_engine, "carcassonne", 2)
     other, _, _ = _bot_game(db_engine, "carcassonne", 2)
-    games.play_bot_turn(game_id)
-    other.play_bot_turn(game_id)  # another instance (its own memory) moves the game on
+    games.play.play_bot_turn(game_id)
+    other.play.play_bot_turn(game_id)  # another instance (its own memory) moves the game on
     misses = hot.misses
-    served = games.load(game_id)
+    served = games.core.load(game_id)
     assert hot.misses == misses + 1
     assert _answers(served) == _answers(_full_load(db_engine, game_id))
 
 
 def test_a_writer_takes_the_kept_state_and_nobody_else_can_reach_it(db_engine: Engine) -> None:
     games, hot, game_id = _bot_game(db_engine, "carcassonne", 2)
-    games.play_bot_turn(game_id)
-    with games.uow() as uow:
+    games.play.play_bot_turn(game_id)
+    with games.core.uow() as uow:
         writer = uow.games.get(game_id, for_update=True)
         assert len(hot) == 0
         misses = hot.misses
-        reader = games.load(game_id)
+        reader = games.core.load(game_id)
         assert hot.misses == misses + 1  # loaded from the row, not shared with the writer
         assert reader.state is not writer.state
         assert _answers(writer) == _answers(_full_load(db_engine, game_id))

@@ -17,20 +17,20 @@ def test_players_games_and_reissued_tokens_survive_in_the_database(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
     games = game_service(uow_factory, registry)
-    service = PlayerService(games)
+    service = PlayerService(games.core, games.seats)
     ann = service.create("Ann")
-    created = games.create_game("duel", {"rounds": 1}, "seed")
+    created = games.lobby.create_game("duel", {"rounds": 1}, "seed")
     game_id = created.match.id
     service.join(game_id, ann.token, None)
-    games.join(game_id, "Bob")
-    games.start(game_id, created.host_token)
+    games.seats.join(game_id, "Bob")
+    games.seats.start(game_id, created.host_token)
 
     (mine,) = service.games_of(ann.token, 10, 0)
     assert (mine.game_id, mine.seat, mine.status, mine.your_turn) == (game_id, 0, "in_progress", True)
     assert mine.waiting_since is not None
 
     reissued = service.reissue_seat_token(ann.token, game_id, 0)
-    assert games.submit(game_id, reissued.token, {"card": 2})["status"] == "sealed"
+    assert games.play.submit(game_id, reissued.token, {"card": 2})["status"] == "sealed"
     with uow_factory.db_engine.connect() as connection:
         stored = connection.execute(select(players)).mappings().one()
         links = connection.execute(select(player_seats)).mappings().all()
@@ -42,11 +42,11 @@ def test_a_refused_join_leaves_no_seat_link(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
     games = game_service(uow_factory, registry)
-    service = PlayerService(games)
+    service = PlayerService(games.core, games.seats)
     ann = service.create("Ann")
-    created = games.create_game("duel", None, None)
+    created = games.lobby.create_game("duel", None, None)
     for name in ("a", "b", "c"):
-        games.join(created.match.id, name)
+        games.seats.join(created.match.id, name)
     with pytest.raises(GameFull):
         service.join(created.match.id, ann.token, None)
     assert service.games_of(ann.token, 10, 0) == []

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from domain.presence import PresenceService
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from persistence.tables import presence
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock
@@ -20,12 +20,12 @@ def test_instances_share_presence_and_a_silent_instances_seats_expire(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
     clock = ManualClock()
-    service = GameService(uow_factory, registry, FakePublisher(), clock)
-    created = service.create_game("duel", None, "seed")
+    service = Services.build(uow_factory, registry, FakePublisher(), clock)
+    created = service.lobby.create_game("duel", None, "seed")
     game_id = created.match.id
     for name in ("Ann", "Bob", "Cid"):
-        service.join(game_id, name)
-    a, b = PresenceService(service, "a", TTL), PresenceService(service, "b", TTL)
+        service.seats.join(game_id, name)
+    a, b = PresenceService(service.core, "a", TTL), PresenceService(service.core, "b", TTL)
 
     ann = a.connect(game_id, 0)
     b.connect(game_id, 2)

@@ -71,7 +71,7 @@ def test_a_game_mid_seal_keeps_state_seats_sealed_choices_and_private_events(
 ) -> None:
     service = game_service(uow_factory, registry)
     duel = start_duel(service, players=3)
-    service.submit(duel.game_id, duel.tokens[2], {"card": 3})
+    service.play.submit(duel.game_id, duel.tokens[2], {"card": 3})
 
     with uow_factory() as uow:
         loaded = uow.games.get(duel.game_id)
@@ -99,8 +99,8 @@ def test_a_finished_game_keeps_its_result_and_full_history(
     play_round(service, duel, [3, 1], bank=True)
     play_round(service, duel, [1, 2], bank=False)
 
-    finished = service.load(duel.game_id)
-    history = service.history(duel.game_id, after=0, limit=1_000)
+    finished = service.core.load(duel.game_id)
+    history = service.reads.history(duel.game_id, after=0, limit=1_000)
 
     assert finished.status is MatchStatus.FINISHED
     assert finished.result is not None
@@ -204,10 +204,10 @@ def test_a_retried_submit_returns_the_remembered_response(
 ) -> None:
     service = game_service(uow_factory, registry)
     duel = start_duel(service)
-    first = service.submit(duel.game_id, duel.tokens[0], {"card": 2}, idempotency_key="k1")
-    again = service.submit(duel.game_id, duel.tokens[0], {"card": 2}, idempotency_key="k1")
+    first = service.play.submit(duel.game_id, duel.tokens[0], {"card": 2}, idempotency_key="k1")
+    again = service.play.submit(duel.game_id, duel.tokens[0], {"card": 2}, idempotency_key="k1")
     assert again == first
-    assert service.load(duel.game_id).version == first["version"]
+    assert service.core.load(duel.game_id).version == first["version"]
 
 
 def test_listing_is_newest_first_and_filters_by_status_and_type(
@@ -276,9 +276,9 @@ def test_a_submit_costs_the_same_few_statements_however_long_the_history(
     pad_history(db_engine, long.game_id, extra_events=2_000)
 
     with count_statements(db_engine) as short_statements:
-        service.submit(short.game_id, short.tokens[0], {"card": 1}, idempotency_key="a")
+        service.play.submit(short.game_id, short.tokens[0], {"card": 1}, idempotency_key="a")
     with count_statements(db_engine) as long_statements:
-        service.submit(long.game_id, long.tokens[0], {"card": 1}, idempotency_key="a")
+        service.play.submit(long.game_id, long.tokens[0], {"card": 1}, idempotency_key="a")
     with count_statements(db_engine) as get_statements, uow_factory() as uow:
         uow.games.get(long.game_id)
 

@@ -22,7 +22,7 @@ import pytest
 from api.webhook_sender import WebhookSender
 from domain.players import PlayerService
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from domain.webhooks import RetryPolicy, WebhookService
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock
@@ -105,17 +105,17 @@ def test_a_dripping_endpoint_is_cut_at_the_deadline_and_delays_no_other(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry, receivers: tuple[Receiver, Receiver]
 ) -> None:
     drip, fast = receivers
-    games = GameService(uow_factory, registry, FakePublisher(), ManualClock(datetime.now(UTC)))
-    webhooks = WebhookService(games, lambda url: None)
-    players = PlayerService(games)
+    games = Services.build(uow_factory, registry, FakePublisher(), ManualClock(datetime.now(UTC)))
+    webhooks = WebhookService(games.core, lambda url: None)
+    players = PlayerService(games.core, games.seats)
     ann, bob = players.create("Ann"), players.create("Bob")
     dripping = webhooks.register(ann.token, drip.url, ["all"], None)
     answering = webhooks.register(bob.token, fast.url, ["all"], None)
     for number in range(4):  # without a cap per endpoint the drip would take all 4 slots (2 x 2)
-        created = games.create_game("duel", {"rounds": 1}, f"seed-{number}")
+        created = games.lobby.create_game("duel", {"rounds": 1}, f"seed-{number}")
         players.join(created.match.id, ann.token, None)
         players.join(created.match.id, bob.token, None)
-        games.start(created.match.id, created.host_token)
+        games.seats.start(created.match.id, created.host_token)
     with uow_factory() as uow:
         expected = [d.message_id for d in reversed(uow.webhooks.deliveries_of(answering.id, 1000))]
     assert len(expected) >= 4

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from domain.players import PlayerService
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from domain.webhook_model import Attempt, ClaimedDelivery
 from domain.webhooks import WebhookService
 from persistence.uow import SqlUnitOfWorkFactory
@@ -22,15 +22,15 @@ def allow(url: str) -> None:
 
 def setup_game(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
-) -> tuple[GameService, str]:
-    games = GameService(uow_factory, registry, FakePublisher(), ManualClock(datetime.now(UTC)))
-    webhooks = WebhookService(games, allow)
-    ann = PlayerService(games).create("Ann")
+) -> tuple[Services, str]:
+    games = Services.build(uow_factory, registry, FakePublisher(), ManualClock(datetime.now(UTC)))
+    webhooks = WebhookService(games.core, allow)
+    ann = PlayerService(games.core, games.seats).create("Ann")
     endpoint = webhooks.register(ann.token, "https://ann.example/", ["all"], None)
-    created = games.create_game("duel", {"rounds": 1}, "seed")
-    PlayerService(games).join(created.match.id, ann.token, None)
-    games.join(created.match.id, "Bob")
-    games.start(created.match.id, created.host_token)
+    created = games.lobby.create_game("duel", {"rounds": 1}, "seed")
+    PlayerService(games.core, games.seats).join(created.match.id, ann.token, None)
+    games.seats.join(created.match.id, "Bob")
+    games.seats.start(created.match.id, created.host_token)
     return games, endpoint.id
 
 

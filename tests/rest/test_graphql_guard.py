@@ -106,12 +106,12 @@ def test_a_few_top_level_fields_within_the_budget_are_fine(limited: TestClient) 
 def test_an_unexpected_failure_is_masked_with_a_code_and_a_request_id(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = client.app.state.container.service  # type: ignore[attr-defined]
+    lobby = client.app.state.container.lobby  # type: ignore[attr-defined]
 
     def broken(*_: object) -> None:
         raise RuntimeError("SELECT host_token_hash FROM games WHERE id = 'secret-parameter'")
 
-    monkeypatch.setattr(service, "list_games", broken)
+    monkeypatch.setattr(lobby, "list_games", broken)
     response = graphql(
         client, "{ games { ... on GamePage { total } } }", headers={"X-Request-Id": "trace-me-1"}
     )

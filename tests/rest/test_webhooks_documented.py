@@ -20,7 +20,7 @@ from api.export import openapi_document
 from api.webhook_sender import TargetGuard, WebhookSender
 from domain.players import PlayerService
 from domain.registry import default_registry
-from domain.services import GameService
+from domain.services.bundle import Services
 from domain.webhook_model import ClaimedDelivery
 from domain.webhooks import RetryPolicy, WebhookService, new_secret
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
@@ -45,25 +45,25 @@ def played_deliveries(clocked: bool) -> list[tuple[str, dict[str, Any]]]:
     """Every delivery of a whole Carcassonne game, with a player's endpoint (every event and its
     turns) and a host's (every event, as a spectator sees it): (kind, payload)."""
     store = FakeRepository()
-    games = GameService(
+    games = Services.build(
         lambda: FakeUnitOfWork(store), default_registry(), FakePublisher(), ManualClock()
     )
-    webhooks = WebhookService(games, lambda url: None)
-    players = PlayerService(games)
+    webhooks = WebhookService(games.core, lambda url: None)
+    players = PlayerService(games.core, games.seats)
     ann = players.create("Ann")
     clock = {"mode": "per_decision", "seconds": 60} if clocked else None
-    created = games.create_game("carcassonne", {}, "seed", clock=clock)
+    created = games.lobby.create_game("carcassonne", {}, "seed", clock=clock)
     game_id = created.match.id
-    tokens = [players.join(game_id, ann.token, None).token, games.join(game_id, "Bob").token]
+    tokens = [players.join(game_id, ann.token, None).token, games.seats.join(game_id, "Bob").token]
     webhooks.register(ann.token, "https://ann.example/all", ["all", "your_turn"], None)
     webhooks.register(created.host_token, "https://host.example/", ["all"], game_id)
-    games.start(game_id, created.host_token)
+    games.seats.start(game_id, created.host_token)
     chooser = random.Random(7)
-    while not games.load(game_id).is_over:
+    while not games.core.load(game_id).is_over:
         for token in tokens:
-            pending = games.pending(game_id, token)
+            pending = games.play.pending(game_id, token)
             if pending.choices:
-                games.submit(game_id, token, chooser.choice(pending.choices))
+                games.play.submit(game_id, token, chooser.choice(pending.choices))
                 break
     return [(d.kind, d.payload) for d in store.webhooks.outbox]
 

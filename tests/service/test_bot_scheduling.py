@@ -12,7 +12,8 @@ from api.bot_runner import URGENT_BURST, BotRunner
 from domain.errors import TooManyBotOnlyGames
 from domain.ports import BotGame
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
+from domain.services.play import PlayService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
@@ -31,7 +32,7 @@ class RecordingService:
 
 
 def runner_on(service: RecordingService) -> BotRunner:
-    return BotRunner(cast(GameService, service))
+    return BotRunner(cast(PlayService, service))
 
 
 def test_a_waiting_person_goes_before_three_hundred_games_of_bots() -> None:
@@ -64,7 +65,7 @@ def test_every_in_progress_game_with_a_bot_is_resumed_however_many_there_are() -
     """The attack: after a restart only the 1,000 newest games got their bots back."""
     games = [BotGame(f"g{n:05}", has_humans=n % 3 == 0) for n in range(2_345)]
     service = RecordingService(games)
-    runner = BotRunner(cast(GameService, service), resume_page=100)
+    runner = BotRunner(cast(PlayService, service), resume_page=100)
     assert runner.resume() == 2_345
     queued = set()
     while (game := runner.next_game()) is not None:
@@ -73,45 +74,45 @@ def test_every_in_progress_game_with_a_bot_is_resumed_however_many_there_are() -
 
 
 @pytest.fixture
-def service() -> GameService:
+def service() -> Services:
     store = FakeRepository()
-    service = GameService(
+    service = Services.build(
         lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), FixedClock()
     )
-    service.max_bot_only_games = 2
+    service.seats.max_bot_only_games = 2
     return service
 
 
-def bots_only_lobby(service: GameService) -> tuple[str, str]:
-    created = service.create_game("duel", None, None)
+def bots_only_lobby(service: Services) -> tuple[str, str]:
+    created = service.lobby.create_game("duel", None, None)
     for _ in range(2):
-        service.join(created.match.id, "bot", bot="random", token=created.host_token)
+        service.seats.join(created.match.id, "bot", bot="random", token=created.host_token)
     return created.match.id, created.host_token
 
 
-def test_starting_games_of_bots_only_is_bounded(service: GameService) -> None:
+def test_starting_games_of_bots_only_is_bounded(service: Services) -> None:
     for _ in range(2):
-        service.start(*bots_only_lobby(service))
+        service.seats.start(*bots_only_lobby(service))
     with pytest.raises(TooManyBotOnlyGames):
-        service.start(*bots_only_lobby(service))
+        service.seats.start(*bots_only_lobby(service))
     # a game with a person in it is not bounded
-    created = service.create_game("duel", None, None)
-    service.join(created.match.id, "ann")
-    service.join(created.match.id, "bot", bot="random", token=created.host_token)
-    service.start(created.match.id, created.host_token)
+    created = service.lobby.create_game("duel", None, None)
+    service.seats.join(created.match.id, "ann")
+    service.seats.join(created.match.id, "bot", bot="random", token=created.host_token)
+    service.seats.start(created.match.id, created.host_token)
 
 
-def test_the_service_lists_in_progress_games_with_bots_by_page(service: GameService) -> None:
-    service.max_bot_only_games = None
+def test_the_service_lists_in_progress_games_with_bots_by_page(service: Services) -> None:
+    service.seats.max_bot_only_games = None
     started = []
     for _ in range(5):
         game_id, host = bots_only_lobby(service)
-        service.start(game_id, host)
+        service.seats.start(game_id, host)
         started.append(game_id)
-    human = service.create_game("duel", None, None).match.id
-    service.join(human, "a")
-    service.join(human, "b")
-    first = service.games_with_bots_in_progress("", 3)
-    rest = service.games_with_bots_in_progress(first[-1].id, 3)
+    human = service.lobby.create_game("duel", None, None).match.id
+    service.seats.join(human, "a")
+    service.seats.join(human, "b")
+    first = service.play.games_with_bots_in_progress("", 3)
+    rest = service.play.games_with_bots_in_progress(first[-1].id, 3)
     assert [g.id for g in first + rest] == sorted(started)
     assert not any(g.has_humans for g in first + rest)

@@ -13,7 +13,7 @@ import pytest
 
 from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey, StaleDecision
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
@@ -27,77 +27,77 @@ def store() -> FakeRepository:
 
 
 @pytest.fixture
-def service(store: FakeRepository) -> GameService:
-    return GameService(
+def service(store: FakeRepository) -> Services:
+    return Services.build(
         lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), FixedClock()
     )
 
 
-def started(service: GameService) -> tuple[str, list[str]]:
-    created = service.create_game("duel", {"rounds": 1}, None)
-    tokens = [service.join(created.match.id, n).token or "" for n in ("a", "b")]
-    service.start(created.match.id, created.host_token)
+def started(service: Services) -> tuple[str, list[str]]:
+    created = service.lobby.create_game("duel", {"rounds": 1}, None)
+    tokens = [service.seats.join(created.match.id, n).token or "" for n in ("a", "b")]
+    service.seats.start(created.match.id, created.host_token)
     return created.match.id, tokens
 
 
 def test_a_submit_key_reused_with_another_choice_is_refused_and_changes_nothing(
-    service: GameService,
+    service: Services,
 ) -> None:
     game_id, tokens = started(service)
-    first = service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+    first = service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
     with pytest.raises(IdempotencyKeyReused):
-        service.submit(game_id, tokens[0], {"card": 3}, idempotency_key=KEY)
+        service.play.submit(game_id, tokens[0], {"card": 3}, idempotency_key=KEY)
     with pytest.raises(IdempotencyKeyReused):
-        service.submit(game_id, tokens[0], {"card": 1}, version=first["version"], idempotency_key=KEY)
-    assert service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first
-    assert service.load(game_id).sealed == {0: {"card": 1}}
+        service.play.submit(game_id, tokens[0], {"card": 1}, version=first["version"], idempotency_key=KEY)
+    assert service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first
+    assert service.core.load(game_id).sealed == {0: {"card": 1}}
     # the same key from another seat is that seat's own key
-    assert service.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)["status"] == "applied"
+    assert service.play.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)["status"] == "applied"
 
 
 def test_a_retried_join_returns_the_same_seat_and_token_and_takes_no_second_seat(
-    service: GameService,
+    service: Services,
 ) -> None:
-    game_id = service.create_game("duel", None, None).match.id
-    first = service.join(game_id, "ann", idempotency_key=KEY)
-    again = service.join(game_id, "ann", idempotency_key=KEY)
+    game_id = service.lobby.create_game("duel", None, None).match.id
+    first = service.seats.join(game_id, "ann", idempotency_key=KEY)
+    again = service.seats.join(game_id, "ann", idempotency_key=KEY)
     assert (again.seat, again.token, again.version) == (first.seat, first.token, first.version)
-    assert [s.name for s in service.load(game_id).seats] == ["ann"]
-    assert service.viewer(service.load(game_id), first.token).seat == 0
+    assert [s.name for s in service.core.load(game_id).seats] == ["ann"]
+    assert service.core.viewer(service.core.load(game_id), first.token).seat == 0
     with pytest.raises(IdempotencyKeyReused):
-        service.join(game_id, "bob", idempotency_key=KEY)
-    assert len(service.load(game_id).seats) == 1
+        service.seats.join(game_id, "bob", idempotency_key=KEY)
+    assert len(service.core.load(game_id).seats) == 1
     # the seat moved up after an earlier seat left: the retry names where it is now
-    other = service.create_game("duel", None, None)
-    service.join(other.match.id, "zed")
-    mine = service.join(other.match.id, "ann", idempotency_key=KEY)
-    service.remove_seat(other.match.id, 0, other.host_token)
-    retried = service.join(other.match.id, "ann", idempotency_key=KEY)
+    other = service.lobby.create_game("duel", None, None)
+    service.seats.join(other.match.id, "zed")
+    mine = service.seats.join(other.match.id, "ann", idempotency_key=KEY)
+    service.seats.remove_seat(other.match.id, 0, other.host_token)
+    retried = service.seats.join(other.match.id, "ann", idempotency_key=KEY)
     assert (mine.seat, retried.seat, retried.token) == (1, 0, mine.token)
 
 
 def test_a_retried_create_returns_the_same_game_and_host_token(
-    service: GameService, store: FakeRepository
+    service: Services, store: FakeRepository
 ) -> None:
-    first = service.create_game("duel", {"rounds": 1}, None, private=True, idempotency_key=KEY)
-    again = service.create_game("duel", {"rounds": 1}, None, private=True, idempotency_key=KEY)
+    first = service.lobby.create_game("duel", {"rounds": 1}, None, private=True, idempotency_key=KEY)
+    again = service.lobby.create_game("duel", {"rounds": 1}, None, private=True, idempotency_key=KEY)
     assert again.match.id == first.match.id
     assert (again.host_token, again.invite_code) == (first.host_token, first.invite_code)
     assert len(store.rows) == 1
     with pytest.raises(IdempotencyKeyReused):
-        service.create_game("duel", {"rounds": 2}, None, private=True, idempotency_key=KEY)
+        service.lobby.create_game("duel", {"rounds": 2}, None, private=True, idempotency_key=KEY)
     assert len(store.rows) == 1
 
 
-def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: GameService) -> None:
+def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: Services) -> None:
     """A retried create or join answers with a token: a guessable key would hand it out."""
     with pytest.raises(InvalidIdempotencyKey):
-        service.create_game("duel", None, None, idempotency_key="1")
-    game_id = service.create_game("duel", None, None).match.id
+        service.lobby.create_game("duel", None, None, idempotency_key="1")
+    game_id = service.lobby.create_game("duel", None, None).match.id
     with pytest.raises(InvalidIdempotencyKey):
-        service.join(game_id, "ann", idempotency_key="short")
+        service.seats.join(game_id, "ann", idempotency_key="short")
     with pytest.raises(InvalidIdempotencyKey):
-        service.join(game_id, "ann", idempotency_key="k" * 129)
+        service.seats.join(game_id, "ann", idempotency_key="k" * 129)
 
 
 @pytest.mark.parametrize(
@@ -105,30 +105,30 @@ def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: GameServ
     ["a" * 16, "1234567890123456", "abcdefghijklmnopqrstuvwxyz", "abababababababab", "with space 12345"],
 )
 def test_create_and_join_keys_that_do_not_look_random_are_refused(
-    service: GameService, key: str
+    service: Services, key: str
 ) -> None:
     with pytest.raises(InvalidIdempotencyKey, match="look random"):
-        service.create_game("duel", None, None, idempotency_key=key)
-    game_id = service.create_game("duel", None, None).match.id
+        service.lobby.create_game("duel", None, None, idempotency_key=key)
+    game_id = service.lobby.create_game("duel", None, None).match.id
     with pytest.raises(InvalidIdempotencyKey):
-        service.join(game_id, "ann", idempotency_key=key)
+        service.seats.join(game_id, "ann", idempotency_key=key)
 
 
 def test_a_create_or_join_key_replayed_by_another_caller_never_answers_the_first_callers_token(
-    service: GameService,
+    service: Services,
 ) -> None:
     """A key is not a credential: the same key and body from someone else is a new request."""
-    victim = service.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.1")
-    replayed = service.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.2")
+    victim = service.lobby.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.1")
+    replayed = service.lobby.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.2")
     assert replayed.match.id != victim.match.id
     assert replayed.host_token != victim.host_token
-    again = service.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.1")
+    again = service.lobby.create_game("duel", None, None, idempotency_key=KEY, caller="address:10.0.0.1")
     assert (again.match.id, again.host_token) == (victim.match.id, victim.host_token)
     game_id = victim.match.id
-    seat = service.join(game_id, "ann", idempotency_key=KEY, caller="token:victim")
-    stolen = service.join(game_id, "ann", idempotency_key=KEY, caller="token:thief")
+    seat = service.seats.join(game_id, "ann", idempotency_key=KEY, caller="token:victim")
+    stolen = service.seats.join(game_id, "ann", idempotency_key=KEY, caller="token:thief")
     assert (stolen.seat, stolen.token) != (seat.seat, seat.token)
-    assert service.join(game_id, "ann", idempotency_key=KEY, caller="token:victim") == seat
+    assert service.seats.join(game_id, "ann", idempotency_key=KEY, caller="token:victim") == seat
 
 
 class _AlwaysStale:
@@ -148,24 +148,24 @@ async def _offload(call: Callable[[], T]) -> T:
 
 
 def test_a_submit_that_gives_up_answers_its_committed_first_try_on_both_paths(
-    service: GameService,
+    service: Services,
 ) -> None:
     """A retry whose first try committed gets that answer even when its own try conflicts; without
     the key, or with the key on another choice, the conflict (or the reuse) is the answer."""
     game_id, tokens = started(service)
-    first = service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
-    service.transactions = _AlwaysStale()
+    first = service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+    service.core.transactions = _AlwaysStale()
     again = asyncio.run(
-        service.submit_async(_offload, game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+        service.play.submit_async(_offload, game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
     )
-    assert service.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first == again
+    assert service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first == again
     with pytest.raises(StaleDecision):
-        service.submit(game_id, tokens[0], {"card": 1})
+        service.play.submit(game_id, tokens[0], {"card": 1})
     with pytest.raises(StaleDecision):
-        asyncio.run(service.submit_async(_offload, game_id, tokens[0], {"card": 1}))
+        asyncio.run(service.play.submit_async(_offload, game_id, tokens[0], {"card": 1}))
     with pytest.raises(IdempotencyKeyReused):
         asyncio.run(
-            service.submit_async(_offload, game_id, tokens[0], {"card": 2}, idempotency_key=KEY)
+            service.play.submit_async(_offload, game_id, tokens[0], {"card": 2}, idempotency_key=KEY)
         )
     with pytest.raises(StaleDecision):
-        service.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)
+        service.play.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)

@@ -9,74 +9,74 @@ import pytest
 from domain.errors import Forbidden, GameNotInLobby, InvalidName, InviteRequired, Unauthorized
 from domain.lobby import LobbyFilter
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
 
 @pytest.fixture
-def service() -> GameService:
+def service() -> Services:
     store = FakeRepository()
-    return GameService(
+    return Services.build(
         lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), FixedClock()
     )
 
 
 def test_a_private_game_is_not_listed_and_is_joined_only_with_its_invite_code(
-    service: GameService,
+    service: Services,
 ) -> None:
-    public = service.create_game("duel", None, None, creator_id="p-ann")
-    private = service.create_game("duel", None, None, private=True, creator_id="p-ann")
+    public = service.lobby.create_game("duel", None, None, creator_id="p-ann")
+    private = service.lobby.create_game("duel", None, None, private=True, creator_id="p-ann")
     assert public.invite_code is None and private.invite_code
     game_id = private.match.id
-    assert [s.id for s in service.list_games(LobbyFilter("lobby"), 50).items] == [public.match.id]
+    assert [s.id for s in service.lobby.list_games(LobbyFilter("lobby"), 50).items] == [public.match.id]
     with pytest.raises(InviteRequired):
-        service.join(game_id, "squatter")
+        service.seats.join(game_id, "squatter")
     with pytest.raises(InviteRequired):
-        service.join(game_id, "squatter", invite_code="guess")
-    joined = service.join(game_id, "friend", invite_code=private.invite_code)
+        service.seats.join(game_id, "squatter", invite_code="guess")
+    joined = service.seats.join(game_id, "friend", invite_code=private.invite_code)
     assert joined.seat == 0 and joined.token
     # the host seats a bot without the invite code; the invite code alone seats no bot
-    service.join(game_id, "bot", bot="random", token=private.host_token)
+    service.seats.join(game_id, "bot", bot="random", token=private.host_token)
     with pytest.raises(Unauthorized):
-        service.join(game_id, "bot", bot="random", invite_code=private.invite_code)
-    assert service.load(game_id).private
+        service.seats.join(game_id, "bot", bot="random", invite_code=private.invite_code)
+    assert service.core.load(game_id).private
 
 
-def test_the_host_removes_any_seat_in_the_lobby_and_later_seats_move_up(service: GameService) -> None:
-    created = service.create_game("duel", None, None)
+def test_the_host_removes_any_seat_in_the_lobby_and_later_seats_move_up(service: Services) -> None:
+    created = service.lobby.create_game("duel", None, None)
     game_id = created.match.id
-    tokens = [service.join(game_id, name).token for name in ("ann", "squatter", "bob")]
+    tokens = [service.seats.join(game_id, name).token for name in ("ann", "squatter", "bob")]
     with pytest.raises(Unauthorized):
-        service.remove_seat(game_id, 1, None)
+        service.seats.remove_seat(game_id, 1, None)
     with pytest.raises(Forbidden):
-        service.remove_seat(game_id, 1, tokens[0])  # a seat removes only itself
-    service.remove_seat(game_id, 1, created.host_token)
-    match = service.load(game_id)
+        service.seats.remove_seat(game_id, 1, tokens[0])  # a seat removes only itself
+    service.seats.remove_seat(game_id, 1, created.host_token)
+    match = service.core.load(game_id)
     assert [(s.index, s.name) for s in match.seats] == [(0, "ann"), (1, "bob")]
     with pytest.raises(Unauthorized):
-        service.pending(game_id, tokens[1])  # the removed seat's token is gone
-    assert service.viewer(match, tokens[2]).seat == 1
-    _, events = service.events(game_id, None, 0, 100)
+        service.play.pending(game_id, tokens[1])  # the removed seat's token is gone
+    assert service.core.viewer(match, tokens[2]).seat == 1
+    _, events = service.reads.events(game_id, None, 0, 100)
     left = [e for e in events if e["type"] == "seat_left"]
     assert left == [
         {"seq": 4, "type": "seat_left", "data": {"seat": 1, "name": "squatter", "removed_by": "host"}}
     ]
 
 
-def test_a_seat_leaves_the_lobby_by_itself_but_not_a_started_game(service: GameService) -> None:
-    created = service.create_game("duel", None, None)
+def test_a_seat_leaves_the_lobby_by_itself_but_not_a_started_game(service: Services) -> None:
+    created = service.lobby.create_game("duel", None, None)
     game_id = created.match.id
-    tokens = [service.join(game_id, name).token for name in ("ann", "bob", "cy")]
-    service.remove_seat(game_id, 0, tokens[0])
-    assert [s.name for s in service.load(game_id).seats] == ["bob", "cy"]
-    _, events = service.events(game_id, None, 0, 100)
+    tokens = [service.seats.join(game_id, name).token for name in ("ann", "bob", "cy")]
+    service.seats.remove_seat(game_id, 0, tokens[0])
+    assert [s.name for s in service.core.load(game_id).seats] == ["bob", "cy"]
+    _, events = service.reads.events(game_id, None, 0, 100)
     assert events[-1]["data"] == {"seat": 0, "name": "ann", "removed_by": "self"}
-    service.start(game_id, created.host_token)
+    service.seats.start(game_id, created.host_token)
     with pytest.raises(GameNotInLobby):
-        service.remove_seat(game_id, 0, tokens[1])
+        service.seats.remove_seat(game_id, 0, tokens[1])
     with pytest.raises(GameNotInLobby):
-        service.remove_seat(game_id, 0, created.host_token)
+        service.seats.remove_seat(game_id, 0, created.host_token)
 
 
 @pytest.mark.parametrize(
@@ -95,17 +95,17 @@ def test_a_seat_leaves_the_lobby_by_itself_but_not_a_started_game(service: GameS
     ],
 )
 def test_seat_names_with_invisible_or_control_characters_are_refused(
-    service: GameService, name: str
+    service: Services, name: str
 ) -> None:
-    game_id = service.create_game("duel", None, None).match.id
+    game_id = service.lobby.create_game("duel", None, None).match.id
     with pytest.raises(InvalidName):
-        service.join(game_id, name)
-    assert service.load(game_id).seats == []
+        service.seats.join(game_id, name)
+    assert service.core.load(game_id).seats == []
 
 
-def test_seat_names_are_normalised(service: GameService) -> None:
-    game_id = service.create_game("duel", None, None).match.id
-    service.join(game_id, "  Zoe\u0301   Smith ")  # combining accent, runs of spaces
-    service.join(game_id, "Ｆｕｌｌ\u3000width")  # full-width letters and ideographic space
-    names = [s.name for s in service.load(game_id).seats]
+def test_seat_names_are_normalised(service: Services) -> None:
+    game_id = service.lobby.create_game("duel", None, None).match.id
+    service.seats.join(game_id, "  Zoe\u0301   Smith ")  # combining accent, runs of spaces
+    service.seats.join(game_id, "Ｆｕｌｌ\u3000width")  # full-width letters and ideographic space
+    names = [s.name for s in service.core.load(game_id).seats]
     assert names == ["Zoé Smith", "Full width"]

@@ -11,7 +11,7 @@ from domain.errors import Forbidden, InvalidRequest, SeatBlocked, TooManyListedG
 from domain.lobby import LobbyFilter
 from domain.ports import Player
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
@@ -24,54 +24,54 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def service(clock: ManualClock) -> GameService:
+def service(clock: ManualClock) -> Services:
     store = FakeRepository()
-    service = GameService(
+    service = Services.build(
         lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), clock
     )
-    service.max_open_listed_per_player = 2
-    service.max_open_listed_per_address = 3
+    service.lobby.max_open_listed_per_player = 2
+    service.lobby.max_open_listed_per_address = 3
     return service
 
 
-def listed_ids(service: GameService, where: LobbyFilter | None = None) -> list[str]:
-    return [s.id for s in service.list_games(where or LobbyFilter(), 200).items]
+def listed_ids(service: Services, where: LobbyFilter | None = None) -> list[str]:
+    return [s.id for s in service.lobby.list_games(where or LobbyFilter(), 200).items]
 
 
-def test_anonymous_creates_are_never_listed_however_many(service: GameService) -> None:
+def test_anonymous_creates_are_never_listed_however_many(service: Services) -> None:
     for _ in range(150):
-        service.create_game("duel", None, None, address="10.0.0.9")
+        service.lobby.create_game("duel", None, None, address="10.0.0.9")
     assert listed_ids(service) == []
-    assert service.list_games(LobbyFilter(joinable=True), 50).total == 0
+    assert service.lobby.list_games(LobbyFilter(joinable=True), 50).total == 0
 
 
-def test_open_listed_lobbies_are_capped_per_player_and_per_address(service: GameService) -> None:
-    first = service.create_game("duel", None, None, creator_id="p1", address="10.0.0.1")
-    service.create_game("duel", None, None, creator_id="p1", address="10.0.0.1")
+def test_open_listed_lobbies_are_capped_per_player_and_per_address(service: Services) -> None:
+    first = service.lobby.create_game("duel", None, None, creator_id="p1", address="10.0.0.1")
+    service.lobby.create_game("duel", None, None, creator_id="p1", address="10.0.0.1")
     assert first.match.listed
     with pytest.raises(TooManyListedGames, match="player"):
-        service.create_game("duel", None, None, creator_id="p1", address="10.0.0.2")
-    service.create_game("duel", None, None, creator_id="p2", address="10.0.0.1")
+        service.lobby.create_game("duel", None, None, creator_id="p1", address="10.0.0.2")
+    service.lobby.create_game("duel", None, None, creator_id="p2", address="10.0.0.1")
     with pytest.raises(TooManyListedGames, match="client address"):
-        service.create_game("duel", None, None, creator_id="p3", address="10.0.0.1")
+        service.lobby.create_game("duel", None, None, creator_id="p3", address="10.0.0.1")
     # private and anonymous games cost no listed slot; starting or aborting a lobby frees one
-    service.create_game("duel", None, None, private=True, creator_id="p1", address="10.0.0.1")
-    service.abort(first.match.id, first.host_token)
-    service.create_game("duel", None, None, creator_id="p1", address="10.0.0.1")
+    service.lobby.create_game("duel", None, None, private=True, creator_id="p1", address="10.0.0.1")
+    service.seats.abort(first.match.id, first.host_token)
+    service.lobby.create_game("duel", None, None, creator_id="p1", address="10.0.0.1")
     assert len(listed_ids(service, LobbyFilter("lobby"))) == 3
 
 
 def test_an_entry_names_its_creator_age_seats_clock_and_why_it_is_not_rated(
-    service: GameService, clock: ManualClock
+    service: Services, clock: ManualClock
 ) -> None:
-    with service.uow() as uow:
+    with service.core.uow() as uow:
         uow.players.add(Player("p1", "Ann", "hash", clock.now()))
         uow.commit()
-    rated = service.create_game("duel", None, None, clock=PER_SEAT_CLOCK, creator_id="p1")
-    casual = service.create_game("duel", None, None, creator_id="p1")
-    service.join(casual.match.id, "guest")
+    rated = service.lobby.create_game("duel", None, None, clock=PER_SEAT_CLOCK, creator_id="p1")
+    casual = service.lobby.create_game("duel", None, None, creator_id="p1")
+    service.seats.join(casual.match.id, "guest")
     clock.advance(90)
-    entries = {s.id: s for s in service.list_games(LobbyFilter(), 10).items}
+    entries = {s.id: s for s in service.lobby.list_games(LobbyFilter(), 10).items}
     ranked, friendly = entries[rated.match.id], entries[casual.match.id]
     assert ranked.creator is not None and ranked.creator.name == "Ann"
     assert ranked.creator.finishing_rate is None and ranked.age_seconds == 90
@@ -82,15 +82,15 @@ def test_an_entry_names_its_creator_age_seats_clock_and_why_it_is_not_rated(
 
 
 def test_filters_by_free_seats_player_count_and_clock(
-    service: GameService, clock: ManualClock
+    service: Services, clock: ManualClock
 ) -> None:
-    clocked = service.create_game("duel", None, None, clock=PER_SEAT_CLOCK, creator_id="p1")
+    clocked = service.lobby.create_game("duel", None, None, clock=PER_SEAT_CLOCK, creator_id="p1")
     clock.advance(1)
-    empty = service.create_game("duel", {"rounds": 1}, None, creator_id="p2").match.id
+    empty = service.lobby.create_game("duel", {"rounds": 1}, None, creator_id="p2").match.id
     clock.advance(1)
-    plain = service.create_game("duel", None, None, creator_id="p3").match.id
-    service.join(plain, "ann")
-    service.join(plain, "bob")
+    plain = service.lobby.create_game("duel", None, None, creator_id="p3").match.id
+    service.seats.join(plain, "ann")
+    service.seats.join(plain, "bob")
     assert listed_ids(service, LobbyFilter(clock="per_decision")) == [clocked.match.id]
     assert listed_ids(service, LobbyFilter(clock="none")) == [plain, empty]
     assert listed_ids(service, LobbyFilter(open_seats=2)) == [empty, clocked.match.id]
@@ -103,25 +103,25 @@ def test_filters_by_free_seats_player_count_and_clock(
 
 
 def test_the_host_removes_and_blocks_a_seat_taker_by_player_and_by_address(
-    service: GameService,
+    service: Services,
 ) -> None:
-    created = service.create_game("duel", None, None, creator_id="p1")
+    created = service.lobby.create_game("duel", None, None, creator_id="p1")
     game_id, host = created.match.id, created.host_token
-    squatter = service.join(game_id, "squat", player_id="p9", address="10.0.0.9")
-    anonymous = service.join(game_id, "anon", address="10.0.0.7")
+    squatter = service.seats.join(game_id, "squat", player_id="p9", address="10.0.0.9")
+    anonymous = service.seats.join(game_id, "anon", address="10.0.0.7")
     with pytest.raises(Forbidden):
-        service.remove_seat(game_id, squatter.seat, squatter.token, block=True)
-    service.remove_seat(game_id, squatter.seat, host, block=True)
+        service.seats.remove_seat(game_id, squatter.seat, squatter.token, block=True)
+    service.seats.remove_seat(game_id, squatter.seat, host, block=True)
     with pytest.raises(SeatBlocked):
-        service.join(game_id, "squat again", player_id="p9", address="10.0.0.50")
+        service.seats.join(game_id, "squat again", player_id="p9", address="10.0.0.50")
     with pytest.raises(SeatBlocked):
-        service.join(game_id, "new identity", address="10.0.0.9")
-    service.remove_seat(game_id, 0, host, block=True)  # "anon" moved up to seat 0
+        service.seats.join(game_id, "new identity", address="10.0.0.9")
+    service.seats.remove_seat(game_id, 0, host, block=True)  # "anon" moved up to seat 0
     assert anonymous.seat == 1
     with pytest.raises(SeatBlocked):
-        service.join(game_id, "anon", address="10.0.0.7")
+        service.seats.join(game_id, "anon", address="10.0.0.7")
     # a plain removal blocks nobody; others still sit down
-    friend = service.join(game_id, "friend", address="10.0.0.3")
-    service.remove_seat(game_id, friend.seat, host)
-    service.join(game_id, "friend", address="10.0.0.3")
-    assert [s.name for s in service.load(game_id).seats] == ["friend"]
+    friend = service.seats.join(game_id, "friend", address="10.0.0.3")
+    service.seats.remove_seat(game_id, friend.seat, host)
+    service.seats.join(game_id, "friend", address="10.0.0.3")
+    assert [s.name for s in service.core.load(game_id).seats] == ["friend"]

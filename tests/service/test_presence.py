@@ -8,7 +8,7 @@ import pytest
 
 from domain.presence import PresenceService
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
@@ -21,25 +21,25 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def service(clock: ManualClock) -> GameService:
+def service(clock: ManualClock) -> Services:
     store = FakeRepository()
-    return GameService(
+    return Services.build(
         lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), clock
     )
 
 
-def two_seat_game(service: GameService) -> str:
-    created = service.create_game("duel", {"rounds": 1}, "seed")
-    service.join(created.match.id, "Ann")
-    service.join(created.match.id, "Bob")
+def two_seat_game(service: Services) -> str:
+    created = service.lobby.create_game("duel", {"rounds": 1}, "seed")
+    service.seats.join(created.match.id, "Ann")
+    service.seats.join(created.match.id, "Bob")
     return created.match.id
 
 
 def test_a_seat_is_connected_from_subscribe_to_unsubscribe_and_only_that_seat(
-    service: GameService,
+    service: Services,
 ) -> None:
     game_id = two_seat_game(service)
-    presence = PresenceService(service, "instance-a", TTL)
+    presence = PresenceService(service.core, "instance-a", TTL)
     assert presence.connected(game_id) == frozenset()
 
     first = presence.connect(game_id, 1)
@@ -52,10 +52,10 @@ def test_a_seat_is_connected_from_subscribe_to_unsubscribe_and_only_that_seat(
 
 
 def test_a_seat_connected_on_one_instance_reads_as_connected_on_another(
-    service: GameService, clock: ManualClock
+    service: Services, clock: ManualClock
 ) -> None:
     game_id = two_seat_game(service)
-    a, b = PresenceService(service, "a", TTL), PresenceService(service, "b", TTL)
+    a, b = PresenceService(service.core, "a", TTL), PresenceService(service.core, "b", TTL)
     a.connect(game_id, 0)
     b.connect(game_id, 1)
     assert a.connected(game_id) == b.connected(game_id) == {0, 1}
@@ -68,10 +68,11 @@ def test_a_seat_connected_on_one_instance_reads_as_connected_on_another(
 
 
 def test_a_crashed_instances_seats_drop_out_within_one_time_to_live(
-    service: GameService, clock: ManualClock
+    service: Services, clock: ManualClock
 ) -> None:
     game_id = two_seat_game(service)
-    crashed, alive = PresenceService(service, "crashed", TTL), PresenceService(service, "alive", TTL)
+    crashed = PresenceService(service.core, "crashed", TTL)
+    alive = PresenceService(service.core, "alive", TTL)
     crashed.connect(game_id, 0)
     alive.connect(game_id, 1)
 
@@ -81,13 +82,14 @@ def test_a_crashed_instances_seats_drop_out_within_one_time_to_live(
     clock.advance(10)
     assert alive.connected(game_id) == {1}
     alive.heartbeat()  # and its row is purged, not only ignored
-    with service.uow() as uow:
+    with service.core.uow() as uow:
         assert {c.instance for c in uow.presence.connections.values()} == {"alive"}  # type: ignore[attr-defined]
 
 
-def test_an_instance_that_stops_cleanly_ends_its_connections_at_once(service: GameService) -> None:
+def test_an_instance_that_stops_cleanly_ends_its_connections_at_once(service: Services) -> None:
     game_id = two_seat_game(service)
-    stopping, other = PresenceService(service, "stopping", TTL), PresenceService(service, "other", TTL)
+    stopping = PresenceService(service.core, "stopping", TTL)
+    other = PresenceService(service.core, "other", TTL)
     stopping.connect(game_id, 0)
     other.connect(game_id, 1)
     stopping.leave()

@@ -7,7 +7,7 @@ import pytest
 from domain.errors import GameNotFinished, SeatNotFound
 from domain.registry import EngineRegistry
 from domain.replay import ReplayService
-from domain.services import GameService
+from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
@@ -15,25 +15,27 @@ from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClo
 def test_a_finished_game_replays_after_every_event_for_every_viewer() -> None:
     store = FakeRepository()
     clock = ManualClock()
-    games = GameService(lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), clock)
-    replays = ReplayService(games)
-    created = games.create_game(
+    games = Services.build(
+        lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), clock
+    )
+    replays = ReplayService(games.core)
+    created = games.lobby.create_game(
         "duel", {"rounds": 2}, "seed", clock={"mode": "fischer", "seconds": 100}
     )
     game_id = created.match.id
-    tokens = [games.join(game_id, name).token for name in ("a", "b")]
-    games.start(game_id, created.host_token)
+    tokens = [games.seats.join(game_id, name).token for name in ("a", "b")]
+    games.seats.start(game_id, created.host_token)
     with pytest.raises(GameNotFinished):
         replays.at(game_id, 1, None)
     for round_cards, banker_action in (((3, 1), "bank"), ((1, 2), "pass")):
         clock.advance(4)
-        games.submit(game_id, tokens[0], {"card": round_cards[0]})
+        games.play.submit(game_id, tokens[0], {"card": round_cards[0]})
         clock.advance(6)
-        games.submit(game_id, tokens[1], {"card": round_cards[1]})
-        decision = games.load(game_id).decision()
+        games.play.submit(game_id, tokens[1], {"card": round_cards[1]})
+        decision = games.core.load(game_id).decision()
         assert decision is not None
-        games.submit(game_id, tokens[decision.seats[0]], {"action": banker_action})
-    final = games.load(game_id)
+        games.play.submit(game_id, tokens[decision.seats[0]], {"action": banker_action})
+    final = games.core.load(game_id)
     assert final.status.value == "finished"
 
     last = replays.at(game_id, final.last_seq, None)

@@ -7,7 +7,7 @@ import pytest
 from domain.errors import Forbidden, InvalidRequest, Unauthorized, WebhookTargetRefused
 from domain.players import PlayerService
 from domain.registry import EngineRegistry
-from domain.services import GameService
+from domain.services.bundle import Services
 from domain.webhooks import WebhookService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
@@ -19,8 +19,8 @@ def store() -> FakeRepository:
 
 
 @pytest.fixture
-def games(store: FakeRepository) -> GameService:
-    return GameService(
+def games(store: FakeRepository) -> Services:
+    return Services.build(
         lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), FakePublisher(), ManualClock()
     )
 
@@ -31,26 +31,26 @@ def refuse_private(url: str) -> None:
 
 
 @pytest.fixture
-def webhooks(games: GameService) -> WebhookService:
-    return WebhookService(games, refuse_private)
+def webhooks(games: Services) -> WebhookService:
+    return WebhookService(games.core, refuse_private)
 
 
 def test_each_endpoint_gets_what_its_owner_may_see_and_nothing_more(
-    games: GameService, webhooks: WebhookService, store: FakeRepository
+    games: Services, webhooks: WebhookService, store: FakeRepository
 ) -> None:
-    players = PlayerService(games)
+    players = PlayerService(games.core, games.seats)
     ann = players.create("Ann")
-    created = games.create_game("duel", {"rounds": 1}, "seed")
+    created = games.lobby.create_game("duel", {"rounds": 1}, "seed")
     game_id = created.match.id
     seat = players.join(game_id, ann.token, None)
-    bob = games.join(game_id, "Bob")
+    bob = games.seats.join(game_id, "Bob")
     everything = webhooks.register(ann.token, "https://ann.example/all", ["all"], None)
     turns = webhooks.register(ann.token, "https://ann.example/turns", ["your_turn", "game_over"], None)
     host = webhooks.register(created.host_token, "https://host.example/", ["all"], game_id)
-    games.start(game_id, created.host_token)
-    games.submit(game_id, bob.token, {"card": 2})
-    games.submit(game_id, seat.token, {"card": 3})
-    games.submit(game_id, seat.token, {"action": "pass"})
+    games.seats.start(game_id, created.host_token)
+    games.play.submit(game_id, bob.token, {"card": 2})
+    games.play.submit(game_id, seat.token, {"card": 3})
+    games.play.submit(game_id, seat.token, {"action": "pass"})
 
     outbox = store.webhooks.outbox
     mine = [d.payload for d in outbox if d.endpoint_id == everything.id]
@@ -77,11 +77,11 @@ def test_each_endpoint_gets_what_its_owner_may_see_and_nothing_more(
 
 
 def test_registration_is_checked_and_owned(
-    games: GameService, webhooks: WebhookService
+    games: Services, webhooks: WebhookService
 ) -> None:
-    players = PlayerService(games)
+    players = PlayerService(games.core, games.seats)
     ann, eve = players.create("Ann"), players.create("Eve")
-    created = games.create_game("duel", None, None)
+    created = games.lobby.create_game("duel", None, None)
     with pytest.raises(InvalidRequest, match="unknown: sometimes"):
         webhooks.register(ann.token, "https://a.example/", ["sometimes"], None)
     with pytest.raises(WebhookTargetRefused):

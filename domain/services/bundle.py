@@ -1,0 +1,36 @@
+"""The resource services built together on one core: what the composition root (and a test)
+wires, so that every service sees the same ports, hooks and listeners."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.ports import Clock, EventPublisher, UnitOfWorkFactory
+from domain.registry import EngineRegistry
+from domain.services.core import ServiceCore
+from domain.services.lobby import LobbyService
+from domain.services.play import PlayService
+from domain.services.reads import ReadService
+from domain.services.seats import SeatService
+from domain.transactions import Transactions
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    core: ServiceCore
+    lobby: LobbyService
+    seats: SeatService
+    play: PlayService
+    reads: ReadService
+
+    @classmethod
+    def build(
+        cls,
+        uow: UnitOfWorkFactory,
+        registry: EngineRegistry,
+        publisher: EventPublisher,
+        clock: Clock,
+        transactions: Transactions | None = None,
+    ) -> Services:
+        core = ServiceCore(uow, registry, publisher, clock, transactions)
+        return cls(core, LobbyService(core), SeatService(core), PlayService(core), ReadService(core))
