@@ -139,7 +139,8 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"enum": ["en", "de", "fr", "es"]},
     },
     "Allow": {
-        "description": "Every method the path answers.", "schema": {"type": "string"},
+        "description": "Every method the path answers (`HEAD` wherever `GET`: the same status and "
+        "headers, no body).", "schema": {"type": "string"},
     },
 }
 """Every response header the API sets, declared on each response that carries it."""
