@@ -32,12 +32,13 @@ sys.path.insert(0, str(BENCH))
 from peers import (  # noqa: E402  (bench/peers.py)
     DEFAULT_SCRATCH,
     ROOT,
+    Placement,
     measured_row,
     ours_matches,
     progress,
     system_server,
 )
-from peers_report import parse_grid  # noqa: E402
+from peers_report import PortPool, parse_grid, parse_port_range  # noqa: E402
 
 from api import exit_cleanly_on_sigterm  # noqa: E402  (bench/api.py, not the package)
 
@@ -62,16 +63,24 @@ def early_late_ms(trace: Sequence[Sequence[float]]) -> tuple[float | None, float
 
 
 def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
-    (matches, moves), = parse_grid(args.row)
+    ((matches, moves),) = parse_grid(args.row)
     sides = {"A": settings(args.a), "B": settings(args.b)}
     roots = {"A": args.a_root or ROOT, "B": args.b_root or ROOT}
     order = [("A", "B") if r % 2 == 0 else ("B", "A") for r in range(args.rounds)]
+    ports = PortPool(parse_port_range(args.ports)) if args.ports else None
+    # Each side its own PostgreSQL database and Redis key prefix (rate limits, channels).
+    places = {side: Placement(ports, f"{args.db_prefix}{side.lower()}_", args.redis_db) for side in sides}
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         servers = {
             side: stack.enter_context(
                 system_server(
-                    args.system, DEFAULT_SCRATCH, Path(tmp) / side, extra_env=env, root=roots[side]
+                    args.system,
+                    DEFAULT_SCRATCH,
+                    Path(tmp) / side,
+                    extra_env=env,
+                    root=roots[side],
+                    place=places[side],
                 )
             )[0]
             for side, env in sides.items()
@@ -153,6 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each runs A and B once")
     parser.add_argument("--game", default="carcassonne")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ports", help="port range for the two servers, LOW-HIGH (default: any free port)")
+    parser.add_argument("--db-prefix", default="tabletop_ab_", help="PostgreSQL database name prefix")
+    parser.add_argument("--redis-db", type=int, default=0, help="Redis database number (ours-pg)")
     args = parser.parse_args(argv)
     result = run_rounds(args)
     print(json.dumps(result) if args.json else report(result))

@@ -59,10 +59,8 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
     }
 
 
-def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
-    """The columns a change may touch (identity, seed and creation time never change)."""
-    values = game_values(match, updated_at)
-    fixed_columns = (
+FIXED_GAME_COLUMNS = frozenset(
+    {
         "id",
         "game_type",
         "options",
@@ -76,16 +74,21 @@ def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "creator_id",
         "creator_address",
         "clock_mode",
-    )
-    for fixed in fixed_columns:
+        "created_at",
+    }
+)
+"""Columns of the ``games`` row a change never touches (identity, seed, creation)."""
+
+
+def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
+    """The columns a change may touch: all but ``FIXED_GAME_COLUMNS``."""
+    values = game_values(match, updated_at)
+    for fixed in FIXED_GAME_COLUMNS:
         del values[fixed]
-    del values["created_at"]
     return values
 
 
-def match_from_row(
-    row: Mapping[Any, Any], registry: EngineRegistry, live_state: Any | None = None
-) -> Match:
+def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry, live_state: Any | None = None) -> Match:
     """Rebuild the aggregate as stored, ready for a change guarded by ``loaded_version``;
     ``live_state``: an engine state equal to the row's, which then is not loaded again."""
     engine = registry.get(row["game_type"])

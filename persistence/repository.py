@@ -3,7 +3,9 @@
 Cost per request is bounded whatever the game's length: ``get`` is one ``SELECT`` by primary key
 (history is never replayed), ``save`` one guarded ``UPDATE`` plus one bulk ``INSERT`` of the new
 events. Statements are SQLAlchemy Core executed through the session, which keeps them inside the
-unit of work's transaction without the ORM's identity-map bookkeeping.
+unit of work's transaction without the ORM's identity-map bookkeeping; those of every move (the
+get by id, the guarded ``UPDATE``, the events' and choices' ``INSERT``) go to the driver's cursor
+as SQL compiled once (``persistence.driver_sql``), in that same transaction.
 """
 
 from __future__ import annotations
@@ -38,8 +40,10 @@ from domain.match import AppliedChoices, Match, RecordedEvent
 from domain.ports import BotGame
 from domain.registry import EngineRegistry
 from persistence import fast_json
+from persistence.driver_sql import DriverStatement
 from persistence.hot_states import HotStates, state_copier
 from persistence.mapping import (
+    FIXED_GAME_COLUMNS,
     changed_game_values,
     event_from_row,
     event_values,
@@ -75,16 +79,18 @@ _SUMMARY_COLUMNS = (
 # Built once: SQLAlchemy memoises the cache key of a statement object, so reusing these spares the
 # construction and key generation that a fresh statement costs on every request.
 # The state comes as text and is decoded only when no kept state (``HotStates``) replaces it.
-_GET_GAME = select(
+_GAME_ROW = select(
     *(column for column in games.c if column.name != "state"),
     cast(games.c.state, Text).label("state"),
 ).where(games.c.id == bindparam("game_id"))
-_GET_GAME_FOR_UPDATE = _GET_GAME.with_for_update()
-_SAVE_GAME = update(games).where(
-    games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")
+_GET_GAME = DriverStatement(_GAME_ROW)
+_GET_GAME_FOR_UPDATE = DriverStatement(_GAME_ROW.with_for_update())
+_SAVE_GAME = DriverStatement(
+    update(games).where(games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")),
+    [column.key for column in games.c if column.key not in FIXED_GAME_COLUMNS],
 )
-
-_APPEND_EVENTS = insert(game_events)
+_APPEND_EVENTS = DriverStatement(insert(game_events), [c.key for c in game_events.c])
+_APPEND_CHOICES = DriverStatement(insert(game_choices), [c.key for c in game_choices.c])
 _EVENTS_AFTER = (
     select(game_events)
     .where(game_events.c.game_id == bindparam("game_id"), game_events.c.seq > bindparam("after"))
@@ -134,7 +140,7 @@ class SqlGameRepository:
         if not _storable_id(game_id):
             raise GameNotFound("no game with that id")
         statement = _GET_GAME_FOR_UPDATE if for_update and self._row_locks else _GET_GAME
-        row = self.session.execute(statement, {"game_id": game_id}).mappings().first()
+        row = statement.first(self.session.connection(), {"game_id": game_id})
         if row is None:
             raise GameNotFound(f"no game with id '{game_id}'")
         stored = row["state"]
@@ -147,15 +153,13 @@ class SqlGameRepository:
     def save(self, match: Match) -> None:
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
         self._before_write()
-        result = self.session.execute(
-            _SAVE_GAME,
-            {
-                **changed_game_values(match, _now()),
-                "match_id": match.id,
-                "loaded_version": match.loaded_version,
-            },
-        )
-        if result.rowcount == 0:  # type: ignore[attr-defined]
+        values = changed_game_values(match, _now())
+        values["match_id"] = match.id
+        values["loaded_version"] = match.loaded_version
+        cursor = _SAVE_GAME.execute(self.session.connection(), values)
+        updated = cursor.rowcount
+        cursor.close()
+        if updated == 0:
             if self._hot_states is not None:
                 self._hot_states.forget(match.id)
             raise VersionConflict(
@@ -190,16 +194,12 @@ class SqlGameRepository:
         creates on any worker or instance count each other."""
         self._before_write()
         if self._row_locks:
-            self.session.execute(
-                select(func.pg_advisory_xact_lock(func.hashtext("listed:" + creator_id)))
-            )
+            self.session.execute(select(func.pg_advisory_xact_lock(func.hashtext("listed:" + creator_id))))
             if creator_address is not None:
                 self.session.execute(
                     select(func.pg_advisory_xact_lock(func.hashtext("listed:" + creator_address)))
                 )
-        listed = and_(
-            games.c.status == "lobby", games.c.private.is_(False), games.c.creator_id.is_not(None)
-        )
+        listed = and_(games.c.status == "lobby", games.c.private.is_(False), games.c.creator_id.is_not(None))
         by_player = select(func.count()).where(listed, games.c.creator_id == creator_id)
         by_address = select(func.count()).where(listed, games.c.creator_address == creator_address)
         player_count = int(self.session.execute(by_player).scalar_one())
@@ -239,9 +239,7 @@ class SqlGameRepository:
 
     def count_by_status(self) -> dict[str, int]:
         """Games per status (only statuses that occur), served by the status index."""
-        rows = self.session.execute(
-            select(games.c.status, func.count()).group_by(games.c.status)
-        ).all()
+        rows = self.session.execute(select(games.c.status, func.count()).group_by(games.c.status)).all()
         return {status: count for status, count in rows}
 
     def idempotent_result(self, game_id: str, key: str) -> Remembered | None:
@@ -287,9 +285,7 @@ class SqlGameRepository:
         row = self.session.execute(_GET_CREATE, {"key_hash": key_hash}).first()
         return None if row is None else Remembered(row.response, row.fingerprint)
 
-    def remember_create(
-        self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str
-    ) -> None:
+    def remember_create(self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str) -> None:
         """The key's primary key decides between two concurrent creates with one key."""
         self._before_write()
         values = {
@@ -317,10 +313,12 @@ class SqlGameRepository:
     def _append_events(self, match: Match) -> None:
         """One executemany for however many events a change produced (and its choices)."""
         if match.new_events:
-            self.session.execute(_APPEND_EVENTS, [event_values(match.id, e) for e in match.new_events])
+            _APPEND_EVENTS.execute_many(
+                self.session.connection(), [event_values(match.id, e) for e in match.new_events]
+            )
         if match.new_choices:
-            self.session.execute(
-                insert(game_choices),
+            _APPEND_CHOICES.execute_many(
+                self.session.connection(),
                 [
                     {
                         "game_id": match.id,

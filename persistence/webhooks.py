@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, insert, o
 from sqlalchemy.orm import Session, aliased
 
 from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
+from persistence.driver_sql import DriverStatement
 from persistence.mapping import as_utc
 from persistence.tables import webhook_attempts, webhook_deliveries, webhook_endpoints
 
@@ -32,13 +33,17 @@ def _active_endpoints_where(interested: ColumnElement[bool]) -> Select[Any]:
     )
 
 
-_ENDPOINTS_FOR_GAME = _active_endpoints_where(webhook_endpoints.c.game_id == bindparam("game_id"))
-_ENDPOINTS_FOR_GAME_OR_PLAYERS = _active_endpoints_where(
-    or_(
-        webhook_endpoints.c.game_id == bindparam("game_id"),
-        webhook_endpoints.c.player_id.in_(bindparam("player_ids", expanding=True)),
-    )
-)
+def _endpoints_for_game(players: int) -> DriverStatement:
+    """The endpoints of a game and of its ``players`` players' identities."""
+    interested = webhook_endpoints.c.game_id == bindparam("game_id")
+    if players:
+        names = [bindparam(f"player_{n}", type_=webhook_endpoints.c.player_id.type) for n in range(players)]
+        interested = or_(interested, webhook_endpoints.c.player_id.in_(names))
+    return DriverStatement(_active_endpoints_where(interested))
+
+
+_ENDPOINTS_FOR_GAME: dict[int, DriverStatement] = {}
+"""By number of player identities: run on every move, so compiled once for each."""
 
 
 class SqlWebhookRepository:
@@ -91,15 +96,15 @@ class SqlWebhookRepository:
     def endpoints_for_game(
         self, game_id: str, player_ids: builtins.list[str]
     ) -> builtins.list[Endpoint]:
-        """Run on every move (the outbox): a statement built once, so SQLAlchemy neither builds it
-        nor computes its cache key per call (about 5× the CPU of the query on SQLite)."""
-        if player_ids:
-            found = self.session.execute(
-                _ENDPOINTS_FOR_GAME_OR_PLAYERS, {"game_id": game_id, "player_ids": player_ids}
-            )
-        else:
-            found = self.session.execute(_ENDPOINTS_FOR_GAME, {"game_id": game_id})
-        return [_endpoint(row) for row in found.mappings()]
+        """Run on every move (the outbox): compiled once per number of players and run on the
+        driver's cursor (``persistence.driver_sql``)."""
+        statement = _ENDPOINTS_FOR_GAME.get(len(player_ids))
+        if statement is None:
+            statement = _ENDPOINTS_FOR_GAME[len(player_ids)] = _endpoints_for_game(len(player_ids))
+        params = {f"player_{n}": player_id for n, player_id in enumerate(player_ids)}
+        params["game_id"] = game_id
+        found = statement.all(self.session.connection(), params)
+        return [_endpoint(row) for row in found]
 
     def set_status(self, endpoint_id: str, status: str, now: datetime | None) -> None:
         self._before_write()
