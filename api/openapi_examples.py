@@ -232,6 +232,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "status": "in_progress",
         "seat": 0,
         "version": 3,
+        "decision_version": 3,
         "your_turn": True,
         "waiting_since": "2026-11-23T15:17:11Z",
         "deadline": None,
