@@ -4,9 +4,10 @@
 
 M matches at once, two seats each, each seat played by its own client that follows the game on the
 GraphQL ``gameEvents`` subscription (instances taken in turn, so with two URLs a match's seats sit
-on different instances). A move is one submit by the seat whose decision it is; its latency runs
-from sending the submit until that client sees the resulting event on its own subscription. A match
-stops after K moves (a game that ends sooner is replaced by a new one).
+on different instances; with ``--seats-together`` both seats of a match use the same instance and
+the matches are spread over the instances). A move is one submit by the seat whose decision it
+is; its latency runs from sending the submit until that client sees the resulting event on its own
+subscription. A match stops after K moves (a game that ends sooner is replaced by a new one).
 
 Loops:
 - ``poll``: after each burst of events, GET the seat's choices; POST one if it is asked.
@@ -450,7 +451,15 @@ async def run_match(
             match.over = asyncio.Event()
             match.played, match.stall = 0, None
             clients = [
-                SeatClient(bases[(index + seat) % len(bases)], game.id, seat, token, match, args.loop, rng)
+                SeatClient(
+                    bases[(index + (0 if args.seats_together else seat)) % len(bases)],
+                    game.id,
+                    seat,
+                    token,
+                    match,
+                    args.loop,
+                    rng,
+                )
                 for seat, token in enumerate(game.tokens)
             ]
             match.clients = clients
@@ -501,6 +510,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "loop": args.loop,
         "instances": len(bases),
+        "seats_together": args.seats_together,
         "matches": args.matches,
         "moves_per_match": args.moves,
         "moves": totals.moves,
@@ -539,6 +549,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--loop", choices=("poll", "push"), default="push")
+    parser.add_argument(
+        "--seats-together", action="store_true", help="both seats of a match on the same instance"
+    )
     parser.add_argument(
         "--event-timeout", type=float, default=10.0, help="seconds before a stream counts as stalled"
     )
