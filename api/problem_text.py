@@ -3,7 +3,8 @@
 The English sentence is written where the failure is raised, with the values at fault in it (the
 game, the seat, the limit, the field, the seconds to wait). The other languages get the code's
 sentence from ``domain/i18n/<lang>.json`` (``problem.<code>``) followed by those values, each with
-the word that says what it is in that language ("Platz 3", "64 Zeichen", "bekannt: easy, hard").
+the word that says what it is in that language ("Platz 3", "höchstens 64 Zeichen", "1–200",
+"erhalten: 500", "erneut in 2 s", "bekannt: easy, hard").
 The values are read from the English sentence, so every raise site is covered as it is written:
 a quoted name, a number or id, a field path or snake_case name, a game status, a list of the
 allowed or unknown names. Values stay as the API spells them (ids, enum values, field names).
@@ -45,6 +46,18 @@ LIST_END = re.compile(r";|, got |, not |\)| have | are |$")
 TOKEN = re.compile(r"""'[^']*'|"[^"]*"|`[^`]*`|[^\s,;()]+""")
 NAME = re.compile(r"[a-z][a-z0-9]*(?:[._/-][a-z0-9]+)*[._/][a-z0-9]+")
 """A field path or snake_case name (``body.options.rounds``, ``seed_mode``)."""
+BOUNDS = {
+    ("at", "most"): "at_most",
+    ("at", "least"): "at_least",
+    ("more", "than"): "more_than",
+    ("retry", "after"): "retry",
+    ("again", "in"): "retry",
+    ("", "got"): "got",
+    ("", "not"): "got",
+}
+"""Words before a value that say which bound or which wait it is (``at most 64``, ``retry after
+2 s``), or that it is the value sent (``got 70``, ``not 3``): shown translated."""
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 DECODER = json.JSONDecoder()
 POSSESSIVE = re.compile(r"(\w)'s\b")
 
@@ -83,8 +96,9 @@ def specifics(detail: str) -> list[Specific]:
         found.append((start, Specific(text[start:stop])))
         taken.append((start, stop))
     tokens = [(m.group(), m.start()) for m in TOKEN.finditer(text)]
+    skipped: set[int] = set()
     for i, (token, start) in enumerate(tokens):
-        if any(a <= start < b for a, b in taken):
+        if i in skipped or any(a <= start < b for a, b in taken):
             continue
         value = token if token[0] in "'\"`" else token.rstrip(".:")
         if not value:
@@ -98,9 +112,22 @@ def specifics(detail: str) -> list[Specific]:
         if not (subject or _is_value(value, before)):
             continue
         word = before if before in LABELS else ("status" if value in STATUSES else None)
+        prior = tokens[i - 2][0].lower() if i > 1 else ""
+        word = BOUNDS.get((prior, before)) or BOUNDS.get(("", before)) or word
+        if after in ("and", "to") and _is_number(then) and _is_number(value):  # ``2 to 4``
+            value, after = f"{value}–{then.rstrip('.:')}", _word(tokens, i + 3)
+            skipped.add(i + 2)
         unit = after if after in UNITS and any(c.isdigit() for c in value) else None
         found.append((start, Specific(value, word, unit)))
     return list(dict.fromkeys(specific for _, specific in sorted(found, key=lambda placed: placed[0])))
+
+
+def _word(tokens: list[tuple[str, int]], i: int) -> str:
+    return tokens[i][0].rstrip(".:").lower() if i < len(tokens) else ""
+
+
+def _is_number(token: str) -> bool:
+    return NUMBER.fullmatch(token.rstrip(".:")) is not None
 
 
 def _is_value(token: str, before: str) -> bool:
@@ -138,7 +165,7 @@ def _shown(specific: Specific, texts: dict[str, str]) -> str:
     parts = [specific.value]
     if specific.label is not None:
         word = texts[f"problem.word.{specific.label}"]
-        parts.insert(0, f"{word}:" if specific.label in LIST_LABELS else word)
+        parts.insert(0, f"{word}:" if specific.label in LIST_LABELS or specific.label == "got" else word)
     if specific.unit is not None:
         parts.append(texts[f"problem.word.{specific.unit}"])
     return " ".join(parts)

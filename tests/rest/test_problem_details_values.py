@@ -174,8 +174,14 @@ def test_a_translation_names_each_value_with_its_word_in_that_language() -> None
     )
     assert localized(
         "chat_rate_limited", "a seat writes at most 5 messages in 10 seconds; try again in 2.5 s", "es"
-    ) == ("Escribes demasiado rápido; espera unos segundos (5 mensajes; 10 segundos; 2.5 s).")
+    ) == (
+        "Escribes demasiado rápido; espera unos segundos "
+        "(como máximo 5 mensajes; 10 segundos; reintentar en 2.5 s)."
+    )
     assert localized("game_over", "game 0f3a is finished", "fr").endswith("(partie 0f3a; statut finished).")
+    assert localized("invalid_request", "limit must be between 1 and 200, not 500", "de").endswith(
+        "(limit; 1–200; erhalten: 500)."
+    )
 
 
 VALUE = re.compile(r"""'[^']*'|"[^"]*"|\d+(?:\.\d+)?""")
