@@ -1,6 +1,7 @@
 """Rate limits through the ``limits`` library: in memory for one process, in the supervisor's
 ``LimitHub`` for the worker processes of ``serve --workers N`` (``api.limit_hub``), in Redis when
-``TABLETOP_REDIS_URL`` is set so every instance draws on the same budget. Open websockets are
+``TABLETOP_REDIS_URL`` is set so every instance draws on the same budget (``api.redis_limits``: one
+round trip per request). Open websockets are
 capped per server the same way: here for one process, by the hub for several workers.
 
 The budget is ``burst`` requests in a sliding window of ``burst / rate`` seconds: on average
@@ -25,10 +26,11 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 from limits import RateLimitItemPerSecond
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from api.limit_hub import HubClient
+from api.redis_limits import RedisWindows
 from api.settings import Settings
 from domain.tokens import hash_token
 
@@ -112,13 +114,12 @@ class RateLimiter:
         self.prefix = settings.rate_limit_prefix
         self.known_tokens = KnownTokens()
         self.hub = HubClient(settings.limit_hub) if settings.limit_hub else None
-        self.storage: Storage
-        if settings.redis_url is not None:
-            url = settings.redis_url.get_secret_value()
-            self.storage = RedisStorage(f"async+{url}", implementation="redispy")
-        else:
-            self.storage = MemoryStorage()
-        self.strategy = SlidingWindowCounterRateLimiter(self.storage)
+        self.redis = (
+            RedisWindows(settings.redis_url.get_secret_value(), self.prefix)
+            if settings.redis_url is not None
+            else None
+        )
+        self.strategy = SlidingWindowCounterRateLimiter(MemoryStorage())
         self.shared_by_hub = self.hub is not None and settings.redis_url is None
 
     def token_authenticated(self, token_hash: str) -> None:
@@ -143,6 +144,11 @@ class RateLimiter:
                     {"op": "hit", "key": key, "cost": cost, "amount": self.item.amount, "window": self.window}
                 )
                 allowed, remaining, reset_time = answer["allowed"], answer["remaining"], answer["reset_time"]
+            elif self.redis is not None:
+                allowed, remaining, reset_in = await self.redis.charge(
+                    key, cost, self.item.amount, self.window
+                )
+                reset_time = time.time() + reset_in
             else:
                 allowed = await self.strategy.hit(self.item, self.prefix, key, cost=cost)
                 stats = await self.strategy.get_window_stats(self.item, self.prefix, key)
