@@ -1,7 +1,8 @@
 """The TypeScript client sample (clients/typescript) against a real server on 127.0.0.1.
 
-It installs the pinned npm packages (package-lock.json; npm's cache in the sample's ignored
-``.npm-cache``, and no reinstall while ``node_modules`` holds that lock's packages),
+It installs the pinned npm packages (package-lock.json; no reinstall while ``node_modules`` holds
+that lock's packages; npm's own cache, outside the repository, so that a fresh clone on the same
+machine, as CI's is, installs from it instead of downloading them all again),
 generates a REST client from the served /openapi.json and GraphQL types from the served schema,
 compiles them with ``tsc --strict``, then plays a whole game of each type through each API against
 random bots and verifies the Standard Webhooks signatures of a host's endpoint on 127.0.0.1. Any
@@ -26,15 +27,19 @@ from tests.e2e.harness import running_server
 pytestmark = pytest.mark.timeout(900)
 SAMPLE = Path(__file__).resolve().parents[2] / "clients" / "typescript"
 GAMES = ("im-schutze-der-burg", "keythedral", "carcassonne")
-NPM_CACHE = SAMPLE / ".npm-cache"
 INSTALLED = SAMPLE / "node_modules" / ".installed-from-lock"
 """A copy of the package-lock.json the packages in node_modules were installed from."""
 
 
 def run(*command: str, env: dict[str, str] | None = None, timeout: float = 300) -> str:
     done = subprocess.run(
-        command, cwd=SAMPLE, env={**os.environ, **(env or {})}, capture_output=True, text=True,
-        timeout=timeout, check=False,
+        command,
+        cwd=SAMPLE,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
     assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return done.stdout
@@ -82,16 +87,18 @@ def untyped_generated_types(sample: Path) -> list[str]:
             todo += [n for n in re.findall(r"\b[A-Z]\w*\b", rest[name]) if n in rest]
     loose = re.compile(r"\b(unknown|any)\b")
     found = [f"types.gen.ts: {name}" for name in sorted(reached) if loose.search(rest[name])]
-    return found + [f"gql/types.ts: {line.strip()}" for line in gql.splitlines()
-                    if loose.search(line) and not line.startswith("type Exact<")]
+    return found + [
+        f"gql/types.ts: {line.strip()}"
+        for line in gql.splitlines()
+        if loose.search(line) and not line.startswith("type Exact<")
+    ]
 
 
 def test_the_check_of_generated_types_finds_unknown_game_data(tmp_path: Path) -> None:
     (tmp_path / "src" / "rest").mkdir(parents=True)
     (tmp_path / "src" / "gql").mkdir()
     (tmp_path / "src" / "main.ts").write_text(
-        'import { getGame } from "./rest/sdk.gen.js";\n'
-        'import type { Seat } from "./rest/types.gen.js";\n'
+        'import { getGame } from "./rest/sdk.gen.js";\nimport type { Seat } from "./rest/types.gen.js";\n'
     )
     (tmp_path / "src" / "rest" / "types.gen.ts").write_text(
         "export type GetGameData = { path: { game_id: string } };\n"
@@ -118,8 +125,7 @@ def install() -> None:
     lock = (SAMPLE / "package-lock.json").read_text()
     if INSTALLED.exists() and INSTALLED.read_text() == lock:
         return
-    run("npm", "ci", "--no-audit", "--no-fund", "--prefer-offline",
-        env={"npm_config_cache": str(NPM_CACHE)})
+    run("npm", "ci", "--no-audit", "--no-fund", "--prefer-offline")
     INSTALLED.write_text(lock)
 
 
@@ -144,7 +150,12 @@ def test_generated_clients_compile_strictly_and_play_every_game(tmp_path: Path) 
     for game in GAMES:
         assert re.search(rf"^REST {game}: finished after \d+ own moves", out, re.M), out
         assert re.search(rf"^webhook {game}: [1-9]\d* deliveries verified", out, re.M), out
-        assert re.search(rf"^GraphQL {game}: finished after \d+ own moves, .*, (\d+)/\1 events typed$",
-                         out, re.M), out
-        assert re.search(rf"^GraphQL webhook {game}: ([1-9]\d*) deliveries verified, \1 listed with typed "
-                         "payloads$", out, re.M), out
+        assert re.search(
+            rf"^GraphQL {game}: finished after \d+ own moves, .*, (\d+)/\1 events typed$", out, re.M
+        ), out
+        assert re.search(
+            rf"^GraphQL webhook {game}: ([1-9]\d*) deliveries verified, \1 listed with typed "
+            "payloads$",
+            out,
+            re.M,
+        ), out
