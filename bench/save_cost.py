@@ -6,6 +6,10 @@ postgresql+psycopg://postgres@127.0.0.1:5432/NAME`` (the database is dropped and
 Carcassonne game with 3 bots is played 40 turns, then the loop runs ``--rounds`` times ``--calls``
 units of work; printed: the process CPU per unit of work, median and min of the rounds. Compare two
 checkouts by running it from each (``PYTHONPATH`` decides which code is measured), alternately.
+
+``--state-cost``: the same loop with and without the state in the row's ``UPDATE`` (no dump, no
+column), alternating in one process: the most that writing the state only every N moves could
+save on a move that does not write it.
 """
 
 from __future__ import annotations
@@ -14,15 +18,20 @@ import argparse
 import statistics
 import tempfile
 import time
+from typing import Any
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import bindparam, create_engine, text, update
 from sqlalchemy.engine import make_url
 
+import persistence.repository as repository
 from domain.registry import default_registry
 from domain.services.bundle import Services
 from persistence.database import create_db_engine
+from persistence.driver_sql import DriverStatement
 from persistence.hot_states import HotStates
+from persistence.mapping import FIXED_GAME_COLUMNS
 from persistence.schema import migrate
+from persistence.tables import games
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 
@@ -52,6 +61,37 @@ def cpu_per_call(units: SqlUnitOfWorkFactory, game_id: str, calls: int) -> float
     return (time.process_time() - start) / calls * 1e6
 
 
+def state_cost(units: SqlUnitOfWorkFactory, game_id: str, rounds: int, calls: int) -> None:
+    """Alternate the real save with one that leaves the state out (for measuring only)."""
+    with_state = repository._SAVE_GAME, repository.changed_game_values  # type: ignore[attr-defined]
+    stateless = DriverStatement(
+        update(games).where(
+            games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")
+        ),
+        [c.key for c in games.c if c.key not in FIXED_GAME_COLUMNS and c.key != "state"],
+    )
+
+    def values_without_state(match: Any, now: Any) -> dict[str, Any]:
+        engine = match.engine
+        engine.dump = lambda state: None  # hides the method on this instance: no dump
+        try:
+            values = with_state[1](match, now)
+        finally:
+            del engine.dump
+        del values["state"]
+        return values
+
+    sides = {"with the state": with_state, "without the state": (stateless, values_without_state)}
+    spent: dict[str, list[float]] = {name: [] for name in sides}
+    for number in range(2 * rounds):
+        for name in sides if number % 2 == 0 else reversed(sides):
+            repository._SAVE_GAME, repository.changed_game_values = sides[name]  # type: ignore[attr-defined,assignment]
+            spent[name].append(cpu_per_call(units, game_id, calls))
+    repository._SAVE_GAME, repository.changed_game_values = with_state  # type: ignore[attr-defined]
+    for name, values in spent.items():
+        print(f"{name}: median {statistics.median(values):.0f} µs, min {min(values):.0f} µs")
+
+
 def fresh_url(database: str) -> str:
     if database == "sqlite":
         return f"sqlite:///{tempfile.mkdtemp(prefix='save-cost-')}/bench.db"
@@ -69,9 +109,13 @@ def main() -> None:
     parser.add_argument("--database", default="sqlite", help="sqlite, or a PostgreSQL URL (recreated)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--state-cost", action="store_true", help="with and without the state, alternately")
     args = parser.parse_args()
     units, game_id = prepared(fresh_url(args.database))
     cpu_per_call(units, game_id, 200)  # warm-up
+    if args.state_cost:
+        state_cost(units, game_id, args.rounds, args.calls)
+        return
     rounds = [cpu_per_call(units, game_id, args.calls) for _ in range(args.rounds)]
     print(f"CPU per get+save+commit: median {statistics.median(rounds):.0f} µs, min {min(rounds):.0f} µs")
 
