@@ -13,7 +13,6 @@ raises: the events are already durable and subscribers detect anything missed by
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -24,6 +23,7 @@ import redis.asyncio as aioredis
 
 from domain.engine import Event
 from domain.match import RecordedEvent
+from persistence import fast_json
 from persistence.errors import SubscriptionLost
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription
 
@@ -292,7 +292,9 @@ class RedisBroker(_LocalSubscribers):
 
 
 def encode(recorded: RecordedEvent) -> str:
-    """The wire format: ``{"seq", "type", "data", "private", "next"}`` with seats as string keys."""
+    """The wire format: ``{"seq", "type", "data", "private", "next"}`` with seats as string keys.
+    orjson (``persistence.fast_json``): a 2 kB event with its ``next`` offers in 4 µs instead of
+    21, read in 6 instead of 13 (bench/README.md); ``json`` reads what it writes and back."""
     event = recorded.event
     fields: dict[str, Any] = {
         "seq": recorded.seq,
@@ -302,11 +304,11 @@ def encode(recorded: RecordedEvent) -> str:
     }
     if recorded.next_for:
         fields["next"] = {str(seat): dict(offer) for seat, offer in recorded.next_for.items()}
-    return json.dumps(fields)
+    return fast_json.dumps(fields)
 
 
 def decode(payload: bytes | str) -> RecordedEvent:
-    fields = json.loads(payload)
+    fields = fast_json.loads(payload)
     private = {int(seat): data for seat, data in fields["private"].items()}
     next_for = {int(seat): offer for seat, offer in fields.get("next", {}).items()}
     return RecordedEvent(int(fields["seq"]), Event(fields["type"], fields["data"], private), next_for)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 from collections.abc import AsyncIterator
 
@@ -261,3 +262,11 @@ async def test_a_lost_redis_connection_ends_subscriptions_and_the_next_one_recov
         admin.close()
         await a.stop()
         await b.stop()
+
+
+def test_the_wire_format_reads_what_json_wrote_and_json_reads_it() -> None:
+    """Instances of two releases meet on one Redis during an upgrade: ``json`` wrote the events
+    before orjson did, and each must read the other's."""
+    event = recorded(9, {0: {"bonus": 11}, 2: {"name": "Zoë ✓"}})
+    assert decode(json.dumps(json.loads(encode(event)))) == event
+    assert json.loads(encode(event))["private"]["2"] == {"name": "Zoë ✓"}
