@@ -183,6 +183,7 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
     decisions: dict[str, _Shape] = {}
     choices: dict[str, _Shape] = {}
     events: dict[str, _Shape] = {}
+    seen_actions: dict[str, dict[str, list[Any]]] = {}
     for i, (players, options) in enumerate(variants(engine)):
         for seed in seeds:
             played = play(engine, players, options, f"{seed}-{i}", every=2)
@@ -196,8 +197,12 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
                     for legal in snap.choices.values():
                         for choice in legal:
                             shape.add(choice)
+                            action = choice.get("action") if isinstance(choice, dict) else None
+                            if isinstance(action, str) and action in SHARED_ACTIONS.get(engine.meta.slug, ()):
+                                seen_actions.setdefault(action, {}).setdefault(kind, []).append(choice)
             for _, kind, data in played.events:
                 events.setdefault(kind, _Shape()).add(data)
+    _share_actions(choices, seen_actions)
     words = vocabularies(engine, extra_vocabulary)
     catalog = all_catalogs().get(engine.meta.slug)
     prompts = describe(catalog, engine.meta, "en")["prompts"] if catalog else {}
@@ -262,6 +267,22 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
             **_static_shape(engine, words),
         },
     }
+
+
+SHARED_ACTIONS: dict[str, frozenset[str]] = {"keythedral": frozenset({"play"})}
+"""Actions that take the same parameters in every decision offering them, by game: a Keythedral
+law card is played on one's own turn (``action``) or in a law window (``law_window``) alike."""
+
+
+def _share_actions(choices: dict[str, _Shape], seen: dict[str, dict[str, list[Any]]]) -> None:
+    """Each kind that offered a shared action allows every shape of it that random games showed
+    in any kind, so a card seen played in one kind only is not refused in the other."""
+    for by_kind in seen.values():
+        for kind in by_kind:
+            for other, shown in by_kind.items():
+                if other != kind:
+                    for choice in shown:
+                        choices[kind].add(choice)
 
 
 INTEGER = {"type": "integer", "minimum": 0}

@@ -103,3 +103,13 @@ def test_the_fast_validator_refuses_a_view_of_the_wrong_shape(slug: str) -> None
     view["players"] = "nobody"
     with pytest.raises(AssertionError, match="does not match its schema"):
         check(slug, "View", view, "players replaced by a string")
+
+
+def test_a_law_card_seen_played_in_one_decision_is_allowed_in_every_decision_offering_it() -> None:
+    """Keythedral's Dangerous Fence (L11) names a fence slot. Random games had shown it played
+    only in a law window, so the published choices of an own-turn ``action`` decision refused it
+    when a real game offered it there (a whole game over GraphQL failed on it). One action takes
+    the same parameters wherever it is offered."""
+    dangerous_fence = {"action": "play", "card": "L11", "fx": 1, "fy": 5, "gx": 2, "gy": 6}
+    for kind in ("action", "law_window"):
+        check("keythedral", "Choices", {"kind": kind, "choices": [dangerous_fence]}, kind)
