@@ -13,7 +13,9 @@ from typing import Any
 
 OURS = ("ours-sqlite", "ours-pg")
 TARGET_VS_BGIO_PG, TARGET_VS_BGIO_MEMORY = 2.0, 0.5
-TARGET_CPU_MS, TARGET_P99_MS = 1.5, 50.0
+TARGET_CPU_MS = {"ours-sqlite": 1.5, "ours-pg": 2.0}
+"""Issue 23's CPU per move: 1.5 ms on SQLite, 2 ms on PostgreSQL + Redis (its drivers and bus)."""
+TARGET_P99_MS = 50.0
 TARGET_ROW = (50, 100)
 
 
@@ -164,7 +166,7 @@ def grid_table(rows: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> s
 
 
 def targets(by_row: Mapping[tuple[int, int], Mapping[str, Mapping[str, Any]]]) -> list[str]:
-    """PASS/MISS of issue 15's grid targets, for each of ours that ran."""
+    """PASS/MISS of issues 15 and 23's grid targets, for each of ours that ran."""
     out = []
     for name in OURS:
         label = "SQLite" if name == "ours-sqlite" else "PostgreSQL"
@@ -184,8 +186,8 @@ def targets(by_row: Mapping[tuple[int, int], Mapping[str, Mapping[str, Any]]]) -
                 text = f"{label} {row}: {r}× boardgame.io in memory (target ≥ {TARGET_VS_BGIO_MEMORY})"
                 out.append(_verdict(r is not None and r >= TARGET_VS_BGIO_MEMORY, text))
             cpu = ours.get("cpu_ms_per_move")
-            text = f"{label} {row}: server CPU {cpu} ms/move (target ≤ {TARGET_CPU_MS})"
-            out.append(_verdict(cpu is not None and cpu <= TARGET_CPU_MS, text))
+            text = f"{label} {row}: server CPU {cpu} ms/move (target ≤ {TARGET_CPU_MS[name]})"
+            out.append(_verdict(cpu is not None and cpu <= TARGET_CPU_MS[name], text))
             if (matches, moves) == TARGET_ROW:
                 p99 = ours.get("p99_ms")
                 text = f"{label} {row}: p99 {p99} ms (target ≤ {TARGET_P99_MS:.0f})"

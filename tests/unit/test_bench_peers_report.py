@@ -92,6 +92,7 @@ def test_table_shows_ours_over_each_system_and_the_targets() -> None:
     assert "MISS SQLite 50×100: 0.3× boardgame.io in memory" in table
     assert "PASS SQLite 50×100: server CPU 1.2 ms/move" in table
     assert "MISS PostgreSQL 50×100: p99 60.0 ms" in table
+    assert "PASS PostgreSQL 50×100: server CPU 2.0 ms/move (target ≤ 2.0)" in table
 
 
 def test_profile_summary_counts_areas_once_per_stack_and_leaf_frames_as_own_time() -> None:
