@@ -143,8 +143,9 @@ class RequestGuard:
                 receive, rejection = await self._buffer_body(receive)
             if rejection is not None:
                 status, code, detail = rejection
-                detail = localized(code, detail, scope_language(scope))
-                await self._send_problem(send_with_headers, status, code, detail)
+                lang = scope_language(scope)
+                detail = localized(code, detail, lang)
+                await self._send_problem(send_with_headers, status, code, detail, lang)
             else:
                 await self.app(scope, receive, send_with_headers)
         finally:
@@ -221,11 +222,12 @@ class RequestGuard:
     def _too_large(self) -> str:
         return f"the request body exceeds {self.max_body_bytes} bytes"
 
-    async def _send_problem(self, send: Send, status: int, code: str, detail: str) -> None:
+    async def _send_problem(self, send: Send, status: int, code: str, detail: str, lang: str) -> None:
         body = problem_body(status, code, detail)
         headers = [
             (b"content-type", b"application/problem+json"),
             (b"content-length", str(len(body)).encode()),
+            (b"content-language", lang.encode()),
         ]
         if status in (408, 413):
             headers.append((b"connection", b"close"))

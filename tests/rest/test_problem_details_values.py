@@ -211,6 +211,8 @@ def check_values(answers: dict[str, httpx.Response], code: str, *values: str) ->
     assert english["code"] == code, english
     expected = [*named(english["detail"]), *values]
     assert all(value in english["detail"] for value in values), english["detail"]
+    for lang in ("en", *TRANSLATED):  # refusals made before routing (413, 429) included
+        assert answers[lang].headers.get("content-language") == lang, (code, lang)
     for lang in TRANSLATED:
         detail = answers[lang].json()["detail"]
         assert detail.startswith(platform_texts(lang)[f"problem.{code}"].rstrip(".")), detail
