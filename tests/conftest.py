@@ -11,9 +11,9 @@ function the function's node id; xdist keys its work by node id and would run on
 (2 of the 69 Schemathesis tests ran). Each such test gets back the id that names its operation.
 
 With ``--no-loadscope-reorder`` workers take modules in collection order. On a worker the modules
-whose single tests run longest (mostly waiting on npm, tsc, deadlines and restarts) are collected
-first, so that no worker starts one of them when the others are nearly done. A run in one process
-keeps the usual order.
+whose single tests run longest (whole games in a browser, npm and tsc, deadlines and restarts) are
+collected first, so that no worker starts one of them when the others are nearly done. A run in
+one process keeps the usual order.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 LONGEST_FIRST = (
+    "browser/test_keythedral.py",
     "e2e/test_typescript_client.py",
+    "browser/test_carcassonne.py",
     "e2e/test_turn_clocks.py",
     "e2e/test_webhooks.py",
     "e2e/test_server_wide_limits.py",
