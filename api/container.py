@@ -129,7 +129,9 @@ def build_container(
     )
     broker: Any
     if settings.redis_url is not None:
-        broker = RedisBroker(settings.redis_url.get_secret_value())
+        broker = RedisBroker(
+            settings.redis_url.get_secret_value(), channel_prefix=settings.redis_channel_prefix
+        )
     elif settings.event_hub is not None:
         broker = HubBroker(settings.event_hub)
     else:

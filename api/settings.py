@@ -103,6 +103,14 @@ class Settings(BaseSettings):
         max_length=64,
         description="Prefix of the rate-limit keys in Redis (deployments sharing one Redis differ).",
     )
+    redis_channel_prefix: str = Field(
+        "tabletop:game:",
+        min_length=1,
+        max_length=64,
+        description="Prefix of the live-event channels in Redis. Redis pub/sub ignores the db "
+        "number, so deployments sharing one Redis need different prefixes (else each receives "
+        "and discards the other's events).",
+    )
     trusted_proxies: str = Field(
         "",
         description="Comma-separated addresses or networks (CIDR) of the load balancers whose "

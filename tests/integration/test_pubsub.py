@@ -7,10 +7,13 @@ import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import redis
 
+from api.container import build_container
+from api.settings import Settings
 from domain.engine import Event
 from domain.match import RecordedEvent
 from persistence.errors import SubscriptionClosed, SubscriptionLost
@@ -270,3 +273,34 @@ def test_the_wire_format_reads_what_json_wrote_and_json_reads_it() -> None:
     event = recorded(9, {0: {"bonus": 11}, 2: {"name": "Zoë ✓"}})
     assert decode(json.dumps(json.loads(encode(event)))) == event
     assert json.loads(encode(event))["private"]["2"] == {"name": "Zoë ✓"}
+
+
+@pytest.mark.redis
+async def test_deployments_with_their_own_channel_prefix_share_a_redis_without_meeting(
+    redis_url: str, channel_prefix: str, tmp_path: Path
+) -> None:
+    """``TABLETOP_REDIS_CHANNEL_PREFIX`` reaches the broker, and a broker listens only to its own
+    prefix: two deployments on one Redis (pub/sub ignores the db number) never receive each
+    other's events, even for the same game id."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'prefix.db'}",
+        redis_url=redis_url,
+        redis_channel_prefix=channel_prefix,
+    )
+    container = build_container(settings)
+    assert isinstance(container.broker, RedisBroker)
+    assert container.broker.channel("g") == f"{channel_prefix}g"
+    ours, theirs = container.broker, RedisBroker(redis_url, channel_prefix=f"other-{channel_prefix}")
+    await ours.start()
+    await theirs.start()
+    try:
+        async with ours.subscribe("g") as mine, theirs.subscribe("g") as others:
+            await asyncio.to_thread(ours.publish, "g", [recorded(1, {})])
+            assert (await asyncio.wait_for(mine.get(), 5)).seq == 1
+            await asyncio.to_thread(theirs.publish, "g", [recorded(7, {})])
+            assert (await asyncio.wait_for(others.get(), 5)).seq == 7
+            await asyncio.sleep(0.2)
+            assert mine.empty() and others.empty()
+    finally:
+        await ours.stop()
+        await theirs.stop()
