@@ -280,6 +280,8 @@ def system_server(
                 if postgres:
                     env["TABLETOP_REDIS_URL"] = REDIS_URL.format(db=place.redis_db)
                     env["TABLETOP_RATE_LIMIT_PREFIX"] = place.db_prefix.rstrip("_") or "tabletop"
+                    # pub/sub ignores the db number: the channels carry the run's prefix too
+                    env["TABLETOP_REDIS_CHANNEL_PREFIX"] = f"{env['TABLETOP_RATE_LIMIT_PREFIX']}:game:"
                 command = [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", str(port)]
                 if workers > 1:
                     command += ["--workers", str(workers)]
