@@ -24,6 +24,7 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    literal,
     not_,
     or_,
     select,
@@ -58,7 +59,9 @@ from persistence.tables import (
     game_events,
     games,
     idempotency,
+    webhook_endpoints,
 )
+from persistence.webhook_targets import KnownWithoutTargets
 
 _SUMMARY_COLUMNS = (
     games.c.id,
@@ -85,6 +88,20 @@ _GAME_ROW = select(
 ).where(games.c.id == bindparam("game_id"))
 _GET_GAME = DriverStatement(_GAME_ROW)
 _GET_GAME_FOR_UPDATE = DriverStatement(_GAME_ROW.with_for_update())
+_SEAT_PLAYERS = (
+    select(func.json_array_elements(games.c.seats).op("->>")(literal("player_id")))
+    .correlate(games)
+    .scalar_subquery()
+)
+_HAS_WEBHOOK_TARGETS = exists().where(
+    webhook_endpoints.c.status == "active",
+    or_(webhook_endpoints.c.game_id == games.c.id, webhook_endpoints.c.player_id.in_(_SEAT_PLAYERS)),
+)
+# PostgreSQL only (``json_array_elements``): the outbox's question "any webhook target?" answered
+# by the locking read of every move, one round trip fewer (``persistence.webhook_targets``).
+_GET_GAME_FOR_UPDATE_WITH_TARGETS = DriverStatement(
+    _GAME_ROW.add_columns(_HAS_WEBHOOK_TARGETS.label("webhook_targets")).with_for_update(of=games)
+)
 _SAVE_GAME = DriverStatement(
     update(games).where(games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")),
     [column.key for column in games.c if column.key not in FIXED_GAME_COLUMNS],
@@ -116,8 +133,10 @@ class SqlGameRepository:
         registry: EngineRegistry,
         before_write: Callable[[], None] | None = None,
         hot_states: HotStates | None = None,
+        without_targets: KnownWithoutTargets | None = None,
     ) -> None:
         self.session = session
+        self._without_targets = without_targets
         self.registry = registry
         self._before_write = before_write or _nothing
         self._row_locks = session.get_bind().dialect.name == "postgresql"
@@ -139,10 +158,17 @@ class SqlGameRepository:
         already has one writer at a time; a lock there would only hold readers up)."""
         if not _storable_id(game_id):
             raise GameNotFound("no game with that id")
-        statement = _GET_GAME_FOR_UPDATE if for_update and self._row_locks else _GET_GAME
+        locked = for_update and self._row_locks
+        targets = self._without_targets if locked else None
+        if targets is not None:
+            statement = _GET_GAME_FOR_UPDATE_WITH_TARGETS
+        else:
+            statement = _GET_GAME_FOR_UPDATE if locked else _GET_GAME
         row = statement.first(self.session.connection(), {"game_id": game_id})
         if row is None:
             raise GameNotFound(f"no game with id '{game_id}'")
+        if targets is not None:
+            targets.loaded(game_id, row.pop("webhook_targets"), row["seats"])
         stored = row["state"]
         hot = self._hot_states
         live = hot.state_at(game_id, row["version"], for_update) if hot is not None and stored else None

@@ -26,6 +26,7 @@ from persistence.players import SqlPlayerRepository
 from persistence.presence import SqlPresenceRepository
 from persistence.ratings import SqlRatingRepository
 from persistence.repository import SqlGameRepository
+from persistence.webhook_targets import KnownWithoutTargets
 from persistence.webhooks import SqlWebhookRepository
 from persistence.write_lock import SqliteWriteLock
 
@@ -64,12 +65,13 @@ class SqlUnitOfWork:
         if self._session is not None:
             raise RuntimeError("a unit of work is single-use; ask the factory for a new one")
         self._session = self._sessions()
+        without_targets = KnownWithoutTargets()
         self._game_rows = SqlGameRepository(
-            self._session, self._registry, self._before_write, self._hot_states
+            self._session, self._registry, self._before_write, self._hot_states, without_targets
         )
         self.games = self._game_rows
         self.players = SqlPlayerRepository(self._session, self._before_write)
-        self.webhooks = SqlWebhookRepository(self._session, self._before_write)
+        self.webhooks = SqlWebhookRepository(self._session, self._before_write, without_targets)
         self.presence = SqlPresenceRepository(self._session, self._before_write)
         self.ratings = SqlRatingRepository(self._session, self._before_write)
         self.chat = SqlChatRepository(self._session, self._before_write)

@@ -21,6 +21,7 @@ from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, N
 from persistence.driver_sql import DriverStatement
 from persistence.mapping import as_utc
 from persistence.tables import webhook_attempts, webhook_deliveries, webhook_endpoints
+from persistence.webhook_targets import KnownWithoutTargets
 
 _earlier = aliased(webhook_deliveries)
 
@@ -49,14 +50,21 @@ _ENDPOINTS_FOR_GAME: dict[int, DriverStatement] = {}
 class SqlWebhookRepository:
     """``domain.ports.WebhookRepository`` on the unit of work's session."""
 
-    def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        session: Session,
+        before_write: Callable[[], None],
+        without_targets: KnownWithoutTargets | None = None,
+    ) -> None:
         self.session = session
         self._before_write = before_write
+        self._without_targets = without_targets
 
     # -- endpoints ---------------------------------------------------------------------------------
 
     def add_endpoint(self, endpoint: Endpoint) -> None:
         self._before_write()
+        self._forget_without_targets()
         self.session.execute(
             insert(webhook_endpoints).values(
                 id=endpoint.id,
@@ -97,7 +105,10 @@ class SqlWebhookRepository:
         self, game_id: str, player_ids: builtins.list[str]
     ) -> builtins.list[Endpoint]:
         """Run on every move (the outbox): compiled once per number of players and run on the
-        driver's cursor (``persistence.driver_sql``)."""
+        driver's cursor (``persistence.driver_sql``); not even that when the game's locking read
+        already said there is none (``persistence.webhook_targets``)."""
+        if self._without_targets is not None and self._without_targets.none_for(game_id, player_ids):
+            return []
         statement = _ENDPOINTS_FOR_GAME.get(len(player_ids))
         if statement is None:
             statement = _ENDPOINTS_FOR_GAME[len(player_ids)] = _endpoints_for_game(len(player_ids))
@@ -108,6 +119,8 @@ class SqlWebhookRepository:
 
     def set_status(self, endpoint_id: str, status: str, now: datetime | None) -> None:
         self._before_write()
+        if status == "active":
+            self._forget_without_targets()
         self.session.execute(
             update(webhook_endpoints)
             .where(webhook_endpoints.c.id == endpoint_id)
@@ -122,6 +135,10 @@ class SqlWebhookRepository:
                 )
                 .values(status="pending", next_attempt_at=as_utc(now), attempts=0)
             )
+
+    def _forget_without_targets(self) -> None:
+        if self._without_targets is not None:
+            self._without_targets.forget()
 
     # -- outbox ------------------------------------------------------------------------------------
 
