@@ -28,6 +28,7 @@ from sqlalchemy import (
     not_,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -107,6 +108,38 @@ _SAVE_GAME = DriverStatement(
     [column.key for column in games.c if column.key not in FIXED_GAME_COLUMNS],
 )
 _APPEND_EVENTS = DriverStatement(insert(game_events), [c.key for c in game_events.c])
+_CHANGED_COLUMNS = [column for column in games.c if column.key not in FIXED_GAME_COLUMNS]
+_MAX_EVENTS_WITH_SAVE = 16
+"""Events a change writes in the statement of its guarded ``UPDATE`` at most (one compiled
+statement per count, so a bounded few); a longer change uses two statements."""
+
+
+def _save_with_events(count: int) -> DriverStatement:
+    """PostgreSQL: the guarded ``UPDATE`` and the ``count`` events' ``INSERT`` in one statement
+    (one round trip fewer per move). The events are selected from the rows the ``UPDATE``
+    returned, so a version conflict (no row updated) inserts none: the row count is 0 exactly
+    then, ``count`` otherwise."""
+    saved = (
+        update(games)
+        .where(games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version"))
+        .values({column: bindparam(f"set_{column.key}", type_=column.type) for column in _CHANGED_COLUMNS})
+        .returning(games.c.id)
+        .cte("saved")
+    )
+    rows = [
+        select(*(bindparam(f"e{n}_{column.key}", type_=column.type) for column in game_events.c)).select_from(
+            saved
+        )
+        for n in range(count)
+    ]
+    source = rows[0] if count == 1 else union_all(*rows)
+    return DriverStatement(
+        insert(game_events).from_select([column.key for column in game_events.c], source).add_cte(saved)
+    )
+
+
+_SAVE_WITH_EVENTS: dict[int, DriverStatement] = {}
+"""By number of events, compiled on first use."""
 _APPEND_CHOICES = DriverStatement(insert(game_choices), [c.key for c in game_choices.c])
 _EVENTS_AFTER = (
     select(game_events)
@@ -180,9 +213,21 @@ class SqlGameRepository:
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
         self._before_write()
         values = changed_game_values(match, _now())
+        events = match.new_events
+        with_events = self._row_locks and 0 < len(events) <= _MAX_EVENTS_WITH_SAVE
+        if with_events:
+            statement = _SAVE_WITH_EVENTS.get(len(events))
+            if statement is None:
+                statement = _SAVE_WITH_EVENTS[len(events)] = _save_with_events(len(events))
+            values = {f"set_{key}": value for key, value in values.items()}
+            for n, recorded in enumerate(events):
+                for key, value in event_values(match.id, recorded).items():
+                    values[f"e{n}_{key}"] = value
+        else:
+            statement = _SAVE_GAME
         values["match_id"] = match.id
         values["loaded_version"] = match.loaded_version
-        cursor = _SAVE_GAME.execute(self.session.connection(), values)
+        cursor = statement.execute(self.session.connection(), values)
         updated = cursor.rowcount
         cursor.close()
         if updated == 0:
@@ -193,7 +238,7 @@ class SqlGameRepository:
                 "reload and retry"
             )
         self._written(match)
-        self._append_events(match)
+        self._append_events(match, events_written=with_events)
 
     def list(
         self, where: LobbyFilter, limit: int, after: LobbyCursor | None = None
@@ -336,9 +381,10 @@ class SqlGameRepository:
         if copy is not None:
             self.to_keep.append((match.id, match.version, copy(match.state), copy))
 
-    def _append_events(self, match: Match) -> None:
-        """One executemany for however many events a change produced (and its choices)."""
-        if match.new_events:
+    def _append_events(self, match: Match, events_written: bool = False) -> None:
+        """One executemany for however many events a change produced (and its choices);
+        ``events_written``: the events went with the ``UPDATE`` already, only choices are left."""
+        if match.new_events and not events_written:
             _APPEND_EVENTS.execute_many(
                 self.session.connection(), [event_values(match.id, e) for e in match.new_events]
             )
