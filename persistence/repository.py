@@ -2,8 +2,9 @@
 
 Cost per request is bounded whatever the game's length: ``get`` is one ``SELECT`` by primary key
 (history is never replayed), ``save`` one guarded ``UPDATE`` plus one bulk ``INSERT`` of the new
-events. Statements are SQLAlchemy Core executed through the session, which keeps them inside the
-unit of work's transaction without the ORM's identity-map bookkeeping; those of every move (the
+events (on PostgreSQL both in one statement, ``_save_with_events``). Statements are SQLAlchemy
+Core executed through the session, which keeps them inside the unit of work's transaction without
+the ORM's identity-map bookkeeping; those of every move (the
 get by id, the guarded ``UPDATE``, the events' and choices' ``INSERT``) go to the driver's cursor
 as SQL compiled once (``persistence.driver_sql``), in that same transaction.
 """
