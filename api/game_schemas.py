@@ -300,6 +300,14 @@ RARE_DECISIONS: dict[str, dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
 one choice (the engine's ``decision`` and ``bid_choices``), used when drafting saw none."""
 
 UNSEEN: dict[str, dict[str, dict[str, Any] | str]] = {
+    "keythedral": {
+        "harvest_failed/properties/colour": {
+            "type": "string",
+            "enum": ["any", "black", "blue", "brown", "green", "purple", "red", "white", "yellow"],
+            "description": "The colour short in the store; `any` when a free harvest finds no cube "
+            "of any colour left (the engine's `_harvest_step`).",
+        },
+    },
     "carcassonne": {
         "View/properties/discarded/items": "properties/tile",
         "barn_scored/properties/returned/items": {

@@ -113,3 +113,10 @@ def test_a_law_card_seen_played_in_one_decision_is_allowed_in_every_decision_off
     dangerous_fence = {"action": "play", "card": "L11", "fx": 1, "fy": 5, "gx": 2, "gy": 6}
     for kind in ("action", "law_window"):
         check("keythedral", "Choices", {"kind": kind, "choices": [dangerous_fence]}, kind)
+
+
+def test_a_free_harvest_that_finds_the_store_empty_is_a_published_event() -> None:
+    """A free harvest with no cube of any colour left records ``colour: "any"``; random games reach
+    it rarely, and a whole game over GraphQL once failed the schema on it."""
+    event = {"seq": 9, "type": "harvest_failed", "data": {"seat": 1, "colour": "any", "missing": 2}}
+    check("keythedral", "Event", event, "harvest_failed")
