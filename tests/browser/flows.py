@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.harness import ROOT
 
@@ -100,18 +101,26 @@ async () => {
 """
 
 
-def click_board_target(page: Page) -> bool:
-    """Click a target on the board as a person would: one in view, else after "Fit" shows all."""
+def click_board_target(page: Page, looks: int = 6) -> bool:
+    """Click a target on the board as a person would: one in view, else after "Fit" shows all.
+    The board is drawn again when an event arrives (the bot's move, presence) and may then frame
+    other squares: if the chosen target left the view before the click, look again, as a person
+    would (a slow machine widens that gap: a CI run clicked an off-view target for 30 s)."""
     targets = page.locator("#board svg .target")
-    if not targets.count():
-        return False
-    index = page.evaluate(FIRST_TARGET_IN_VIEW)
-    if index < 0:
-        page.locator("#board .zoom-fit").first.click()
+    for look in range(looks):
+        if not targets.count():
+            return False
         index = page.evaluate(FIRST_TARGET_IN_VIEW)
-        assert index >= 0, "no board target can be clicked even with the whole board shown"
-    targets.nth(index).click()
-    return True
+        if index < 0:
+            page.locator("#board .zoom-fit").first.click()
+            index = page.evaluate(FIRST_TARGET_IN_VIEW)
+            assert index >= 0, "no board target can be clicked even with the whole board shown"
+        try:
+            targets.nth(index).click(timeout=5_000 if look < looks - 1 else 30_000)
+        except PlaywrightTimeoutError:
+            continue
+        return True
+    raise AssertionError("unreachable: the last look clicks with the full timeout")
 
 
 PHONE_SIZE: ViewportSize = {"width": 390, "height": 844}

@@ -75,6 +75,37 @@ def test_a_rematch_from_a_finished_game_opens_the_next_game_with_the_same_seats(
     expect(page.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
 
 
+def test_the_resign_question_stays_open_when_the_page_is_drawn_again(
+    open_page: Callable[..., Page],
+) -> None:
+    """The page is drawn again whenever something happens (a move, presence, a turned phone): a
+    person who has just asked to resign still sees the question, with the focus where it was,
+    instead of the plain button coming back under their pointer (it did, and a CI run's click on
+    "Yes, resign" then waited for a button that no longer existed)."""
+    page = open_page()
+    create_duel_with_clock(page, 600)
+    start(page)
+    page.click("#resign")
+    expect(page.locator("#resign-cancel")).to_be_focused()
+    page.locator("#resign-confirm").focus()
+    page.evaluate(
+        "() => { window.__before = document.querySelector('#resign-confirm'); "
+        "window.dispatchEvent(new Event('resize')); }"
+    )
+    # The redraw after a resize (150 ms) replaces the box: a new node, the same question.
+    page.wait_for_function("() => document.querySelector('#resign-confirm') !== window.__before")
+    expect(page.locator("#resign-question")).to_be_visible()
+    expect(page.locator("#resign-confirm")).to_be_focused()
+    page.click("#resign-cancel")
+    expect(page.locator("#resign")).to_be_visible()
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(400)
+    expect(page.locator("#resign-question")).to_have_count(0)
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator('#seats li[data-seat="0"] .stand-in')).to_be_visible()
+
+
 def play_first_moves(*pages: Page) -> None:
     """Each person makes the first listed move whenever it is theirs, until the game is over."""
     while not all(page.locator("#scores").is_visible() for page in pages):

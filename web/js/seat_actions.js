@@ -7,24 +7,45 @@ import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameTokens, rememberTokens } from "./store.js";
 
+/** Games whose resign question is open, with the button of it that had focus: the page is drawn
+ * again whenever an event arrives (another seat moves, presence changes), and the question must
+ * survive that instead of vanishing under the person's pointer. */
+const asking = new Map();
+
 /** A resign button that asks first; null when the viewer has no seat to resign. */
 export function resignControl(game, token, act) {
   const seat = game.seats.find((entry) => entry.seat === game.viewer?.seat);
-  if (!token || !seat || game.status !== "in_progress" || seat.stand_in === "resigned" || seat.stand_in === "forfeited") return null;
+  if (!token || !seat || game.status !== "in_progress" || seat.stand_in === "resigned" || seat.stand_in === "forfeited") {
+    asking.delete(game.id);
+    return null;
+  }
   const box = h("p", { class: "resign" });
-  function ask() {
+  box.addEventListener("focusin", (event) => { if (asking.has(game.id) && event.target.id) asking.set(game.id, event.target.id); });
+  function ask(focus) {
     clear(box).append(
       h("span", { id: "resign-question", role: "alert" }, [t("resign.question")]), " ",
       h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => act(() => api.resign(game.id, token)) }, [t("resign.confirm")]), " ",
       h("button", { type: "button", id: "resign-cancel", onclick: idle }, [t("game.cancel")]),
     );
-    box.querySelector("#resign-cancel").focus();
+    if (focus) box.querySelector(`#${focus}`)?.focus();
   }
   function idle() {
+    asking.delete(game.id);
     clear(box).append(h("button", { type: "button", id: "resign" }, [t("resign.button")]));
-    box.querySelector("#resign").addEventListener("click", ask);
+    box.querySelector("#resign").addEventListener("click", () => { asking.set(game.id, "resign-cancel"); ask("resign-cancel"); });
   }
-  idle();
+  if (asking.has(game.id)) {
+    ask(null);
+    // Drawn again while asking: give the focus back to the button that had it, unless the person
+    // has moved on to something else on the page meanwhile.
+    requestAnimationFrame(() => {
+      if (box.isConnected && (document.activeElement === document.body || !document.activeElement)) {
+        box.querySelector(`#${asking.get(game.id)}`)?.focus();
+      }
+    });
+  } else {
+    idle();
+  }
   return box;
 }
 
