@@ -148,7 +148,9 @@ class GroupCommitter:
             if not isinstance(failure, Exception):
                 raise
             return
-        for job, value in done:
-            job.answer.set_result(value)
+        # Counted before anyone is answered, so a caller that reads the metrics after its answer
+        # sees its own batch (a test read them between the answer and the count once).
         for listener in self.batch_listeners:
             listener(len(batch))
+        for job, value in done:
+            job.answer.set_result(value)

@@ -86,11 +86,17 @@ def untyped_generated_types(sample: Path) -> list[str]:
             reached.add(name)
             todo += [n for n in re.findall(r"\b[A-Z]\w*\b", rest[name]) if n in rest]
     loose = re.compile(r"\b(unknown|any)\b")
-    found = [f"types.gen.ts: {name}" for name in sorted(reached) if loose.search(rest[name])]
+    # A string literal is a value, not a type: Keythedral's colour enum holds 'any'.
+    literal = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+
+    def untyped(text: str) -> bool:
+        return bool(loose.search(literal.sub("''", text)))
+
+    found = [f"types.gen.ts: {name}" for name in sorted(reached) if untyped(rest[name])]
     return found + [
         f"gql/types.ts: {line.strip()}"
         for line in gql.splitlines()
-        if loose.search(line) and not line.startswith("type Exact<")
+        if untyped(line) and not line.startswith("type Exact<")
     ]
 
 
@@ -105,7 +111,7 @@ def test_the_check_of_generated_types_finds_unknown_game_data(tmp_path: Path) ->
         "export type GetGameResponses = { 200: GamePublic };\n"
         "export type GamePublic = { state: View; options: {\n    [key: string]: unknown;\n} };\n"
         "/** not reached, not checked: any */\nexport type View = { round: number };\n"
-        "export type Seat = { name: string };\n"
+        "export type Seat = { name: string; colour: 'any' | 'red' };\n"
         "export type Problem = { errors: Array<unknown> };\n"
     )
     (tmp_path / "src" / "gql" / "types.ts").write_text(
