@@ -73,7 +73,7 @@ class GroupCommitter:
         if threading.current_thread() in self._writers:
             raise RuntimeError("a work may not wait for another work: it would wait for itself")
         job = _Job(key, work)
-        shard = hash(key) % len(self._queues) if len(self._queues) > 1 else 0
+        shard = hash(key) % len(self._queues)
         with self._lock:
             if self._writers[shard] is None:
                 writer = threading.Thread(

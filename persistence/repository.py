@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
@@ -104,22 +105,23 @@ _HAS_WEBHOOK_TARGETS = exists().where(
 _GET_GAME_FOR_UPDATE_WITH_TARGETS = DriverStatement(
     _GAME_ROW.add_columns(_HAS_WEBHOOK_TARGETS.label("webhook_targets")).with_for_update(of=games)
 )
+_CHANGED_COLUMNS = [column for column in games.c if column.key not in FIXED_GAME_COLUMNS]
 _SAVE_GAME = DriverStatement(
     update(games).where(games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")),
-    [column.key for column in games.c if column.key not in FIXED_GAME_COLUMNS],
+    [column.key for column in _CHANGED_COLUMNS],
 )
 _APPEND_EVENTS = DriverStatement(insert(game_events), [c.key for c in game_events.c])
-_CHANGED_COLUMNS = [column for column in games.c if column.key not in FIXED_GAME_COLUMNS]
 _MAX_EVENTS_WITH_SAVE = 16
 """Events a change writes in the statement of its guarded ``UPDATE`` at most (one compiled
 statement per count, so a bounded few); a longer change uses two statements."""
 
 
+@cache
 def _save_with_events(count: int) -> DriverStatement:
-    """PostgreSQL: the guarded ``UPDATE`` and the ``count`` events' ``INSERT`` in one statement
-    (one round trip fewer per move). The events are selected from the rows the ``UPDATE``
-    returned, so a version conflict (no row updated) inserts none: the row count is 0 exactly
-    then, ``count`` otherwise."""
+    """PostgreSQL, compiled on first use for each ``count``: the guarded ``UPDATE`` and the
+    ``count`` events' ``INSERT`` in one statement (one round trip fewer per move). The events are
+    selected from the rows the ``UPDATE`` returned, so a version conflict (no row updated) inserts
+    none: the row count is 0 exactly then, ``count`` otherwise."""
     saved = (
         update(games)
         .where(games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version"))
@@ -139,8 +141,6 @@ def _save_with_events(count: int) -> DriverStatement:
     )
 
 
-_SAVE_WITH_EVENTS: dict[int, DriverStatement] = {}
-"""By number of events, compiled on first use."""
 _APPEND_CHOICES = DriverStatement(insert(game_choices), [c.key for c in game_choices.c])
 _EVENTS_AFTER = (
     select(game_events)
@@ -217,9 +217,7 @@ class SqlGameRepository:
         events = match.new_events
         with_events = self._row_locks and 0 < len(events) <= _MAX_EVENTS_WITH_SAVE
         if with_events:
-            statement = _SAVE_WITH_EVENTS.get(len(events))
-            if statement is None:
-                statement = _SAVE_WITH_EVENTS[len(events)] = _save_with_events(len(events))
+            statement = _save_with_events(len(events))
             values = {f"set_{key}": value for key, value in values.items()}
             for n, recorded in enumerate(events):
                 for key, value in event_values(match.id, recorded).items():

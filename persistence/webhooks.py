@@ -12,6 +12,7 @@ import builtins
 import json
 from collections.abc import Callable, Collection, Mapping
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, insert, or_, select, update
@@ -34,17 +35,16 @@ def _active_endpoints_where(interested: ColumnElement[bool]) -> Select[Any]:
     )
 
 
+@cache
 def _endpoints_for_game(players: int) -> DriverStatement:
-    """The endpoints of a game and of its ``players`` players' identities."""
+    """The endpoints of a game and of its ``players`` players' identities: run on every move, so
+    compiled once for each number of players."""
     interested = webhook_endpoints.c.game_id == bindparam("game_id")
     if players:
         names = [bindparam(f"player_{n}", type_=webhook_endpoints.c.player_id.type) for n in range(players)]
         interested = or_(interested, webhook_endpoints.c.player_id.in_(names))
     return DriverStatement(_active_endpoints_where(interested))
 
-
-_ENDPOINTS_FOR_GAME: dict[int, DriverStatement] = {}
-"""By number of player identities: run on every move, so compiled once for each."""
 
 
 class SqlWebhookRepository:
@@ -109,9 +109,7 @@ class SqlWebhookRepository:
         already said there is none (``persistence.webhook_targets``)."""
         if self._without_targets is not None and self._without_targets.none_for(game_id, player_ids):
             return []
-        statement = _ENDPOINTS_FOR_GAME.get(len(player_ids))
-        if statement is None:
-            statement = _ENDPOINTS_FOR_GAME[len(player_ids)] = _endpoints_for_game(len(player_ids))
+        statement = _endpoints_for_game(len(player_ids))
         params = {f"player_{n}": player_id for n, player_id in enumerate(player_ids)}
         params["game_id"] = game_id
         found = statement.all(self.session.connection(), params)
