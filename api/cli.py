@@ -91,6 +91,7 @@ def _serve(args: list[str]) -> int:
             return 0
         if pin:
             pin_to_cpu(0)
+
         def announce() -> None:
             print(banner(options.host, options.port), file=sys.stderr, flush=True)
 

@@ -97,9 +97,7 @@ async def language(
             "Wins over Accept-Language; the answer's Content-Language says which was used.",
         ),
     ] = None,
-    accept_language: Annotated[
-        str | None, Header(description="Preferred languages (RFC 9110).")
-    ] = None,
+    accept_language: Annotated[str | None, Header(description="Preferred languages (RFC 9110).")] = None,
 ) -> str:
     return negotiate(lang, accept_language)
 

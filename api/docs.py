@@ -54,6 +54,7 @@ def _package_folder(package: str, *parts: str) -> Path:
 
 def install_docs(app: FastAPI) -> None:
     """Serve ``/docs``, ``/redoc`` and their assets (the app is created with both URLs off)."""
+
     @app.get("/docs", include_in_schema=False)
     def swagger_ui() -> HTMLResponse:
         return get_swagger_ui_html(
@@ -78,9 +79,7 @@ def install_docs(app: FastAPI) -> None:
     standalone = ((SWAGGER_ASSETS, "swagger"), (f"{ASSETS}/fastapi", "fastapi"), (REDOC_ASSETS, "redoc"))
     for mount, folder in standalone:
         app.mount(mount.rstrip("/"), StaticFiles(directory=_package_folder(STANDALONE, "static", folder)))
-    graphiql = _package_folder(
-        "graphene_django_graphiql_static", "static", "graphene_django_graphiql_static"
-    )
+    graphiql = _package_folder("graphene_django_graphiql_static", "static", "graphene_django_graphiql_static")
     app.mount(GRAPHIQL_ASSETS, StaticFiles(directory=graphiql))
 
 

@@ -28,8 +28,11 @@ def _object(required: dict[str, Any], optional: dict[str, Any] | None = None) ->
 
 PLATFORM_EVENTS: dict[str, dict[str, Any]] = {
     "seat_joined": _object(
-        {"seat": SEAT, "name": {"type": "string"},
-         "bot": {"type": ["string", "null"], "description": "The bot level of a bot's seat."}}
+        {
+            "seat": SEAT,
+            "name": {"type": "string"},
+            "bot": {"type": ["string", "null"], "description": "The bot level of a bot's seat."},
+        }
     ),
     "seat_left": _object(
         {"seat": SEAT, "name": {"type": "string"}, "removed_by": {"enum": ["host", "self"]}}
@@ -58,8 +61,10 @@ PLATFORM_EVENTS: dict[str, dict[str, Any]] = {
 
 CHOICE_SEALED = _object(
     {"seat": SEAT, "sealed": {"type": "array", "items": SEAT}, "waiting": {"type": "array", "items": SEAT}},
-    {"replaced": {"type": "boolean"},
-     "choice": {"type": "object", "description": "The sealed choice: only in its own seat's view."}},
+    {
+        "replaced": {"type": "boolean"},
+        "choice": {"type": "object", "description": "The sealed choice: only in its own seat's view."},
+    },
 )
 """``choice_sealed`` of a game without simultaneous decisions (never recorded; listed for
 completeness, so every game's enum holds every platform event)."""
@@ -78,15 +83,27 @@ RARE_EVENTS: dict[str, dict[str, dict[str, Any] | str]] = {
     },
     "im-schutze-der-burg": {
         "payment_narrowed": _object(
-            {"seat": SEAT, "building": {"type": "string"}, "resource": {"type": "string"},
-             "count": {"type": "integer", "minimum": 0}}
+            {
+                "seat": SEAT,
+                "building": {"type": "string"},
+                "resource": {"type": "string"},
+                "count": {"type": "integer", "minimum": 0},
+            }
         ),
         "damsel": _object(
-            {"bids": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
-                      "additionalProperties": {"type": "integer", "minimum": 0}},
-             "winner": {"type": ["integer", "null"], "minimum": 0,
-                        "description": "Null on a tie (nobody wins the bid)."},
-             "vp": {"type": "integer", "minimum": 0}}
+            {
+                "bids": {
+                    "type": "object",
+                    "propertyNames": {"pattern": "^[0-9]+$"},
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                },
+                "winner": {
+                    "type": ["integer", "null"],
+                    "minimum": 0,
+                    "description": "Null on a tie (nobody wins the bid).",
+                },
+                "vp": {"type": "integer", "minimum": 0},
+            }
         ),
     },
 }

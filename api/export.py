@@ -19,14 +19,29 @@ from domain.registry import default_registry
 
 EXTRA_VOCABULARY: dict[str, list[list[str]]] = {
     "carcassonne": [
-        [carcassonne_state.START, carcassonne_state.PLACE, carcassonne_state.FIGURE,
-         carcassonne_state.WAGON_MOVE, carcassonne_state.END_ABBEY, carcassonne_state.OVER],
-        list(carcassonne_tiles.SIDE_NAMES), list(carcassonne_tiles.PORT_NAMES),
+        [
+            carcassonne_state.START,
+            carcassonne_state.PLACE,
+            carcassonne_state.FIGURE,
+            carcassonne_state.WAGON_MOVE,
+            carcassonne_state.END_ABBEY,
+            carcassonne_state.OVER,
+        ],
+        list(carcassonne_tiles.SIDE_NAMES),
+        list(carcassonne_tiles.PORT_NAMES),
         list(carcassonne_tiles.CORNER_NAMES),
     ],
     "im-schutze-der-burg": [
-        [isdb_state.ROUND_START, isdb_state.PICK, isdb_state.FIREWOOD, isdb_state.DAMSEL,
-         isdb_state.REVEAL, isdb_state.EQUIP, isdb_state.RESOLVE, isdb_state.OVER],
+        [
+            isdb_state.ROUND_START,
+            isdb_state.PICK,
+            isdb_state.FIREWOOD,
+            isdb_state.DAMSEL,
+            isdb_state.REVEAL,
+            isdb_state.EQUIP,
+            isdb_state.RESOLVE,
+            isdb_state.OVER,
+        ],
     ],
 }
 """Vocabularies the static data does not list as ids (phases, sides): string fields whose values

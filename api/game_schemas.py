@@ -175,8 +175,11 @@ def vocabularies(engine: GameEngine[Any], extra: Iterable[Iterable[str]] = ()) -
     return found
 
 
-def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (),
-          seeds: tuple[str, ...] = ("schema-check",)) -> dict[str, Any]:
+def draft(
+    engine: GameEngine[Any],
+    extra_vocabulary: Iterable[Iterable[str]] = (),
+    seeds: tuple[str, ...] = ("schema-check",),
+) -> dict[str, Any]:
     """The schemas of a game, from random games of every variant (the games the schema test
     replays, so the test fails exactly when the shapes the code produces change)."""
     view = _Shape()
@@ -211,14 +214,20 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
         choices.setdefault(kind, _Shape())
     slug, name = engine.meta.slug, prefix(engine.meta.slug)
     rare = RARE_DECISIONS.get(slug, {})
-    decision_of = {k: rare[k][0] if k in rare and not s.types else s.schema(words) or {"type": "object"}
-                   for k, s in sorted(decisions.items())}
-    choice_of = {k: rare[k][1] if k in rare and not s.types else s.schema(words) or {"type": "object"}
-                 for k, s in sorted(choices.items())}
+    decision_of = {
+        k: rare[k][0] if k in rare and not s.types else s.schema(words) or {"type": "object"}
+        for k, s in sorted(decisions.items())
+    }
+    choice_of = {
+        k: rare[k][1] if k in rare and not s.types else s.schema(words) or {"type": "object"}
+        for k, s in sorted(choices.items())
+    }
     event_of = event_schemas.complete(slug, {k: s.schema(words) for k, s in sorted(events.items())})
     sealed = event_of["choice_sealed"]["properties"]
-    sealed["choice"] = {"$ref": f"#/components/schemas/{name}Choice",
-                        "description": "The sealed choice: only in its own seat's view."}
+    sealed["choice"] = {
+        "$ref": f"#/components/schemas/{name}Choice",
+        "description": "The sealed choice: only in its own seat's view.",
+    }
     view_of = view.schema(words)
     for path, schema in UNSEEN.get(slug, {}).items():
         part, *keys = path.split("/")
@@ -233,32 +242,41 @@ def draft(engine: GameEngine[Any], extra_vocabulary: Iterable[Iterable[str]] = (
         "Decision": {
             "description": "The top-level `decision`, by `kind` (its `data` differs per kind).",
             "oneOf": [
-                {"type": "object", "properties": {"kind": {"const": k}, "data": s},
-                 "required": ["kind", "data"]}
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": k}, "data": s},
+                    "required": ["kind", "data"],
+                }
                 for k, s in decision_of.items()
             ],
         },
         "Choices": {
             "description": "The legal `choices` of a decision, by decision `kind`.",
             "oneOf": [
-                {"type": "object",
-                 "properties": {"kind": {"const": k}, "choices": {"type": "array", "items": s}},
-                 "required": ["kind", "choices"]}
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": k}, "choices": {"type": "array", "items": s}},
+                    "required": ["kind", "choices"],
+                }
                 for k, s in choice_of.items()
             ],
         },
         "Choice": {
             "description": "Any legal choice (post one back verbatim).",
-            "anyOf": [{"$ref": f"#/components/schemas/{name}Choices/oneOf/{i}/properties/choices/items"}
-                      for i in range(len(choice_of))],
+            "anyOf": [
+                {"$ref": f"#/components/schemas/{name}Choices/oneOf/{i}/properties/choices/items"}
+                for i in range(len(choice_of))
+            ],
         },
         "EventType": {"type": "string", "enum": event_types},
         "Event": {
             "description": "An event (`seq`, `type`, `data`), by `type`.",
             "oneOf": [
-                {"type": "object",
-                 "properties": {"seq": {"type": "integer"}, "type": {"const": k}, "data": s},
-                 "required": ["type", "data"]}
+                {
+                    "type": "object",
+                    "properties": {"seq": {"type": "integer"}, "type": {"const": k}, "data": s},
+                    "required": ["type", "data"],
+                }
                 for k, s in event_of.items()
             ],
         },
@@ -289,10 +307,18 @@ INTEGER = {"type": "integer", "minimum": 0}
 RARE_DECISIONS: dict[str, dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
     "im-schutze-der-burg": {
         "damsel_bid": (
-            {"type": "object", "properties": {"round": INTEGER}, "required": ["round"],
-             "additionalProperties": False},
-            {"type": "object", "properties": {"bid": INTEGER}, "required": ["bid"],
-             "additionalProperties": False},
+            {
+                "type": "object",
+                "properties": {"round": INTEGER},
+                "required": ["round"],
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "properties": {"bid": INTEGER},
+                "required": ["bid"],
+                "additionalProperties": False,
+            },
         ),
     },
 }
@@ -311,7 +337,8 @@ UNSEEN: dict[str, dict[str, dict[str, Any] | str]] = {
     "carcassonne": {
         "View/properties/discarded/items": "properties/tile",
         "barn_scored/properties/returned/items": {
-            **INTEGER, "description": "A figure id (a barn scores no follower back: always empty)."
+            **INTEGER,
+            "description": "A figure id (a barn scores no follower back: always empty).",
         },
     },
 }

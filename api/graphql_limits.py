@@ -80,9 +80,7 @@ class DocumentMeasure:
 
     @classmethod
     def of(cls, document: DocumentNode) -> DocumentMeasure:
-        return cls(
-            {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
-        )
+        return cls({d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)})
 
     def operation(self, operation: OperationDefinitionNode) -> Tally:
         return self.selections(operation.selection_set, root=True)
@@ -149,8 +147,7 @@ def limits_rule(max_depth: int, max_aliases: int, max_cost: int) -> type[Validat
                     if tally.depth > max_depth:
                         context.report_error(
                             _refusal(
-                                f"the operation nests {tally.depth} levels; at most {max_depth} "
-                                "are allowed",
+                                f"the operation nests {tally.depth} levels; at most {max_depth} are allowed",
                                 "query_too_deep",
                             )
                         )

@@ -106,22 +106,24 @@ HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "maxLength": 64},
     },
     "RateLimit-Limit": {
-        "description": "Requests the caller's budget allows per window (absent when rate limiting "
-        "is off).",
+        "description": "Requests the caller's budget allows per window (absent when rate limiting is off).",
         "schema": {"type": "integer"},
     },
     "RateLimit-Remaining": {
-        "description": "Requests left in the current window.", "schema": {"type": "integer"},
+        "description": "Requests left in the current window.",
+        "schema": {"type": "integer"},
     },
     "RateLimit-Reset": {
-        "description": "Seconds until the budget is refilled.", "schema": {"type": "integer"},
+        "description": "Seconds until the budget is refilled.",
+        "schema": {"type": "integer"},
     },
     "RateLimit-Policy": {
         "description": "The policy, `<limit>;w=<window seconds>`.",
         "schema": {"type": "string", "pattern": "^[0-9]+;w=[0-9]+$"},
     },
     "Retry-After": {
-        "description": "Seconds to wait before the next request.", "schema": {"type": "integer"},
+        "description": "Seconds to wait before the next request.",
+        "schema": {"type": "integer"},
     },
     "Location": {"description": "The path of what was created.", "schema": {"type": "string"}},
     "ETag": {
@@ -140,7 +142,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     },
     "Allow": {
         "description": "Every method the path answers (`HEAD` wherever `GET`: the same status and "
-        "headers, no body).", "schema": {"type": "string"},
+        "headers, no body).",
+        "schema": {"type": "string"},
     },
 }
 """Every response header the API sets, declared on each response that carries it."""
@@ -180,8 +183,7 @@ def _declare_headers(operation: dict[str, Any]) -> None:
         if status[:1] in "45" or (translated and status[:1] in "23"):
             names["Content-Language"] = False
         response["headers"] = {
-            name: {**HEADERS[name], "required": required}
-            for name, required in names.items()
+            name: {**HEADERS[name], "required": required} for name, required in names.items()
         }
 
 

@@ -22,8 +22,14 @@ COMMITMENT = "ed577aa4369c709d41ae58e8b277958d81ce200d27dccf9a0716269d984fd3e2"
 
 SEATS = [
     {"seat": 0, "name": "Ann", "bot": None, "stand_in": None, "confirmed": True, "connected": True},
-    {"seat": 1, "name": "greedy bot", "bot": "greedy", "stand_in": None, "confirmed": True,
-     "connected": False},
+    {
+        "seat": 1,
+        "name": "greedy bot",
+        "bot": "greedy",
+        "stand_in": None,
+        "confirmed": True,
+        "connected": False,
+    },
 ]
 PICK = {"cards": ["messenger", "trader"]}
 DECISION = {
@@ -52,8 +58,12 @@ SUMMARY = {
     "open_seats": 3,
     "age_seconds": 95,
     "clock": {"mode": "per_decision", "seconds": 60, "increment": 0, "on_expiry": "bot"},
-    "creator": {"id": "3f6c2a8e9b1d4c7a8e5f0b2d6a9c1e47", "name": "Ann", "finished_games": 12,
-                "finishing_rate": 0.92},
+    "creator": {
+        "id": "3f6c2a8e9b1d4c7a8e5f0b2d6a9c1e47",
+        "name": "Ann",
+        "finished_games": 12,
+        "finishing_rate": 0.92,
+    },
     "rated": False,
     "unrated_reasons": [{"code": "anonymous_seat", "text": "A seat is taken without a player identity."}],
 }
@@ -63,6 +73,8 @@ CHOICES = {
     "decision": DECISION,
     "choices": [PICK, {"cards": ["messenger", "bricklayer"]}, {"cards": ["trader", "bricklayer"]}],
 }
+
+
 def _example_state() -> dict[str, Any]:
     """Seat 0's real view of a new two-player game (an abridged one would not match the schema)."""
     engine = default_registry().get("im-schutze-der-burg")
@@ -202,8 +214,13 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "status": "sealed",
         "version": 4,
         "decision_version": 4,
-        "events": [{"seq": 4, "type": "choice_sealed",
-                    "data": {"seat": 0, "sealed": [0], "waiting": [1], "choice": PICK}}],
+        "events": [
+            {
+                "seq": 4,
+                "type": "choice_sealed",
+                "data": {"seat": 0, "sealed": [0], "waiting": [1], "choice": PICK},
+            }
+        ],
         "next": None,
     },
     "EventsPage": {"game_type": "im-schutze-der-burg", "events": EVENTS, "last_seq": 3},
@@ -275,8 +292,7 @@ OPERATION_EXAMPLES: dict[str, Any] = {
 
 PROBLEM_DETAILS: dict[str, str] = {
     "game_not_found": f"no game '{GAME_ID}'",
-    "version_conflict": "seat 0's decision is at decision_version 4, not 3; reload the choices "
-    "and retry",
+    "version_conflict": "seat 0's decision is at decision_version 4, not 3; reload the choices and retry",
     "unauthorized": "the bearer token does not belong to this game",
     "rate_limited": "more than 100 requests in 2 s from this token or address; retry after 1 s",
     "internal_error": "an unexpected error occurred; it has been logged",

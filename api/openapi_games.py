@@ -28,8 +28,9 @@ def _array(name: str) -> dict[str, Any]:
     return {"type": "array", "items": _ref(name)}
 
 
-def _variant(schemas: dict[str, Any], base: str, slug: str, tag: str,
-             fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _variant(
+    schemas: dict[str, Any], base: str, slug: str, tag: str, fields: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     """A copy of ``base`` for one game: its tag a constant, its game-data fields typed."""
     schema: dict[str, Any] = deepcopy(schemas[base])
     schema.pop("examples", None)
@@ -47,7 +48,8 @@ def _decision(schemas: dict[str, Any], name: str) -> dict[str, Any]:
     common = deepcopy(schemas["DecisionPublic"])
     sealed = common["properties"]["your_sealed_choice"]
     common["properties"]["your_sealed_choice"] = {
-        **_ref(f"{name}Choice", nullable=True), "description": sealed.get("description", "")
+        **_ref(f"{name}Choice", nullable=True),
+        "description": sealed.get("description", "")
         or "Your sealed choice of a simultaneous decision (null until you seal one).",
     }
     members = []
@@ -55,8 +57,7 @@ def _decision(schemas: dict[str, Any], name: str) -> dict[str, Any]:
         data = f"{name}Decision/oneOf/{i}/properties/data"
         properties = {**common["properties"], "kind": member["properties"]["kind"], "data": _ref(data)}
         members.append({"type": "object", "properties": properties, "required": list(properties)})
-    return {"title": f"{name}DecisionPublic", "description": "The decision, by `kind`.",
-            "oneOf": members}
+    return {"title": f"{name}DecisionPublic", "description": "The decision, by `kind`.", "oneOf": members}
 
 
 def _options(meta: GameMeta) -> dict[str, Any]:
@@ -68,8 +69,13 @@ def _options(meta: GameMeta) -> dict[str, Any]:
         if option.allowed:
             schema["enum"] = list(option.allowed)
         properties[option.name] = schema
-    return {"title": f"{prefix(meta.slug)}Options", "type": "object", "properties": properties,
-            "required": list(properties), "additionalProperties": False}
+    return {
+        "title": f"{prefix(meta.slug)}Options",
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 def _options_input(options: dict[str, Any]) -> dict[str, Any]:
@@ -83,8 +89,9 @@ def _result_details(schemas: dict[str, Any], name: str) -> dict[str, Any]:
     """A game's end-of-game breakdown: the ``details`` of its ``game_over`` event (the match puts
     the same result in both), a component of its own so a GraphQL scalar can name it."""
     members = schemas[f"{name}Event"]["oneOf"]
-    index = next(i for i, member in enumerate(members)
-                 if member["properties"]["type"].get("const") == "game_over")
+    index = next(
+        i for i, member in enumerate(members) if member["properties"]["type"].get("const") == "game_over"
+    )
     details = f"{name}Event/oneOf/{index}/properties/data/properties/details"
     return {"title": f"{name}ResultDetails", "allOf": [_ref(details)]}
 
@@ -135,8 +142,10 @@ def _stream_member(event: dict[str, Any], slug: str, name: str, data: dict[str, 
         "type": event["properties"]["type"],
         "game_type": {"const": slug, "type": "string", "description": "The game type."},
         "data": data,
-        "next": {**_ref(f"{name}ChoicesPublic", nullable=True),
-                 "description": "The seat's decision right after the event, or null."},
+        "next": {
+            **_ref(f"{name}ChoicesPublic", nullable=True),
+            "description": "The seat's decision right after the event, or null.",
+        },
     }
     return {"type": "object", "properties": properties, "required": list(properties)}
 
@@ -158,11 +167,14 @@ def _stream_event(schemas: dict[str, Any], games: list[GameMeta], typed: set[str
             game = _stream_member(generic, slug, name, generic["properties"]["data"])
         schemas[f"{name}StreamEvent"] = {"title": f"{name}StreamEvent", **game}
         mapping[slug] = REF + f"{name}StreamEvent"
-    return {"title": "StreamEvent", "description": "`data` of a game's stream event: an event "
-            "with `next` (the seat's decision after it), one schema per game type, told apart by "
-            "`game_type`.",
-            "oneOf": [{"$ref": ref} for ref in mapping.values()],
-            "discriminator": {"propertyName": "game_type", "mapping": mapping}}
+    return {
+        "title": "StreamEvent",
+        "description": "`data` of a game's stream event: an event "
+        "with `next` (the seat's decision after it), one schema per game type, told apart by "
+        "`game_type`.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game_type", "mapping": mapping},
+    }
 
 
 TAGS = {"GamePublic": "type", "GameCreated": "type", "GameTypeDetail": "slug"}
@@ -202,8 +214,9 @@ def type_game_data(document: dict[str, Any], games: list[GameMeta], typed: set[s
     schemas["StreamEvent"] = _stream_event(schemas, games, typed)
     choice = schemas["ChoiceSubmit"]["properties"]["choice"]
     schemas["ChoiceSubmit"]["properties"]["choice"] = {
-        "anyOf": [_ref(f"{prefix(meta.slug)}Choice") if meta.slug in typed else {"type": "object"}
-                  for meta in games],
+        "anyOf": [
+            _ref(f"{prefix(meta.slug)}Choice") if meta.slug in typed else {"type": "object"} for meta in games
+        ],
         "description": choice.get("description")
         or "One of the listed choices, posted back verbatim (`<Game>Choice` of the game's type).",
     }

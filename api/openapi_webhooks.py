@@ -68,11 +68,15 @@ SCHEMAS_ADDED: dict[str, dict[str, Any]] = {
         },
         "required": ["type", "game_id", "game_type", "seat", "event"],
         "additionalProperties": False,
-        "examples": [{
-            "type": "event", "game_id": "7f45cbf378cd4603930a96c6041f05c2",
-            "game_type": "im-schutze-der-burg", "seat": 0,
-            "event": {"seq": 3, "type": "game_started", "data": {"players": 2}},
-        }],
+        "examples": [
+            {
+                "type": "event",
+                "game_id": "7f45cbf378cd4603930a96c6041f05c2",
+                "game_type": "im-schutze-der-burg",
+                "seat": 0,
+                "event": {"seq": 3, "type": "game_started", "data": {"players": 2}},
+            }
+        ],
     },
     "WebhookYourTurnPayload": {
         "type": "object",
@@ -87,19 +91,40 @@ SCHEMAS_ADDED: dict[str, dict[str, Any]] = {
                 "type": ["integer", "null"],
                 "description": "Send it back as `decision_version` with the seat's choice.",
             },
-            "since": {"type": ["string", "null"], "format": "date-time",
-                      "description": "Since when the game waits for the seat."},
-            "deadline": {"type": ["string", "null"], "format": "date-time",
-                         "description": "When the seat's clock runs out; null without a clock."},
+            "since": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "Since when the game waits for the seat.",
+            },
+            "deadline": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": "When the seat's clock runs out; null without a clock.",
+            },
         },
-        "required": ["type", "game_id", "game_type", "seat", "version", "decision_version",
-                     "since", "deadline"],
+        "required": [
+            "type",
+            "game_id",
+            "game_type",
+            "seat",
+            "version",
+            "decision_version",
+            "since",
+            "deadline",
+        ],
         "additionalProperties": False,
-        "examples": [{
-            "type": "your_turn", "game_id": "7f45cbf378cd4603930a96c6041f05c2",
-            "game_type": "keythedral", "seat": 1, "version": 12, "decision_version": 12,
-            "since": "2026-11-23T15:17:10.611186+00:00", "deadline": None,
-        }],
+        "examples": [
+            {
+                "type": "your_turn",
+                "game_id": "7f45cbf378cd4603930a96c6041f05c2",
+                "game_type": "keythedral",
+                "seat": 1,
+                "version": 12,
+                "decision_version": 12,
+                "since": "2026-11-23T15:17:10.611186+00:00",
+                "deadline": None,
+            }
+        ],
     },
 }
 
@@ -122,10 +147,12 @@ def _webhook(operation_id: str, summary: str, description: str, schema: str) -> 
             "parameters": HEADERS,
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {
-                    "schema": {"$ref": f"{SCHEMAS}{schema}"},
-                    "example": SCHEMAS_ADDED[schema]["examples"][0],
-                }},
+                "content": {
+                    "application/json": {
+                        "schema": {"$ref": f"{SCHEMAS}{schema}"},
+                        "example": SCHEMAS_ADDED[schema]["examples"][0],
+                    }
+                },
             },
             "responses": RESPONSES,
         }
@@ -160,8 +187,10 @@ def add_webhooks(document: dict[str, Any]) -> None:
     if "WebhookDeliveryPublic" in schemas:
         schemas["WebhookDeliveryPublic"]["properties"]["payload"] = {
             "description": "The body that is sent (a game event or a turn notice).",
-            "oneOf": [{"$ref": f"{SCHEMAS}WebhookEventPayload"},
-                      {"$ref": f"{SCHEMAS}WebhookYourTurnPayload"}],
+            "oneOf": [
+                {"$ref": f"{SCHEMAS}WebhookEventPayload"},
+                {"$ref": f"{SCHEMAS}WebhookYourTurnPayload"},
+            ],
         }
     pages = schemas.get("EventsPage", {}).get("discriminator", {}).get("mapping", {})
     if pages:
@@ -180,8 +209,10 @@ def _per_game(schemas: dict[str, Any], pages: dict[str, str]) -> dict[str, Any]:
         member.pop("examples")
         member["title"] = f"{game}WebhookEventPayload"
         member["properties"]["game_type"] = {**COMMON["game_type"], "const": slug}
-        member["properties"]["event"] = {"$ref": f"{SCHEMAS}{event}",
-                                         "description": "`seq`, `type`, `data` of the event."}
+        member["properties"]["event"] = {
+            "$ref": f"{SCHEMAS}{event}",
+            "description": "`seq`, `type`, `data` of the event.",
+        }
         schemas[member["title"]] = member
         mapping[slug] = f"{SCHEMAS}{member['title']}"
     return {

@@ -99,9 +99,7 @@ def scope_language(scope: Any) -> str:
     return negotiate((query.get("lang") or [None])[0], header or None)
 
 
-def problem(
-    status: int, code: str, detail: str, lang: str = DEFAULT_LANGUAGE, **extra: Any
-) -> JSONResponse:
+def problem(status: int, code: str, detail: str, lang: str = DEFAULT_LANGUAGE, **extra: Any) -> JSONResponse:
     known(code)
     body = {
         "type": PROBLEM_TYPE + code,
@@ -120,10 +118,7 @@ def _validation_problem(exc: RequestValidationError, lang: str) -> JSONResponse:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
         return problem(400, "malformed_json", "the request body is not valid JSON", lang)
-    fields = [
-        {"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))}
-        for e in errors
-    ]
+    fields = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in errors]
     summary = "; ".join(f"{'.'.join(f['loc'])}: {f['msg']}" for f in fields)
     return problem(422, "invalid_request", summary or "invalid request", lang, errors=fields)
 

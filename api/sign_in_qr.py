@@ -39,6 +39,15 @@ def qr_svg(text: str, title: str) -> bytes:
     smudged or glossy screen), sized by its ``viewBox`` so the page decides how large it is."""
     code = segno.make(text, error="m", boost_error=False)
     out = io.BytesIO()
-    code.save(out, kind="svg", xmldecl=False, svgns=True, omitsize=True, border=4, title=title,
-              dark="#000", light="#fff")
+    code.save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=True,
+        omitsize=True,
+        border=4,
+        title=title,
+        dark="#000",
+        light="#fff",
+    )
     return out.getvalue()

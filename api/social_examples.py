@@ -35,8 +35,16 @@ SOCIAL_EXAMPLES: dict[str, Any] = {
         "game_type": "im-schutze-der-burg",
         "entries": [
             STANDING,
-            {**STANDING, "rank": 2, "subject": "bot:greedy", "kind": "bot", "name": "bot:greedy",
-             "rating": 1.9, "mu": 26.1, "sigma": 8.07},
+            {
+                **STANDING,
+                "rank": 2,
+                "subject": "bot:greedy",
+                "kind": "bot",
+                "name": "bot:greedy",
+                "rating": 1.9,
+                "mu": 26.1,
+                "sigma": 8.07,
+            },
         ],
         "next_cursor": None,
     },

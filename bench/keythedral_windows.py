@@ -29,8 +29,7 @@ from domain.seeding import rng_for_seed  # noqa: E402
 def play(players: int, seed: str, bots: list[str]) -> dict[str, int]:
     state, _ = ENGINE.setup(players, ENGINE.meta.resolve_options(None), rng_for_seed(seed))
     rngs = [random.Random(f"{seed}:{s}") for s in range(players)]
-    counts = {"clicks": 0, "windows": 0, "window_clicks": 0, "plays": 0, "held": 0,
-              "rounds": 0}
+    counts = {"clicks": 0, "windows": 0, "window_clicks": 0, "plays": 0, "held": 0, "rounds": 0}
     while (decision := ENGINE.decision(state)) is not None:
         choices = {}
         for seat in decision.seats:
@@ -66,8 +65,10 @@ def main() -> None:
         print(f"  {key:<14} {statistics.mean(values):8.1f}   ({min(values)}-{max(values)})")
     passes = [g["window_clicks"] - g["plays"] + g["held"] for g in games]
     share = [p / g["clicks"] for p, g in zip(passes, games, strict=True)]
-    print(f"  extra clicks   {statistics.mean(passes):8.1f}   (window passes + held), "
-          f"{statistics.mean(share):.1%} of all clicks")
+    print(
+        f"  extra clicks   {statistics.mean(passes):8.1f}   (window passes + held), "
+        f"{statistics.mean(share):.1%} of all clicks"
+    )
 
 
 if __name__ == "__main__":

@@ -176,9 +176,7 @@ class Timing:
     def expired(self, now: datetime) -> list[int]:
         """Seats whose deadline has passed, in seat order."""
         return sorted(
-            seat
-            for seat, clock in self.seats.items()
-            if clock.deadline is not None and clock.deadline <= now
+            seat for seat, clock in self.seats.items() if clock.deadline is not None and clock.deadline <= now
         )
 
     def next_deadline(self) -> datetime | None:

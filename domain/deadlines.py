@@ -50,9 +50,7 @@ class DeadlineService:
         if match.status is MatchStatus.LOBBY:
             match.expire_lobby()
             return True
-        expired = [
-            seat for seat in match.timing.expired(now) if not match.seats[seat].plays_itself
-        ]
+        expired = [seat for seat in match.timing.expired(now) if not match.seats[seat].plays_itself]
         for seat in expired:
             self._lapse(match, seat)
         return bool(expired)

@@ -83,9 +83,7 @@ class GameMeta:
 
     def max_players_for(self, options: Mapping[str, JSON]) -> int:
         limits = [
-            limit.max_players
-            for limit in self.player_limits
-            if options.get(limit.option) == limit.value
+            limit.max_players for limit in self.player_limits if options.get(limit.option) == limit.value
         ]
         return min([self.max_players, *limits])
 
@@ -132,9 +130,7 @@ class GameEngine(Protocol[S]):
 
     meta: GameMeta
 
-    def setup(
-        self, players: int, options: Mapping[str, JSON], rng: random.Random
-    ) -> tuple[S, list[Event]]:
+    def setup(self, players: int, options: Mapping[str, JSON], rng: random.Random) -> tuple[S, list[Event]]:
         """A new game's state and its opening events. All chance comes from ``rng``."""
         ...
 

@@ -116,9 +116,9 @@ class LobbyFilter:
 
     def __post_init__(self) -> None:
         if self.status is not None and self.status not in STATUSES:
-            raise InvalidRequest(f"status must be one of {', '.join(STATUSES)}, got \"{self.status}\"")
+            raise InvalidRequest(f'status must be one of {", ".join(STATUSES)}, got "{self.status}"')
         if self.clock is not None and self.clock not in CLOCK_MODES:
-            raise InvalidRequest(f"clock must be one of {', '.join(CLOCK_MODES)}, got \"{self.clock}\"")
+            raise InvalidRequest(f'clock must be one of {", ".join(CLOCK_MODES)}, got "{self.clock}"')
         for name in ("open_seats", "players"):
             value = getattr(self, name)
             if value is not None and not 1 <= value <= MAX_FILTER_SEATS:

@@ -246,9 +246,7 @@ class Match:
             self.blocked.extend(i for i in seat.identities() if i not in self.blocked)
         for later in self.seats[index:]:
             later.index -= 1
-        self._record(
-            [Event("seat_left", {"seat": index, "name": seat.name, "removed_by": removed_by})]
-        )
+        self._record([Event("seat_left", {"seat": index, "name": seat.name, "removed_by": removed_by})])
         return seat
 
     def start(self) -> list[RecordedEvent]:
@@ -257,13 +255,10 @@ class Match:
         meta = self.engine.meta
         waiting = [s.index for s in self.seats if not s.confirmed]
         if waiting:
-            raise NotEnoughPlayers(
-                f"rematch seat(s) {', '.join(map(str, waiting))} have not joined yet"
-            )
+            raise NotEnoughPlayers(f"rematch seat(s) {', '.join(map(str, waiting))} have not joined yet")
         if len(self.seats) < meta.min_players:
             raise NotEnoughPlayers(
-                f"{meta.name} needs at least {meta.min_players} seats, "
-                f"game {self.id} has {len(self.seats)}"
+                f"{meta.name} needs at least {meta.min_players} seats, game {self.id} has {len(self.seats)}"
             )
         self.state, opening = self.engine.setup(len(self.seats), self.options, rng_for_seed(self.seed))
         self.status = MatchStatus.IN_PROGRESS
@@ -314,9 +309,7 @@ class Match:
         taken = self.seats[seat]
         taken.token_hash = token_hash
         taken.confirmed = True
-        return self._record(
-            [Event("seat_joined", {"seat": seat, "name": taken.name, "bot": None})]
-        )
+        return self._record([Event("seat_joined", {"seat": seat, "name": taken.name, "bot": None})])
 
     def link_rematch(self, rematch_id: str) -> None:
         if self.rematch_id is not None:
@@ -376,9 +369,7 @@ class Match:
 
     def _guard_not_quit(self, seat: int) -> None:
         if self.seats[seat].has_quit:
-            raise SeatResigned(
-                f"seat {seat} has {self.seats[seat].stand_in}; a bot plays it to the end"
-            )
+            raise SeatResigned(f"seat {seat} has {self.seats[seat].stand_in}; a bot plays it to the end")
 
     # -- decisions -------------------------------------------------------------------------------
 
@@ -512,9 +503,7 @@ class Match:
         }
         return [Event("game_over", {**self.result, **self._revealed()})]
 
-    def _winners_still_playing(
-        self, scores: tuple[int, ...], winners: tuple[int, ...]
-    ) -> list[int]:
+    def _winners_still_playing(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> list[int]:
         """A seat that resigned or forfeited cannot win: the engine's winners without them, or
         else the best score among the seats that stayed (all of them if everybody quit)."""
         stayed = [s.index for s in self.seats if not s.has_quit]

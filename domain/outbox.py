@@ -20,9 +20,7 @@ from domain.webhook_model import Endpoint, NewDelivery
 EVENT_FILTERS = {"game_started": "game_started", "game_over": "game_over", "reveal": "reveal"}
 
 
-def deliveries_for(
-    match: Match, endpoints: Sequence[Endpoint], turns_started: set[int]
-) -> list[NewDelivery]:
+def deliveries_for(match: Match, endpoints: Sequence[Endpoint], turns_started: set[int]) -> list[NewDelivery]:
     """What one committed change sends: the new events, then "your turn" notices, in order."""
     found: list[NewDelivery] = []
     for endpoint in endpoints:
@@ -68,9 +66,7 @@ def _wants_event(filters: Sequence[str], event_type: str) -> bool:
     return "all" in filters or any(EVENT_FILTERS.get(f) == event_type for f in filters)
 
 
-def _delivery(
-    endpoint: Endpoint, match: Match, kind: str, payload: dict[str, JSON]
-) -> NewDelivery:
+def _delivery(endpoint: Endpoint, match: Match, kind: str, payload: dict[str, JSON]) -> NewDelivery:
     return NewDelivery(
         message_id=f"msg_{uuid.uuid4().hex}",
         endpoint_id=endpoint.id,

@@ -71,14 +71,10 @@ class PlayerService:
         with self.core.uow() as uow:
             return uow.players.by_token_hash(hash_token(token))
 
-    def join(
-        self, game_id: str, token: str, name: str | None, invite_code: str | None = None
-    ) -> Joined:
+    def join(self, game_id: str, token: str, name: str | None, invite_code: str | None = None) -> Joined:
         """Take the next seat as this player (named after the player unless a name is given)."""
         player = self.authenticate(token)
-        return self.seats.join(
-            game_id, name or player.name, None, None, invite_code, player_id=player.id
-        )
+        return self.seats.join(game_id, name or player.name, None, None, invite_code, player_id=player.id)
 
     def games_of(self, token: str | None, limit: int, offset: int) -> list[PlayerGame]:
         player = self.authenticate(token)

@@ -50,8 +50,7 @@ class GameRepository(Protocol):
         """How many public games match ``where``."""
         ...
 
-    def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
-        ...
+    def events(self, game_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]: ...
 
     def bot_games_in_progress(self, after: str, limit: int) -> builtins.list[BotGame]:
         """In-progress games with a bot seat, by id after ``after`` (keyset pages)."""
@@ -66,11 +65,9 @@ class GameRepository(Protocol):
         (0 when None); counted so that concurrent creates see each other."""
         ...
 
-    def count_by_status(self) -> dict[str, int]:
-        ...
+    def count_by_status(self) -> dict[str, int]: ...
 
-    def idempotent_result(self, game_id: str, key: str) -> Remembered | None:
-        ...
+    def idempotent_result(self, game_id: str, key: str) -> Remembered | None: ...
 
     def applied_choices(self, game_id: str) -> builtins.list[AppliedChoices]:
         """Every decision's applied choices, in order (what a replay re-applies)."""
@@ -83,16 +80,13 @@ class GameRepository(Protocol):
 
     def remember_result(
         self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
-    ) -> None:
-        ...
+    ) -> None: ...
 
     def created_for_key(self, key_hash: str) -> Remembered | None:
         """What a create with this (hashed) idempotency key remembered, if one was made."""
         ...
 
-    def remember_create(
-        self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str
-    ) -> None:
+    def remember_create(self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str) -> None:
         """Raises VersionConflict when a concurrent create took the key first."""
         ...
 
@@ -115,11 +109,9 @@ class PlayerSeat:
 
 
 class PlayerRepository(Protocol):
-    def add(self, player: Player) -> None:
-        ...
+    def add(self, player: Player) -> None: ...
 
-    def by_token_hash(self, token_hash: str) -> Player | None:
-        ...
+    def by_token_hash(self, token_hash: str) -> Player | None: ...
 
     def link_seat(self, player_id: str, game_id: str, seat: int, joined_at: datetime) -> None:
         """Record that the player holds this seat (in the same transaction as the join)."""
@@ -131,19 +123,15 @@ class PlayerRepository(Protocol):
 
 
 class WebhookRepository(Protocol):
-    def add_endpoint(self, endpoint: Endpoint) -> None:
-        ...
+    def add_endpoint(self, endpoint: Endpoint) -> None: ...
 
-    def get_endpoint(self, endpoint_id: str) -> Endpoint | None:
-        ...
+    def get_endpoint(self, endpoint_id: str) -> Endpoint | None: ...
 
     def endpoints_of(self, player_id: str | None, game_id: str | None) -> builtins.list[Endpoint]:
         """A player's endpoints, or a game's (host) endpoints; deleted ones are left out."""
         ...
 
-    def endpoints_for_game(
-        self, game_id: str, player_ids: builtins.list[str]
-    ) -> builtins.list[Endpoint]:
+    def endpoints_for_game(self, game_id: str, player_ids: builtins.list[str]) -> builtins.list[Endpoint]:
         """The active endpoints interested in a game: its host's and its players'."""
         ...
 
@@ -151,8 +139,7 @@ class WebhookRepository(Protocol):
         """active / failing / deleted; back to active re-queues its failed deliveries at ``now``."""
         ...
 
-    def enqueue(self, deliveries: builtins.list[NewDelivery], now: datetime) -> None:
-        ...
+    def enqueue(self, deliveries: builtins.list[NewDelivery], now: datetime) -> None: ...
 
     def deliveries_of(self, endpoint_id: str, limit: int) -> builtins.list[Delivery]:
         """Newest first, each with its attempts."""
@@ -191,14 +178,11 @@ class Connection:
 
 
 class PresenceRepository(Protocol):
-    def add(self, connection: Connection) -> None:
-        ...
+    def add(self, connection: Connection) -> None: ...
 
-    def remove(self, connection_id: str) -> None:
-        ...
+    def remove(self, connection_id: str) -> None: ...
 
-    def remove_instance(self, instance: str) -> None:
-        ...
+    def remove_instance(self, instance: str) -> None: ...
 
     def connected_seats(self, game_id: str, now: datetime) -> frozenset[int]:
         """Seats of the game with a connection that has not expired by ``now``."""
@@ -208,8 +192,7 @@ class PresenceRepository(Protocol):
         """Every connection of ``instance`` now expires at ``until``."""
         ...
 
-    def purge_expired(self, now: datetime) -> None:
-        ...
+    def purge_expired(self, now: datetime) -> None: ...
 
 
 class UnitOfWork(Protocol):
@@ -221,33 +204,27 @@ class UnitOfWork(Protocol):
     presence: PresenceRepository
     ratings: RatingRepository
 
-    def __enter__(self) -> Self:
-        ...
+    def __enter__(self) -> Self: ...
 
     def __exit__(
         self,
         exc_type: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
-    ) -> None:
-        ...
+    ) -> None: ...
 
-    def commit(self) -> None:
-        ...
+    def commit(self) -> None: ...
 
 
 class UnitOfWorkFactory(Protocol):
-    def __call__(self) -> UnitOfWork:
-        ...
+    def __call__(self) -> UnitOfWork: ...
 
 
 class EventPublisher(Protocol):
     """Fans committed events out to live subscribers (in process, or across instances)."""
 
-    def publish(self, game_id: str, events: Sequence[RecordedEvent]) -> None:
-        ...
+    def publish(self, game_id: str, events: Sequence[RecordedEvent]) -> None: ...
 
 
 class Clock(Protocol):
-    def now(self) -> datetime:
-        ...
+    def now(self) -> datetime: ...

@@ -124,9 +124,7 @@ class RatingRepository(Protocol):
         """The stored ratings of these subjects (absent ones have none yet)."""
         ...
 
-    def record(
-        self, changes: Sequence[RatingChange], results: Sequence[SeatResult]
-    ) -> None:
+    def record(self, changes: Sequence[RatingChange], results: Sequence[SeatResult]) -> None:
         """Store the new ratings, their history rows and the seats' results, in the caller's
         transaction; a game's change for a subject is stored at most once."""
         ...
@@ -135,8 +133,7 @@ class RatingRepository(Protocol):
         """Rated games of this type both subjects played since ``since``."""
         ...
 
-    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]:
-        ...
+    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]: ...
 
     def leaderboard(
         self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
@@ -211,10 +208,7 @@ def ranks(match: Match) -> list[int]:
     result = match.result or {}
     scores = list(result.get("scores") or [0] * len(match.seats))
     winners = set(result.get("winners") or [])
-    keys = [
-        (seat.has_quit, seat.index not in winners, -int(scores[seat.index]))
-        for seat in match.seats
-    ]
+    keys = [(seat.has_quit, seat.index not in winners, -int(scores[seat.index])) for seat in match.seats]
     ordered = sorted(set(keys))
     return [ordered.index(key) + 1 for key in keys]
 

@@ -52,13 +52,16 @@ def variants(engine: GameEngine[Any]) -> Iterator[tuple[int, dict[str, Any]]]:
                 yield meta.max_players_for(changed), changed
 
 
-def play(
-    engine: GameEngine[Any], players: int, options: dict[str, Any], seed: str, every: int = 1
-) -> Played:
+def play(engine: GameEngine[Any], players: int, options: dict[str, Any], seed: str, every: int = 1) -> Played:
     """A random game to its end; a snapshot at the first decision and every ``every`` after."""
     match = Match(
-        id="sample", engine=engine, options=dict(options), seed=seed, seed_commitment="-",
-        host_token_hash="-", created_at=datetime.now(UTC),
+        id="sample",
+        engine=engine,
+        options=dict(options),
+        seed=seed,
+        seed_commitment="-",
+        host_token_hash="-",
+        created_at=datetime.now(UTC),
     )
     for seat in range(players):
         match.join(f"player {seat}", f"hash {seat}")

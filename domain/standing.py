@@ -135,9 +135,7 @@ class StandingService:
                 seat.name,
                 subject,
                 known.get(subject) if subject else None,
-                finishing.get(seat.player_id, Finishing())
-                if seat.bot is None and seat.player_id
-                else None,
+                finishing.get(seat.player_id, Finishing()) if seat.bot is None and seat.player_id else None,
             )
             for seat, subject in zip(match.seats, subjects, strict=True)
         ]

@@ -56,9 +56,7 @@ class WebhookService:
         self.core = core
         self.check_target = check_target
 
-    def register(
-        self, token: str | None, url: str, filters: Sequence[str], game_id: str | None
-    ) -> Endpoint:
+    def register(self, token: str | None, url: str, filters: Sequence[str], game_id: str | None) -> Endpoint:
         """A player's endpoint (player token, all its games) or a host's (host token + game)."""
         unknown = sorted(set(filters) - set(FILTERS))
         if not filters or unknown:

@@ -22,9 +22,7 @@ SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 def normalize_url(url: str | URL) -> URL:
     """Plain ``postgresql://`` (and ``postgres://``) URLs mean psycopg 3, our only PG driver."""
-    parsed = make_url(
-        url.replace("postgres://", "postgresql://", 1) if isinstance(url, str) else url
-    )
+    parsed = make_url(url.replace("postgres://", "postgresql://", 1) if isinstance(url, str) else url)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed
@@ -67,9 +65,7 @@ def create_db_engine(
     raise ValueError(f"unsupported database backend '{backend}'; use sqlite or postgresql")
 
 
-def _sqlite_engine(
-    url: URL, synchronous: str, echo: bool, pool_size: int, max_overflow: int
-) -> Engine:
+def _sqlite_engine(url: URL, synchronous: str, echo: bool, pool_size: int, max_overflow: int) -> Engine:
     if synchronous not in SQLITE_SYNCHRONOUS:
         raise ValueError(f"sqlite_synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
     if url.database in (None, "", ":memory:"):

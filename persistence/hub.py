@@ -129,9 +129,7 @@ class HubBroker(_LocalSubscribers):
         self._writer.write(packets)
 
     @asynccontextmanager
-    async def subscribe(
-        self, game_id: str, after: int | None = None
-    ) -> AsyncIterator[Subscription]:
+    async def subscribe(self, game_id: str, after: int | None = None) -> AsyncIterator[Subscription]:
         async with self._subscribe_once(
             game_id, after, self._listening, self._subscribe_timeout, "event hub"
         ) as subscription:

@@ -34,9 +34,7 @@ class SqlPlayerRepository:
 
     def by_token_hash(self, token_hash: str) -> Player | None:
         row = (
-            self.session.execute(select(players).where(players.c.token_hash == token_hash))
-            .mappings()
-            .first()
+            self.session.execute(select(players).where(players.c.token_hash == token_hash)).mappings().first()
         )
         if row is None:
             return None

@@ -151,9 +151,7 @@ class InProcessBroker(_LocalSubscribers):
             log.debug("event loop closed; dropped %d events of game %s", len(events), game_id)
 
     @asynccontextmanager
-    async def subscribe(
-        self, game_id: str, after: int | None = None
-    ) -> AsyncIterator[Subscription]:
+    async def subscribe(self, game_id: str, after: int | None = None) -> AsyncIterator[Subscription]:
         subscription, _ = self._add(game_id, after)
         try:
             yield subscription
@@ -233,14 +231,10 @@ class RedisBroker(_LocalSubscribers):
                     pipe.publish(channel, encode(event))
                 pipe.execute()
         except redis.RedisError as error:
-            log.warning(
-                "could not publish %d events of game %s to Redis: %s", len(events), game_id, error
-            )
+            log.warning("could not publish %d events of game %s to Redis: %s", len(events), game_id, error)
 
     @asynccontextmanager
-    async def subscribe(
-        self, game_id: str, after: int | None = None
-    ) -> AsyncIterator[Subscription]:
+    async def subscribe(self, game_id: str, after: int | None = None) -> AsyncIterator[Subscription]:
         """A live subscription, once the instance's pattern subscription is confirmed.
 
         Raises ``SubscriptionLost`` when Redis is unreachable for ``subscribe_timeout``: the
@@ -269,9 +263,7 @@ class RedisBroker(_LocalSubscribers):
                 was_listening = self._listening.is_set()
                 self._listening.clear()
                 if was_listening:
-                    log.warning(
-                        "lost the Redis pub/sub connection (%s); live subscriptions catch up", error
-                    )
+                    log.warning("lost the Redis pub/sub connection (%s); live subscriptions catch up", error)
                     self._end_all(
                         SubscriptionLost("lost the connection to Redis; events may be missed", None)
                     )

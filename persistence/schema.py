@@ -44,9 +44,7 @@ def migrate(target: str | URL | Engine) -> None:
     try:
         with db_engine.begin() as connection:
             if connection.dialect.name == "postgresql":
-                connection.execute(
-                    text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": _PG_MIGRATION_LOCK}
-                )
+                connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": _PG_MIGRATION_LOCK})
             config = alembic_config()
             config.attributes["connection"] = connection
             command.upgrade(config, "head")

@@ -78,8 +78,7 @@ class Subscription:
         if len(self._ready) + len(self._early) > self._max_pending:
             self.end(
                 SubscriptionLost(
-                    f"subscriber of game {self.game_id} fell behind; "
-                    f"reload events after {self.last_seq}",
+                    f"subscriber of game {self.game_id} fell behind; reload events after {self.last_seq}",
                     self.last_seq,
                 )
             )

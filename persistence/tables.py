@@ -114,9 +114,7 @@ class GameChoicesRow(SQLModel, table=True):
     __tablename__ = "game_choices"
 
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     seq: int = Field(sa_column=Column(Integer, nullable=False))
@@ -131,9 +129,7 @@ class PresenceRow(SQLModel, table=True):
 
     id: str = Field(sa_column=Column(String(32), primary_key=True))
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), nullable=False
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
     )
     seat: int = Field(sa_column=Column(Integer, nullable=False))
     instance: str = Field(sa_column=Column(String(32), nullable=False, index=True))
@@ -200,9 +196,7 @@ class PlayerSeatRow(SQLModel, table=True):
         )
     )
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     joined_at: datetime = _timestamp()
@@ -217,14 +211,10 @@ class WebhookEndpointRow(SQLModel, table=True):
 
     id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), primary_key=True))
     player_id: str | None = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), index=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), index=True)
     )
     game_id: str | None = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), index=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), index=True)
     )
     url: str = Field(sa_column=Column(String(2048), nullable=False))
     secret: str = Field(sa_column=Column(String(128), nullable=False))
@@ -302,9 +292,7 @@ class RatingChangeRow(SQLModel, table=True):
     __table_args__ = (Index("ix_rating_changes_subject_at", "subject", "at"),)
 
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     subject: str = Field(sa_column=Column(String(80), primary_key=True))
     game_type: str = Field(sa_column=Column(String(64), nullable=False))
@@ -325,15 +313,11 @@ class GameResultRow(SQLModel, table=True):
     __table_args__ = (Index("ix_game_results_player_at", "player_id", "at"),)
 
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     player_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), nullable=False
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), nullable=False)
     )
     game_type: str = Field(sa_column=Column(String(64), nullable=False))
     rank: int = Field(sa_column=Column(Integer, nullable=False))
@@ -342,16 +326,13 @@ class GameResultRow(SQLModel, table=True):
     at: datetime = _timestamp()
 
 
-
 class ChatEntryRow(SQLModel, table=True):
     """One line of a game's chat (``domain.chat``): its own gap-free sequence beside the game's."""
 
     __tablename__ = "chat_entries"
 
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     kind: str = Field(sa_column=Column(String(16), nullable=False))
@@ -368,9 +349,7 @@ class ChatMuteRow(SQLModel, table=True):
     __tablename__ = "chat_mutes"
 
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
 
@@ -381,12 +360,11 @@ class ChatHideRow(SQLModel, table=True):
     __tablename__ = "chat_hides"
 
     game_id: str = Field(
-        sa_column=Column(
-            String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        )
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
     seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     target: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+
 
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]

@@ -46,7 +46,6 @@ def _endpoints_for_game(players: int) -> DriverStatement:
     return DriverStatement(_active_endpoints_where(interested))
 
 
-
 class SqlWebhookRepository:
     """``domain.ports.WebhookRepository`` on the unit of work's session."""
 
@@ -80,9 +79,7 @@ class SqlWebhookRepository:
 
     def get_endpoint(self, endpoint_id: str) -> Endpoint | None:
         row = (
-            self.session.execute(
-                select(webhook_endpoints).where(webhook_endpoints.c.id == endpoint_id)
-            )
+            self.session.execute(select(webhook_endpoints).where(webhook_endpoints.c.id == endpoint_id))
             .mappings()
             .first()
         )
@@ -101,9 +98,7 @@ class SqlWebhookRepository:
         ).mappings()
         return [_endpoint(row) for row in rows]
 
-    def endpoints_for_game(
-        self, game_id: str, player_ids: builtins.list[str]
-    ) -> builtins.list[Endpoint]:
+    def endpoints_for_game(self, game_id: str, player_ids: builtins.list[str]) -> builtins.list[Endpoint]:
         """Run on every move (the outbox): compiled once per number of players and run on the
         driver's cursor (``persistence.driver_sql``); not even that when the game's locking read
         already said there is none (``persistence.webhook_targets``)."""
@@ -120,9 +115,7 @@ class SqlWebhookRepository:
         if status == "active":
             self._forget_without_targets()
         self.session.execute(
-            update(webhook_endpoints)
-            .where(webhook_endpoints.c.id == endpoint_id)
-            .values(status=status)
+            update(webhook_endpoints).where(webhook_endpoints.c.id == endpoint_id).values(status=status)
         )
         if status == "active" and now is not None:
             self.session.execute(
@@ -237,9 +230,7 @@ class SqlWebhookRepository:
             self.session.execute(update(d).where(d.c.id == row["id"]).values(status="failed"))
             return None
         self.session.execute(
-            update(d)
-            .where(d.c.id == row["id"])
-            .values(lease_until=as_utc(now + lease), lease_owner=owner)
+            update(d).where(d.c.id == row["id"]).values(lease_until=as_utc(now + lease), lease_owner=owner)
         )
         return ClaimedDelivery(
             id=row["id"],

@@ -84,7 +84,7 @@ class DuelEngine:
                 events.append(Event("round_won", {"seat": winner, "points": max(unique)}))
             state.phase = "bank"
             return events
-        (seat, choice), = choices.items()
+        ((seat, choice),) = choices.items()
         if choice["action"] == "bank":
             state.scores[seat] += 1
         events = [Event("banked" if choice["action"] == "bank" else "passed", {"seat": seat})]

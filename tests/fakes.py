@@ -61,9 +61,7 @@ class FakeWebhookRepository:
             and (e.player_id == player_id if player_id is not None else e.game_id == game_id)
         ]
 
-    def endpoints_for_game(
-        self, game_id: str, player_ids: builtins.list[str]
-    ) -> builtins.list[Endpoint]:
+    def endpoints_for_game(self, game_id: str, player_ids: builtins.list[str]) -> builtins.list[Endpoint]:
         return [
             e
             for e in self.endpoints.values()
@@ -248,9 +246,7 @@ class FakeRepository:
     def created_for_key(self, key_hash: str) -> Remembered | None:
         return self.creates.get(key_hash)
 
-    def remember_create(
-        self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str
-    ) -> None:
+    def remember_create(self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str) -> None:
         if key_hash in self.creates:
             raise VersionConflict("another create took this key first")
         self.creates[key_hash] = Remembered(result, fingerprint)

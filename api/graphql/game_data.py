@@ -24,7 +24,14 @@ from api import game_schemas
 from domain.registry import default_registry
 
 SCALAR_PARTS = (
-    "View", "Decision", "Choice", "Event", "StaticData", "Options", "OptionsInput", "ResultDetails",
+    "View",
+    "Decision",
+    "Choice",
+    "Event",
+    "StaticData",
+    "Options",
+    "OptionsInput",
+    "ResultDetails",
     "WebhookEventPayload",
 )
 """The parts with a scalar: ``Choices`` (kind plus choices) and ``EventType`` (an enum of
@@ -219,16 +226,34 @@ else:
     TypedSealedChoice = _per_game("TypedSealedChoice", "Choice", "YourSealedChoice", _sealed, KIND)
     TypedPayload = _per_game("TypedPayload", "WebhookEventPayload", "Payload", _payload, PAYLOAD)
     GameChoice = _one_of(
-        "GameChoice", "Choice", "A choice, as listed,",
+        "GameChoice",
+        "Choice",
+        "A choice, as listed,",
         "One of the listed choices, under its game's field (exactly one field).",
     )
     GameOptions = _one_of(
-        "GameOptions", "OptionsInput", "Option values",
+        "GameOptions",
+        "OptionsInput",
+        "Option values",
         "Option values under the game's field (exactly one field); defaults fill the rest.",
     )
 
 __all__ = [
-    "GameChoice", "GameOptions", "TypedChoices", "TypedDecision", "TypedEvent", "TypedOptions",
-    "TypedPayload", "TypedReplay", "TypedResult", "TypedSealedChoice", "TypedState",
-    "TypedStaticData", "chosen", "named_scalar", "of_game", "scalar", "typed_field_names",
+    "GameChoice",
+    "GameOptions",
+    "TypedChoices",
+    "TypedDecision",
+    "TypedEvent",
+    "TypedOptions",
+    "TypedPayload",
+    "TypedReplay",
+    "TypedResult",
+    "TypedSealedChoice",
+    "TypedState",
+    "TypedStaticData",
+    "chosen",
+    "named_scalar",
+    "of_game",
+    "scalar",
+    "typed_field_names",
 ]

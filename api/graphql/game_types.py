@@ -134,9 +134,7 @@ class GameTypeDetail(GameType, TypedStaticData):
     def log_templates_by_type(self) -> list[KeyedText]:
         return _entries(self.log_templates)
 
-    @strawberry.field(
-        description="`schemas` as a list: `key` is the part, `text` the schema's address."
-    )
+    @strawberry.field(description="`schemas` as a list: `key` is the part, `text` the schema's address.")
     def schemas_by_part(self) -> list[KeyedText]:
         return _entries(self.schemas)
 

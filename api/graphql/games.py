@@ -181,9 +181,7 @@ class GameSummary:
     players: int
     max_players: int
     seats: list[SeatSummary]
-    awaiting: list[int] = strawberry.field(
-        description="Whose turn it is: the seats the game waits for now."
-    )
+    awaiting: list[int] = strawberry.field(description="Whose turn it is: the seats the game waits for now.")
     version: int
     created_at: datetime
     updated_at: datetime
@@ -194,9 +192,7 @@ class GameSummary:
     creator: Creator | None = strawberry.field(
         description="The player identity that created the game (every listed lobby has one)."
     )
-    rated: bool = strawberry.field(
-        description="Rated if its free seats are taken by player identities."
-    )
+    rated: bool = strawberry.field(description="Rated if its free seats are taken by player identities.")
     unrated_reasons: list[UnratedReason] = strawberry.field(
         description="Why it will not be rated (empty when rated), as in the game view."
     )
@@ -333,7 +329,6 @@ class GameQuery:
 
         return await attempt(listed)
 
-
     @strawberry.field(description="A game as the token's seat (or a spectator) sees it.")
     async def game(self, info: Info, id: ID, lang: str | None = None) -> GameOrProblem:
         core, token, language = container_of(info).core, token_of(info), lang_of(info, lang)
@@ -361,12 +356,18 @@ class GameMutation:
         self,
         info: Info,
         type: str,
-        options: Annotated[JSON | None, strawberry.argument(
-            description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
-        )] = None,
-        game_options: Annotated[GameOptions | None, strawberry.argument(
-            description="Option values under the game's field, typed by `<Game>OptionsInput`."
-        )] = None,
+        options: Annotated[
+            JSON | None,
+            strawberry.argument(
+                description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
+            ),
+        ] = None,
+        game_options: Annotated[
+            GameOptions | None,
+            strawberry.argument(
+                description="Option values under the game's field, typed by `<Game>OptionsInput`."
+            ),
+        ] = None,
         seed: str | None = None,
         seed_mode: str | None = None,
         private: bool = False,

@@ -157,9 +157,7 @@ class PlayQuery:
         return await attempt(read)
 
     @strawberry.field(description="The game's events after a sequence number.")
-    async def events(
-        self, info: Info, game_id: ID, after: int = 0, limit: int = 500
-    ) -> EventsResult:
+    async def events(self, info: Info, game_id: ID, after: int = 0, limit: int = 500) -> EventsResult:
         reads, token = container_of(info).reads, token_of(info)
 
         def read() -> EventPage:
@@ -178,9 +176,7 @@ class PlayQuery:
         description="An ended game after event `at`, as a seat (or a spectator) saw it then, "
         "recomputed from the revealed seed and the recorded choices."
     )
-    async def replay(
-        self, info: Info, game_id: ID, at: int, seat: int | None = None
-    ) -> ReplayResult:
+    async def replay(self, info: Info, game_id: ID, at: int, seat: int | None = None) -> ReplayResult:
         replays = container_of(info).replays
 
         def read() -> Replay:
@@ -201,12 +197,16 @@ class PlayMutation:
         self,
         info: Info,
         game_id: ID,
-        choice: Annotated[JSON | None, strawberry.argument(
-            description="Any game's choice as JSON (untyped): give this or `gameChoice`."
-        )] = None,
-        game_choice: Annotated[GameChoice | None, strawberry.argument(
-            description="The choice under its game's field, typed by `<Game>Choice`."
-        )] = None,
+        choice: Annotated[
+            JSON | None,
+            strawberry.argument(
+                description="Any game's choice as JSON (untyped): give this or `gameChoice`."
+            ),
+        ] = None,
+        game_choice: Annotated[
+            GameChoice | None,
+            strawberry.argument(description="The choice under its game's field, typed by `<Game>Choice`."),
+        ] = None,
         version: int | None = None,
         idempotency_key: str | None = None,
         decision_version: int | None = None,

@@ -68,9 +68,7 @@ class PlayerQuery:
             found = players.games_of(
                 token, in_range("limit", limit, 1, 200), in_range("offset", offset, 0, INT32_MAX)
             )
-            return PlayerGames(
-                games=[PlayerGame(**PlayerGamePublic.of(g).model_dump()) for g in found]
-            )
+            return PlayerGames(games=[PlayerGame(**PlayerGamePublic.of(g).model_dump()) for g in found])
 
         return await attempt(read)
 

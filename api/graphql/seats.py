@@ -81,9 +81,7 @@ class SeatMutation:
         "`block` (host only): whoever took the seat (player identity and client address) cannot "
         "sit down in this game again."
     )
-    async def remove_seat(
-        self, info: Info, game_id: ID, seat: int, block: bool = False
-    ) -> GameOrProblem:
+    async def remove_seat(self, info: Info, game_id: ID, seat: int, block: bool = False) -> GameOrProblem:
         seats, token = container_of(info).seats, token_of(info)
         presence = container_of(info).presence
 

@@ -92,9 +92,7 @@ def webhook_of(public: WebhookPublic, secret: str | None = None) -> Webhook:
 
 def delivery_of(public: WebhookDeliveryPublic) -> WebhookDelivery:
     values = public.model_dump(exclude={"history"})
-    return WebhookDelivery(
-        **values, history=[WebhookAttempt(**a.model_dump()) for a in public.history]
-    )
+    return WebhookDelivery(**values, history=[WebhookAttempt(**a.model_dump()) for a in public.history])
 
 
 @strawberry.type
@@ -110,9 +108,7 @@ class WebhookQuery:
         return await attempt(read)
 
     @strawberry.field(description="An endpoint's deliveries, newest first, with every attempt.")
-    async def webhook_deliveries(
-        self, info: Info, webhook_id: ID, limit: int = 100
-    ) -> DeliveriesResult:
+    async def webhook_deliveries(self, info: Info, webhook_id: ID, limit: int = 100) -> DeliveriesResult:
         webhooks, token = container_of(info).webhooks, token_of(info)
 
         def read() -> WebhookDeliveries:

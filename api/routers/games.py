@@ -124,9 +124,7 @@ def list_games(
     lobby: LobbyDep,
     lang: LanguageDep,
     response: Response,
-    status: Annotated[
-        str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")
-    ] = None,
+    status: Annotated[str | None, Query(pattern="^(lobby|in_progress|finished|aborted)$")] = None,
     type: Annotated[str | None, Query(max_length=64, description="A game-type slug.")] = None,
     joinable: Annotated[
         bool | None,
@@ -337,9 +335,7 @@ def rematch_game(game_id: str, rematches: RematchesDep, token: TokenDep, respons
         "game_not_found", "forbidden", "game_not_in_progress", "game_over", "seat_resigned"
     ),
 )
-def resign_seat(
-    game_id: str, seats: SeatsDep, presence: PresenceDep, token: TokenDep
-) -> GamePublic:
+def resign_seat(game_id: str, seats: SeatsDep, presence: PresenceDep, token: TokenDep) -> GamePublic:
     """Resign the token's seat: a bot plays it to the end, and the result says who resigned."""
     match = seats.resign(game_id, token)
     return changed_game(seats.core, presence, match, token)
@@ -352,9 +348,7 @@ def resign_seat(
         "game_not_found", "forbidden", "game_not_in_progress", "game_over", "seat_resigned"
     ),
 )
-def return_to_seat(
-    game_id: str, seats: SeatsDep, presence: PresenceDep, token: TokenDep
-) -> GamePublic:
+def return_to_seat(game_id: str, seats: SeatsDep, presence: PresenceDep, token: TokenDep) -> GamePublic:
     """Take the seat back from the bot that played it since its clock ran out."""
     match = seats.return_to_seat(game_id, token)
     return changed_game(seats.core, presence, match, token)

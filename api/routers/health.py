@@ -22,22 +22,31 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-READINESS = {"application/json": {"schema": {
-    "type": "object",
-    "properties": {
-        "status": {"enum": ["ready", "not_ready"], "type": "string"},
-        "checks": {"type": "object", "additionalProperties": {"type": "boolean"},
-                   "description": "Each dependency (`database`, `redis`): whether it answered."},
-    },
-    "required": ["status", "checks"],
-}}}
+READINESS = {
+    "application/json": {
+        "schema": {
+            "type": "object",
+            "properties": {
+                "status": {"enum": ["ready", "not_ready"], "type": "string"},
+                "checks": {
+                    "type": "object",
+                    "additionalProperties": {"type": "boolean"},
+                    "description": "Each dependency (`database`, `redis`): whether it answered.",
+                },
+            },
+            "required": ["status", "checks"],
+        }
+    }
+}
 
 
 @router.get(
     "/readyz",
     operation_id="readyz",
-    responses={200: {"description": "Ready", "content": READINESS},
-               503: {"description": "Not ready", "content": READINESS}},
+    responses={
+        200: {"description": "Ready", "content": READINESS},
+        503: {"description": "Not ready", "content": READINESS},
+    },
 )
 async def readyz(container: ContainerDep) -> JSONResponse:
     """Readiness: the database (and Redis, when configured) answer."""

@@ -67,10 +67,12 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
                         "data": {
                             "type": "string",
                             "contentMediaType": "application/json",
-                            "contentSchema": {"anyOf": [
-                                {"$ref": "#/components/schemas/StreamEvent"},
-                                {"$ref": "#/components/schemas/ChatEntryPublic"},
-                            ]},
+                            "contentSchema": {
+                                "anyOf": [
+                                    {"$ref": "#/components/schemas/StreamEvent"},
+                                    {"$ref": "#/components/schemas/ChatEntryPublic"},
+                                ]
+                            },
                             "description": "One line of JSON: a `StreamEvent` (narrowed by "
                             "`game_type`), or with `event: chat` a `ChatEntryPublic`.",
                         },

@@ -85,7 +85,7 @@ class GameTypeDetail(GameTypePublic):
 
     language: str = Field(description="The language of every text here (also in Content-Language).")
     bot_levels: list[BotLevelPublic] = Field(
-        description="The bots a host can seat (`{\"bot\": level}`), weakest first."
+        description='The bots a host can seat (`{"bot": level}`), weakest first.'
     )
     prompts: dict[str, str] = Field(
         description="The prompt of each decision kind (`decision.kind` in games and choices)."

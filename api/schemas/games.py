@@ -58,13 +58,15 @@ class GameCreate(BaseModel):
         dict[str, Any] | None,
         AfterValidator(check_json_depth),
         # The game checks each value (a problem in the caller's language); documented as scalars.
-        WithJsonSchema({"anyOf": [
-            {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}},
-            {"type": "null"},
-        ]}),
-    ] = Field(
-        None, description="Option values; defaults fill the rest."
-    )
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}},
+                    {"type": "null"},
+                ]
+            }
+        ),
+    ] = Field(None, description="Option values; defaults fill the rest.")
     seed: Text | None = Field(
         None,
         min_length=1,
@@ -135,9 +137,7 @@ class SeatPublic(BaseModel):
         description="Why a bot plays this human seat now: resigned, forfeited (both for good) "
         "or timeout (until the seat acts again).",
     )
-    confirmed: bool = Field(
-        True, description="False for a rematch seat its player has not taken yet."
-    )
+    confirmed: bool = Field(True, description="False for a rematch seat its player has not taken yet.")
     connected: bool = Field(
         False,
         description="The seat follows the game now: a live subscription with its own token is "
@@ -194,9 +194,7 @@ def decision_public(
     return translated
 
 
-def translated_decision(
-    described: dict[str, Any] | None, game_type: str, lang: str
-) -> DecisionPublic | None:
+def translated_decision(described: dict[str, Any] | None, game_type: str, lang: str) -> DecisionPublic | None:
     """A described decision (``describe_decision``) with its prompt in ``lang``."""
     if described is None:
         return None
@@ -349,8 +347,6 @@ class ClockSummaryPublic(BaseModel):
     on_expiry: Literal["bot", "forfeit"]
 
 
-
-
 class GameSummaryPublic(BaseModel):
     id: str
     type: str
@@ -412,9 +408,7 @@ class GameSummaryPublic(BaseModel):
 class GamePagePublic(BaseModel):
     items: list[GameSummaryPublic] = Field(description="Newest first.")
     total: int = Field(description="Games matching the filters, on every page.")
-    next_cursor: str | None = Field(
-        description="Pass as `cursor` for the next page; null on the last page."
-    )
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
 
     @classmethod
     def of(cls, page: GamePage, lang: str = DEFAULT_LANGUAGE) -> GamePagePublic:

@@ -68,15 +68,12 @@ class SubmitResultPublic(BaseModel):
         "answers it: submit one of its choices with its version, no need to ask again.",
     )
 
-
     @classmethod
     def of(cls, result: dict[str, Any], lang: str) -> SubmitResultPublic:
         """A submit's answer (as the service records it), the next prompt in ``lang``."""
         answer = cls.model_validate(result)
         if answer.next is not None and answer.next.decision is not None:
-            decision = translated_decision(
-                answer.next.decision.model_dump(), answer.game_type, lang
-            )
+            decision = translated_decision(answer.next.decision.model_dump(), answer.game_type, lang)
             answer.next.decision = decision
         return answer
 
@@ -99,9 +96,7 @@ class ReplayPublic(BaseModel):
         "revealed seed and the recorded choices."
     )
     events: list[EventPublic] = Field(description="Every event up to `at`, as that viewer saw it.")
-    used_seconds: list[float] | None = Field(
-        description="Each seat's total thinking time, when a clock ran."
-    )
+    used_seconds: list[float] | None = Field(description="Each seat's total thinking time, when a clock ran.")
     matches_final_state: bool | None = Field(
         description="At the last event: whether the replay reproduces the stored final state."
     )

@@ -53,8 +53,7 @@ class WebhookPublic(BaseModel):
 
 class WebhookCreated(WebhookPublic):
     secret: str = Field(
-        description="whsec_… signing secret (Standard Webhooks). Shown once: verify every "
-        "delivery with it."
+        description="whsec_… signing secret (Standard Webhooks). Shown once: verify every delivery with it."
     )
 
 

@@ -28,10 +28,15 @@ def rated_duel(http: httpx.Client, winner: dict[str, Any], loser: dict[str, Any]
         tokens.append(joined.json()["token"])
     assert http.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).status_code == 200
     for token, card in zip(tokens, (3, 1), strict=True):
-        assert http.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": card}},
-                         headers=auth(token)).status_code == 200
-    ended = http.post(f"/v1/games/{game['id']}/choices", json={"choice": {"action": "pass"}},
-                      headers=auth(tokens[0]))
+        assert (
+            http.post(
+                f"/v1/games/{game['id']}/choices", json={"choice": {"card": card}}, headers=auth(token)
+            ).status_code
+            == 200
+        )
+    ended = http.post(
+        f"/v1/games/{game['id']}/choices", json={"choice": {"action": "pass"}}, headers=auth(tokens[0])
+    )
     assert ended.status_code == 200, ended.text
     assert http.get(f"/v1/games/{game['id']}").json()["status"] == "finished"
     return game["id"]  # type: ignore[no-any-return]

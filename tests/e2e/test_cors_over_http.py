@@ -35,7 +35,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 async def _ack(base: str, origin: str | None) -> str:
     url = base.replace("http://", "ws://") + "/graphql"
     async with websockets.connect(
-        url, subprotocols=["graphql-transport-ws"], origin=origin  # type: ignore[list-item]
+        url,
+        subprotocols=["graphql-transport-ws"],
+        origin=origin,  # type: ignore[list-item]
     ) as socket:
         await socket.send(json.dumps({"type": "connection_init"}))
         answer: str = json.loads(await socket.recv())["type"]
@@ -45,8 +47,11 @@ async def _ack(base: str, origin: str | None) -> str:
 def test_a_preflight_from_the_listed_origin_is_answered(server: ServerProcess) -> None:
     answer = httpx.options(
         f"{server.base}/v1/games",
-        headers={"Origin": APP, "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "content-type"},
+        headers={
+            "Origin": APP,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
     )
     assert answer.status_code == 200 and answer.headers["access-control-allow-origin"] == APP
     other = httpx.options(

@@ -73,9 +73,7 @@ async def create_started_duel(http: httpx.AsyncClient) -> tuple[str, list[str]]:
         )
         assert joined.status_code == 201, joined.text
         tokens.append(joined.json()["token"])
-    started = await request(
-        http, "POST", f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])
-    )
+    started = await request(http, "POST", f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
     assert started.status_code == 200, started.text
     return game["id"], tokens
 
@@ -114,9 +112,7 @@ async def play(clients: list[httpx.AsyncClient], game_id: str, tokens: list[str]
         progressed = False
         for token in tokens:
             http = rng.choice(clients)
-            pending = (
-                await request(http, "GET", f"/v1/games/{game_id}/choices", headers=auth(token))
-            ).json()
+            pending = (await request(http, "GET", f"/v1/games/{game_id}/choices", headers=auth(token))).json()
             decision = pending["decision"]
             if decision is None or decision.get("your_sealed_choice") is not None:
                 continue
@@ -124,9 +120,7 @@ async def play(clients: list[httpx.AsyncClient], game_id: str, tokens: list[str]
                 continue
             body = {"choice": rng.choice(pending["choices"])}
             headers = {**auth(token), "Idempotency-Key": uuid.uuid4().hex}
-            response = await request(
-                http, "POST", f"/v1/games/{game_id}/choices", json=body, headers=headers
-            )
+            response = await request(http, "POST", f"/v1/games/{game_id}/choices", json=body, headers=headers)
             assert response.status_code == 200, response.text
             progressed = True
         if not progressed:
@@ -226,9 +220,7 @@ class PrivateRedis:
             self.process.wait(timeout=10)
 
 
-def played_moves(
-    http: httpx.Client, game_id: str, tokens: list[str], rng: random.Random, moves: int
-) -> int:
+def played_moves(http: httpx.Client, game_id: str, tokens: list[str], rng: random.Random, moves: int) -> int:
     """Submit up to ``moves`` random legal choices (fewer if the game ends); how many were made."""
     made = 0
     while made < moves:
@@ -236,11 +228,7 @@ def played_moves(
         for token in tokens:
             pending = http.get(f"/v1/games/{game_id}/choices", headers=auth(token)).json()
             decision = pending["decision"]
-            if (
-                decision is None
-                or decision.get("your_sealed_choice") is not None
-                or not pending["choices"]
-            ):
+            if decision is None or decision.get("your_sealed_choice") is not None or not pending["choices"]:
                 continue
             body = {"choice": rng.choice(pending["choices"])}
             response = http.post(f"/v1/games/{game_id}/choices", json=body, headers=auth(token))
@@ -350,9 +338,7 @@ def test_subscribers_on_the_surviving_instance_miss_nothing_when_the_other_is_ki
 
 
 @contextmanager
-def worker_processes(
-    env: dict[str, str], directory: Path, workers: int = 2
-) -> Iterator[tuple[str, int]]:
+def worker_processes(env: dict[str, str], directory: Path, workers: int = 2) -> Iterator[tuple[str, int]]:
     """``python -m api serve --workers N`` on a free port: its URL and the supervisor's pid."""
     port = free_port()
     log_path = directory / f"workers-{port}.log"

@@ -180,13 +180,18 @@ def test_every_generated_graphql_operation_is_answered_without_a_5xx_or_an_inter
         query = body.get("query", "")
         if isinstance(query, str):
             # Send generated operations at the real game too, not only at random ids.
-            body = {**body, "query": query.replace('gameId: "', f'gameId: "{game_id}').replace(
-                'id: "', f'id: "{game_id}'
-            )}
+            body = {
+                **body,
+                "query": query.replace('gameId: "', f'gameId: "{game_id}').replace(
+                    'id: "', f'id: "{game_id}'
+                ),
+            }
         answer = httpx.post(f"{contract_server.base}/graphql", json=body, headers=headers, timeout=10)
         assert answer.status_code < 500, answer.text[:500]
-        errors = answer.json().get("errors") or [] if answer.headers.get("content-type", "").startswith(
-            "application/json"
-        ) else []
+        errors = (
+            answer.json().get("errors") or []
+            if answer.headers.get("content-type", "").startswith("application/json")
+            else []
+        )
         codes = [error.get("extensions", {}).get("code") for error in errors]
         assert "internal_error" not in codes, (body, answer.text[:500])

@@ -34,7 +34,11 @@ def test_serve_help_answers_without_touching_the_database(tmp_path: Path) -> Non
     env, database = env_with_database(tmp_path)
     answer = subprocess.run(
         [sys.executable, "-m", "api", "serve", "--help"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert answer.returncode == 0, answer.stderr
     assert "--host" in answer.stdout and "--port" in answer.stdout and "--migrate" in answer.stdout
@@ -53,7 +57,11 @@ def test_run_serve_help_answers_without_touching_the_database(tmp_path: Path) ->
     env, database = env_with_database(tmp_path)
     answer = subprocess.run(
         ["bash", str(ROOT / "run"), "serve", "--help"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert answer.returncode == 0, answer.stderr
     assert "usage:" in answer.stdout and "--workers" in answer.stdout
@@ -67,7 +75,10 @@ def test_serving_says_where_it_listens_and_where_the_pages_are(tmp_path: Path) -
     with log.open("wb") as stderr:
         server = subprocess.Popen(
             [sys.executable, "-m", "api", "serve", "--migrate", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
         )
         try:
             deadline = time.monotonic() + 90
@@ -96,7 +107,7 @@ for name in {DEV_ONLY!r}:
 from fastapi.testclient import TestClient
 from api.app import create_app
 from api.settings import Settings
-app = create_app(Settings(database_url="sqlite:///{tmp_path / 'db.sqlite'}", auto_migrate=True))
+app = create_app(Settings(database_url="sqlite:///{tmp_path / "db.sqlite"}", auto_migrate=True))
 with TestClient(app) as client:
     for path in ("/openapi.json", "/docs", "/redoc", "/play/", "/v1/game-types"):
         assert client.get(path, headers={{"Accept": "text/html"}}).status_code == 200, path
@@ -140,7 +151,7 @@ def test_every_install_goes_through_the_constraints() -> None:
     run = (ROOT / "run").read_text()
     installs = [line for line in run.splitlines() if "pip install" in line and "$scratch" not in line]
     assert installs and all("--constraint constraints.txt" in line for line in installs), installs
-    assert 'exec ./run test' in (ROOT / ".ci" / "run").read_text()
+    assert "exec ./run test" in (ROOT / ".ci" / "run").read_text()
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "constraints.txt" in dockerfile.split("RUN pip install")[0]  # copied before the install
     assert "pip install --no-cache-dir --constraint constraints.txt ." in dockerfile  # no dev extra

@@ -70,9 +70,7 @@ def play_until_over(
             if not pending["choices"] or pending["decision"]["your_sealed_choice"] is not None:
                 continue
             body = {"choice": rng.choice(pending["choices"]), "version": pending["version"]}
-            submitted = http.post(
-                f"/v1/games/{game_id}/choices", json=body, headers=auth(answering[seat])
-            )
+            submitted = http.post(f"/v1/games/{game_id}/choices", json=body, headers=auth(answering[seat]))
             assert submitted.status_code in (200, 409), submitted.text  # 409: a bot moved first
             acted = True
         if not acted:

@@ -70,9 +70,7 @@ def postgres_engine(postgres_url: URL) -> Iterator[Engine]:
 
 
 @pytest.fixture(params=BACKENDS)
-def db_engine(
-    request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path
-) -> Iterator[Engine]:
+def db_engine(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> Iterator[Engine]:
     """The same tests on SQLite and PostgreSQL, each on an empty migrated database."""
     if request.param == "postgresql":
         yield request.getfixturevalue("postgres_engine")

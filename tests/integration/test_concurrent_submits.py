@@ -143,9 +143,7 @@ def test_two_seats_sealing_on_the_same_version_both_land(
     duel = start_duel(plain)
     before = plain.core.load(duel.game_id)
 
-    outcomes = both_seats_play(
-        gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version
-    )
+    outcomes = both_seats_play(gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version)
 
     assert sorted(o["status"] for o in outcomes if isinstance(o, dict)) == ["applied", "sealed"]
     assert plain.core.load(duel.game_id).version == before.version + 2
@@ -179,9 +177,7 @@ def test_writers_of_one_version_serialise_on_every_backend(
     duel = start_duel(plain)
     version = plain.core.load(duel.game_id).version
 
-    outcomes = both_seats_play(
-        gated_service(db_engine, registry, SaveGate(2)), duel, version, (0, 0)
-    )
+    outcomes = both_seats_play(gated_service(db_engine, registry, SaveGate(2)), duel, version, (0, 0))
 
     assert sorted(isinstance(o, VersionConflict) for o in outcomes) == [False, True]
     assert plain.core.load(duel.game_id).version == version + 1

@@ -46,9 +46,11 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
         thread.join()
     assert sum(fired) == 1
     with uow_factory.db_engine.connect() as connection:
-        expired = connection.execute(
-            select(game_events.c.data).where(game_events.c.type == "clock_expired")
-        ).scalars().all()
+        expired = (
+            connection.execute(select(game_events.c.data).where(game_events.c.type == "clock_expired"))
+            .scalars()
+            .all()
+        )
         next_deadline = connection.execute(select(games.c.next_deadline)).scalar_one()
     assert sorted(e["seat"] for e in expired) == [0, 1, 2]
     assert next_deadline is None  # every seat is now played by a bot: nothing more to time
@@ -92,4 +94,3 @@ def test_a_clockless_games_silent_seat_is_handed_to_the_stand_in_after_the_inact
     assert DeadlineService(service.core).fire_due() == 1
     assert [s.stand_in for s in service.core.load(game_id).seats] == ["timeout", "timeout"]
     assert service.core.load(game_id).timing.public(clock.now())["inactivity_days"] == 3
-

@@ -61,9 +61,7 @@ def test_rest_inputs_the_database_cannot_hold_are_refused_with_4xx(
         "lone surrogate option name": raw_json(
             client, "/v1/games", '{"type": "duel", "options": {"\\ud800": 1}}'
         ),
-        "my games offset 2^63": client.get(
-            "/v1/players/me/games", params={"offset": 2**63}, headers=player
-        ),
+        "my games offset 2^63": client.get("/v1/players/me/games", params={"offset": 2**63}, headers=player),
         "lone surrogate name": raw_json(client, f"/v1/games/{game_id}/seats", '{"name": "\\ud800x"}'),
         "NUL in name": client.post(f"/v1/games/{game_id}/seats", json={"name": "a\x00"}),
         "after 2^31": client.get(f"/v1/games/{game_id}/events", params={"after": 2**31}),

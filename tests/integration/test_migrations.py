@@ -82,9 +82,11 @@ def test_seat_counts_are_backfilled_for_games_stored_before_them(tmp_path: objec
                     "created_at, updated_at) VALUES ('old', 'duel', '{}', 's', 'c', 'host', 0, "
                     "'h', 'in_progress', :seats, 3, '{}', 3, '2026-01-01', '2026-01-01')"
                 ),
-                {"seats": '[{"index": 0, "name": "a", "token_hash": "t", "bot": null},'
-                 ' {"index": 1, "name": "b", "token_hash": "u", "bot": "random"},'
-                 ' {"index": 2, "name": "c", "token_hash": "v", "bot": "greedy"}]'},
+                {
+                    "seats": '[{"index": 0, "name": "a", "token_hash": "t", "bot": null},'
+                    ' {"index": 1, "name": "b", "token_hash": "u", "bot": "random"},'
+                    ' {"index": 2, "name": "c", "token_hash": "v", "bot": "greedy"}]'
+                },
             )
         migrate(db_engine)
         with db_engine.connect() as connection:
@@ -123,15 +125,30 @@ def test_decision_versions_and_lobby_facts_are_backfilled(tmp_path: object) -> N
             config = alembic_config()
             config.attributes["connection"] = connection
             command.upgrade(config, "0010_game_choices")
-            connection.execute(insert, {
-                "id": "playing", "options": json.dumps(options), "status": "in_progress",
-                "seats": json.dumps(seats), "humans": 3, "state": json.dumps(engine.dump(state)),
-                "sealed": json.dumps({"0": {"card": "x"}}),
-            })
-            connection.execute(insert, {
-                "id": "lobby", "options": json.dumps(options), "status": "lobby",
-                "seats": json.dumps(seats[:1]), "humans": 1, "state": None, "sealed": "{}",
-            })
+            connection.execute(
+                insert,
+                {
+                    "id": "playing",
+                    "options": json.dumps(options),
+                    "status": "in_progress",
+                    "seats": json.dumps(seats),
+                    "humans": 3,
+                    "state": json.dumps(engine.dump(state)),
+                    "sealed": json.dumps({"0": {"card": "x"}}),
+                },
+            )
+            connection.execute(
+                insert,
+                {
+                    "id": "lobby",
+                    "options": json.dumps(options),
+                    "status": "lobby",
+                    "seats": json.dumps(seats[:1]),
+                    "humans": 1,
+                    "state": None,
+                    "sealed": "{}",
+                },
+            )
         migrate(db_engine)
         with db_engine.connect() as connection:
             rows = {

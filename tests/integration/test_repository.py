@@ -294,9 +294,7 @@ def test_a_submit_costs_the_same_few_statements_however_long_the_history(
 def pad_history(db_engine: Engine, game_id: str, extra_events: int) -> None:
     """Make a game look long-running: many stored events before its current state."""
     with db_engine.begin() as connection:
-        last_seq = connection.execute(
-            select(games.c.last_seq).where(games.c.id == game_id)
-        ).scalar_one()
+        last_seq = connection.execute(select(games.c.last_seq).where(games.c.id == game_id)).scalar_one()
         rows = [
             {"game_id": game_id, "seq": seq, "type": "filler", "data": {"n": seq}, "private": {}}
             for seq in range(last_seq + 1, last_seq + 1 + extra_events)

@@ -20,9 +20,7 @@ def allow(url: str) -> None:
     return None
 
 
-def setup_game(
-    uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
-) -> tuple[Services, str]:
+def setup_game(uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry) -> tuple[Services, str]:
     games = Services.build(uow_factory, registry, FakePublisher(), ManualClock(datetime.now(UTC)))
     webhooks = WebhookService(games.core, allow)
     ann = PlayerService(games.core, games.seats).create("Ann")

@@ -47,8 +47,9 @@ def test_a_seat_token_read_before_another_seat_sealed_is_still_accepted(client: 
     token = ben["decision_version"]
     assert ben["decision"]["decision_version"] == token == ann["decision_version"]
 
-    sealed = submit(client, game_id, tokens[0], choice=ann["choices"][0],
-                    decision_version=ann["decision_version"])
+    sealed = submit(
+        client, game_id, tokens[0], choice=ann["choices"][0], decision_version=ann["decision_version"]
+    )
     assert sealed.status_code == 200 and sealed.json()["status"] == "sealed", sealed.text
 
     seen = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json()
@@ -64,20 +65,23 @@ def test_a_seat_token_read_before_another_seat_sealed_is_still_accepted(client: 
 def test_a_token_of_a_decision_that_really_changed_is_409(client: TestClient) -> None:
     game_id, tokens = three_seat_pick(client)
     ann, ben, cid = (pending(client, game_id, t) for t in tokens)
-    first = submit(client, game_id, tokens[0], choice=ann["choices"][0],
-                   decision_version=ann["decision_version"]).json()
+    first = submit(
+        client, game_id, tokens[0], choice=ann["choices"][0], decision_version=ann["decision_version"]
+    ).json()
     assert first["decision_version"] > ann["decision_version"], "sealing changes Ann's own token"
 
     # Ann's own choice changed: her token from before it is stale, the one from her answer is not.
     before = stored(client, game_id)
-    stale = submit(client, game_id, tokens[0], choice=ann["choices"][-1],
-                   decision_version=ann["decision_version"])
+    stale = submit(
+        client, game_id, tokens[0], choice=ann["choices"][-1], decision_version=ann["decision_version"]
+    )
     assert stale.status_code == 409 and stale.json()["code"] == "version_conflict", stale.text
     old_version = submit(client, game_id, tokens[0], choice=ann["choices"][-1], version=ann["version"])
     assert old_version.status_code == 409, old_version.text
     assert stored(client, game_id) == before
-    replaced = submit(client, game_id, tokens[0], choice=ann["choices"][-1],
-                      decision_version=first["decision_version"])
+    replaced = submit(
+        client, game_id, tokens[0], choice=ann["choices"][-1], decision_version=first["decision_version"]
+    )
     assert replaced.status_code == 200, replaced.text
 
     # Once the pick is revealed, every token from it is stale.
@@ -85,8 +89,9 @@ def test_a_token_of_a_decision_that_really_changed_is_409(client: TestClient) ->
     submit(client, game_id, tokens[2], choice=cid["choices"][0], decision_version=cid["decision_version"])
     after = client.get(f"/v1/games/{game_id}/choices", headers=auth(tokens[1])).json()
     for token, seen in zip(tokens, (ann, ben, cid), strict=True):
-        late = submit(client, game_id, token, choice=seen["choices"][0],
-                      decision_version=seen["decision_version"])
+        late = submit(
+            client, game_id, token, choice=seen["choices"][0], decision_version=seen["decision_version"]
+        )
         assert late.status_code == 409 and late.json()["code"] == "version_conflict", late.text
     if after["decision"] is not None:
         assert after["decision_version"] != ben["decision_version"]
@@ -114,9 +119,11 @@ def test_graphql_takes_the_same_token(client: TestClient) -> None:
     assert ben["decisionVersion"] == ben["decision"]["decisionVersion"] is not None
 
     graphql(client, tokens[0], SUBMIT, id=game_id, choice=ann["choices"][0], dv=ann["decisionVersion"])
-    accepted = graphql(client, tokens[1], SUBMIT, id=game_id, choice=ben["choices"][0],
-                       dv=ben["decisionVersion"])["submitChoice"]
+    accepted = graphql(
+        client, tokens[1], SUBMIT, id=game_id, choice=ben["choices"][0], dv=ben["decisionVersion"]
+    )["submitChoice"]
     assert accepted["status"] == "sealed"
-    stale = graphql(client, tokens[0], SUBMIT, id=game_id, choice=ann["choices"][0],
-                    dv=ann["decisionVersion"])["submitChoice"]
+    stale = graphql(
+        client, tokens[0], SUBMIT, id=game_id, choice=ann["choices"][0], dv=ann["decisionVersion"]
+    )["submitChoice"]
     assert stale == {"code": "version_conflict", "httpStatus": 409}

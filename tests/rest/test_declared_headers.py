@@ -19,8 +19,18 @@ from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.rest.test_rest_contract import auth
 
 API_HEADERS = {
-    "x-request-id", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelimit-policy",
-    "retry-after", "location", "etag", "cache-control", "vary", "content-language", "allow",
+    "x-request-id",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "ratelimit-policy",
+    "retry-after",
+    "location",
+    "etag",
+    "cache-control",
+    "vary",
+    "content-language",
+    "allow",
 }
 """Headers the API itself sets (not the transport's: content-type, content-length, ...)."""
 
@@ -62,17 +72,20 @@ def exercise(client: TestClient) -> None:
     """Every kind of answer: 200, 201, 304, 4xx problems, 405, 429."""
     created = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}}).json()
     game = created["id"]
-    tokens = [client.post(f"/v1/games/{game}/seats", json={"name": f"p{i}"}).json()["token"]
-              for i in range(2)]
+    tokens = [
+        client.post(f"/v1/games/{game}/seats", json={"name": f"p{i}"}).json()["token"] for i in range(2)
+    ]
     client.post(f"/v1/games/{game}/start", headers=auth(created["host_token"]))
     read = client.get(f"/v1/games/{game}", headers=auth(tokens[0]))
     client.get(f"/v1/games/{game}", headers={**auth(tokens[0]), "If-None-Match": read.headers["etag"]})
     choices = client.get(f"/v1/games/{game}/choices", headers=auth(tokens[0]))
-    client.get(f"/v1/games/{game}/choices",
-               headers={**auth(tokens[0]), "If-None-Match": choices.headers["etag"]})
+    client.get(
+        f"/v1/games/{game}/choices", headers={**auth(tokens[0]), "If-None-Match": choices.headers["etag"]}
+    )
     typed = client.get("/v1/game-types/keythedral", params={"lang": "de"})
-    client.get("/v1/game-types/keythedral", params={"lang": "de"},
-               headers={"If-None-Match": typed.headers["etag"]})
+    client.get(
+        "/v1/game-types/keythedral", params={"lang": "de"}, headers={"If-None-Match": typed.headers["etag"]}
+    )
     client.get("/v1/game-types")
     client.get("/v1/games")
     client.get(f"/v1/games/{game}/events", params={"after": 0})
@@ -80,8 +93,11 @@ def exercise(client: TestClient) -> None:
     client.post(f"/v1/games/{game}/choices", json={"choice": {"card": 99}}, headers=auth(tokens[0]))
     client.post("/v1/games", json={"type": 3})
     player = client.post("/v1/players", json={"name": "Ann"}).json()
-    client.post("/v1/webhooks", headers=auth(player["token"]),
-                json={"url": "http://127.0.0.1:9/hook", "filters": ["your_turn"]})
+    client.post(
+        "/v1/webhooks",
+        headers=auth(player["token"]),
+        json={"url": "http://127.0.0.1:9/hook", "filters": ["your_turn"]},
+    )
     client.get("/v1/webhooks", headers=auth(player["token"]))
     client.delete("/v1/game-types")
     client.get("/healthz")
@@ -99,9 +115,17 @@ def test_every_api_header_of_a_real_response_is_declared_and_every_required_one_
     exercise(tight_client)
     operations = {op["operationId"]: op for item in document["paths"].values() for op in item.values()}
     statuses = {(key, status) for key, _, status, _ in survey.seen}
-    for wanted in [("createGame", "201"), ("getGame", "304"), ("getChoices", "304"),
-                   ("getGameType", "304"), ("listGameTypes", "429"), ("getGame", "404"),
-                   ("submitChoice", "422"), ("createWebhook", "201"), ("healthz", "200")]:
+    for wanted in [
+        ("createGame", "201"),
+        ("getGame", "304"),
+        ("getChoices", "304"),
+        ("getGameType", "304"),
+        ("listGameTypes", "429"),
+        ("getGame", "404"),
+        ("submitChoice", "422"),
+        ("createWebhook", "201"),
+        ("healthz", "200"),
+    ]:
         assert wanted in statuses, f"never answered {wanted}"
     method_not_allowed = document["components"]["responses"]["MethodNotAllowed"]
     for key, _, status, names in survey.seen:

@@ -24,8 +24,20 @@ def test_operation_ids_are_stable_and_readable() -> None:
         if isinstance(op, dict) and "operationId" in op
     }
     expected = {
-        "listGameTypes", "getGameType", "createGame", "listGames", "getGame", "joinGame", "startGame",
-        "abortGame", "getChoices", "submitChoice", "listEvents", "healthz", "readyz", "metrics",
+        "listGameTypes",
+        "getGameType",
+        "createGame",
+        "listGames",
+        "getGame",
+        "joinGame",
+        "startGame",
+        "abortGame",
+        "getChoices",
+        "submitChoice",
+        "listEvents",
+        "healthz",
+        "readyz",
+        "metrics",
     }
     assert expected <= ids
     assert json.loads(openapi_text())["info"]["title"] == "Tabletop"

@@ -28,8 +28,10 @@ def test_a_bot_is_seated_with_the_host_token_only_and_gets_no_token(client: Test
     assert seated.json()["token"] is None
     graphql = client.post(
         "/graphql",
-        json={"query": f'mutation {{ joinGame(gameId: "{game["id"]}", bot: "greedy") '
-              "{ ... on SeatJoined { token } ... on Problem { code } } }"},
+        json={
+            "query": f'mutation {{ joinGame(gameId: "{game["id"]}", bot: "greedy") '
+            "{ ... on SeatJoined { token } ... on Problem { code } } }"
+        },
     )
     assert graphql.json()["data"]["joinGame"] == {"code": "unauthorized"}
 

@@ -11,8 +11,11 @@ from tests.rest.test_rest_contract import auth, seated_game
 
 
 def test_static_data_of_each_game_in_english_by_default(client: TestClient) -> None:
-    for slug, section in (("im-schutze-der-burg", "buildings"), ("keythedral", "law_cards"),
-                          ("carcassonne", "tiles")):
+    for slug, section in (
+        ("im-schutze-der-burg", "buildings"),
+        ("keythedral", "law_cards"),
+        ("carcassonne", "tiles"),
+    ):
         response = client.get(f"/v1/game-types/{slug}")
         assert response.status_code == 200
         assert response.headers["content-language"] == "en"
@@ -68,9 +71,9 @@ def test_graphql_game_type_has_the_same_static_data(client: TestClient) -> None:
     rest = client.get("/v1/game-types/keythedral?lang=fr").json()
     assert detail["language"] == "fr" and detail["data"] == rest["data"]
     assert detail["prompts"] == rest["prompts"] and detail["logTemplates"] == rest["log_templates"]
-    missing = client.post(
-        "/graphql", json={"query": query, "variables": {"slug": "nope"}}
-    ).json()["data"]["gameType"]
+    missing = client.post("/graphql", json={"query": query, "variables": {"slug": "nope"}}).json()["data"][
+        "gameType"
+    ]
     assert missing == {"code": "unknown_game_type", "httpStatus": 404}
 
 

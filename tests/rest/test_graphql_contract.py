@@ -29,9 +29,12 @@ def gql(client: TestClient, query: str, token: str | None = None, **variables: A
 
 
 def test_every_game_type_field_resolves_boolean_options_included(client: TestClient) -> None:
-    types = gql(client, """{ gameTypes { slug minPlayers maxPlayers
+    types = gql(
+        client,
+        """{ gameTypes { slug minPlayers maxPlayers
         options { name type default allowed description verified }
-        playerLimits { option value maxPlayers } } }""")["gameTypes"]
+        playerLimits { option value maxPlayers } } }""",
+    )["gameTypes"]
     isdb = next(t for t in types if t["slug"] == "im-schutze-der-burg")
     winter = next(o for o in isdb["options"] if o["name"] == "winter")
     assert winter["type"] == "bool" and winter["allowed"] is None and winter["default"] is False
@@ -50,8 +53,12 @@ UNION = """query($id: ID!) { game(id: $id) {
 def test_a_union_query_may_select_game_status_and_the_problem_status(client: TestClient) -> None:
     created = client.post("/v1/games", json={"type": "duel"}).json()
     found = gql(client, UNION, created["host_token"], id=created["id"])["game"]
-    assert found == {"__typename": "Game", "id": created["id"], "status": "lobby",
-                     "viewer": {"seat": None, "host": True}}
+    assert found == {
+        "__typename": "Game",
+        "id": created["id"],
+        "status": "lobby",
+        "viewer": {"seat": None, "host": True},
+    }
     missing = gql(client, UNION, id="nope")["game"]
     assert missing["__typename"] == "Problem"
     assert (missing["code"], missing["httpStatus"]) == ("game_not_found", 404)
@@ -114,7 +121,7 @@ def test_rest_and_graphql_expose_the_same_fields(
     assert rest - set(fields) == set(), f"{graphql_name} lacks REST fields"
     typed = typed_field_names()  # per-game typed twins of JSON fields (api/graphql/game_data.py)
     # ... and typed twins of JSON values of no game: `defaultBoolean` of `default`
-    kinds = {f for f in fields for r in rest if f.startswith(r) and f[len(r):][:1].isupper()}
+    kinds = {f for f in fields for r in rest if f.startswith(r) and f[len(r) :][:1].isupper()}
     assert set(fields) - rest - {"next"} - typed - kinds == set(), f"{graphql_name} has fields REST lacks"
 
 
@@ -135,8 +142,9 @@ def test_the_websocket_reads_the_authorization_key_in_any_case(client: TestClien
     with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send_json({"type": "connection_init", "payload": {key: f"Bearer {token}"}})
         assert socket.receive_json()["type"] == "connection_ack"
-        socket.send_json({"id": "1", "type": "subscribe",
-                          "payload": {"query": SUBSCRIBE, "variables": {"g": game_id}}})
+        socket.send_json(
+            {"id": "1", "type": "subscribe", "payload": {"query": SUBSCRIBE, "variables": {"g": game_id}}}
+        )
         for _ in range(50):
             event = socket.receive_json()["payload"]["data"]["gameEvents"]
             if event["next"] is not None:
@@ -145,9 +153,7 @@ def test_the_websocket_reads_the_authorization_key_in_any_case(client: TestClien
 
 
 @pytest.mark.parametrize("value", ["Basic dXNlcg==", "Bearer", 42])
-def test_a_malformed_websocket_token_closes_the_socket_with_4403(
-    client: TestClient, value: object
-) -> None:
+def test_a_malformed_websocket_token_closes_the_socket_with_4403(client: TestClient, value: object) -> None:
     with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send_json({"type": "connection_init", "payload": {"Authorization": value}})
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -160,8 +166,9 @@ def test_an_unknown_websocket_token_is_an_error_not_a_spectator(client: TestClie
     with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
         socket.send_json({"type": "connection_init", "payload": {"Authorization": "Bearer forged"}})
         assert socket.receive_json()["type"] == "connection_ack"
-        socket.send_json({"id": "1", "type": "subscribe",
-                          "payload": {"query": SUBSCRIBE, "variables": {"g": game_id}}})
+        socket.send_json(
+            {"id": "1", "type": "subscribe", "payload": {"query": SUBSCRIBE, "variables": {"g": game_id}}}
+        )
         answer = socket.receive_json()
     assert answer["type"] in ("error", "next"), answer
     errors = answer["payload"] if answer["type"] == "error" else answer["payload"]["errors"]

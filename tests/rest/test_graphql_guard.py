@@ -82,9 +82,11 @@ def limited(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def test_an_aliased_mutation_counts_as_that_many_requests(limited: TestClient) -> None:
-    mutation = "mutation { " + " ".join(
-        f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(10)
-    ) + " }"
+    mutation = (
+        "mutation { "
+        + " ".join(f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(10))
+        + " }"
+    )
     response = graphql(limited, mutation)
     assert response.status_code == 429
     error = only_error(response)
@@ -96,9 +98,11 @@ def test_an_aliased_mutation_counts_as_that_many_requests(limited: TestClient) -
 
 
 def test_a_few_top_level_fields_within_the_budget_are_fine(limited: TestClient) -> None:
-    mutation = "mutation { " + " ".join(
-        f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(3)
-    ) + " }"
+    mutation = (
+        "mutation { "
+        + " ".join(f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(3))
+        + " }"
+    )
     body = graphql(limited, mutation).json()
     assert "errors" not in body and len(body["data"]) == 3
 
@@ -118,7 +122,9 @@ def test_an_unexpected_failure_is_masked_with_a_code_and_a_request_id(
     (error,) = response.json()["errors"]
     assert error["message"] == "an unexpected error occurred; it has been logged"
     assert error["extensions"] == {
-        "code": "internal_error", "detail": error["message"], "request_id": "trace-me-1"
+        "code": "internal_error",
+        "detail": error["message"],
+        "request_id": "trace-me-1",
     }
     assert "secret-parameter" not in response.text and "SELECT" not in response.text
 

@@ -73,12 +73,19 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
         check(slug, "Decision", data["game"]["decision"], "")
         check(slug, "Choice", data["choices"], "Choices")
         assert data["choices"][field(slug, "Choices")] == pending[seat]["choices"]
-        answer = client.post(f"/v1/games/{game['id']}/choices", headers=auth(tokens[seat]),
-                             json={"choice": pending[seat]["choices"][0]})
+        answer = client.post(
+            f"/v1/games/{game['id']}/choices",
+            headers=auth(tokens[seat]),
+            json={"choice": pending[seat]["choices"][0]},
+        )
         assert answer.status_code == 200, answer.text
-    events = graphql(client, f"""query($id: ID!) {{ events(gameId: $id) {{
+    events = graphql(
+        client,
+        f"""query($id: ID!) {{ events(gameId: $id) {{
         ... on EventPage {{ gameType events {{ type gameType {every("")} }} }} }} }}""",
-        tokens[0], id=game["id"])
+        tokens[0],
+        id=game["id"],
+    )
     assert events["events"]["gameType"] == slug
     seen = events["events"]["events"]
     assert len(seen) > MOVES // 2
@@ -90,6 +97,11 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
         assert typed is not None and typed["type"] == event["type"]
         validator(slug, "Event").validate(typed)
         assert all(event[field(o, "")] is None for o in SLUGS if o != slug)
-    static = graphql(client, f"""query($slug: String!) {{ gameType(slug: $slug) {{
-        ... on GameTypeDetail {{ {every("Data")} }} }} }}""", tokens[0], slug=slug)
+    static = graphql(
+        client,
+        f"""query($slug: String!) {{ gameType(slug: $slug) {{
+        ... on GameTypeDetail {{ {every("Data")} }} }} }}""",
+        tokens[0],
+        slug=slug,
+    )
     check(slug, "StaticData", static["gameType"], "Data")

@@ -74,9 +74,7 @@ def test_a_cross_origin_read_exposes_the_headers_a_client_needs(listed_origin_cl
 
 def test_a_page_can_read_a_rate_limit_refusal(tmp_path: Path) -> None:
     """CORS is outermost: a 429 (or any refusal at the edge) still tells the page why."""
-    settings = make_settings(
-        tmp_path, cors_origins=APP_ORIGIN, rate_limit_per_second=1.0, rate_limit_burst=2
-    )
+    settings = make_settings(tmp_path, cors_origins=APP_ORIGIN, rate_limit_per_second=1.0, rate_limit_burst=2)
     with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
         answers = [client.get("/v1/game-types", headers={"Origin": APP_ORIGIN}) for _ in range(3)]
     refused = answers[-1]
@@ -100,7 +98,9 @@ def test_production_databases_allow_no_origin_unless_listed() -> None:
     assert not production.allows(APP_ORIGIN)
     listed = origin_policy(Settings(database_url="postgresql://db/t", cors_origins=f"{APP_ORIGIN}/"))
     assert listed.allows(APP_ORIGIN) and not listed.allows("http://localhost:5173")
-    assert origin_policy(Settings(database_url="postgresql://db/t", cors_origins="*")).allows("https://x.example")
+    assert origin_policy(Settings(database_url="postgresql://db/t", cors_origins="*")).allows(
+        "https://x.example"
+    )
     none = origin_policy(Settings(cors_origins=""))  # explicitly empty: not even localhost
     assert not none.allows("http://localhost:5173")
 

@@ -51,9 +51,7 @@ def test_one_player_holds_at_most_three_open_listed_lobbies(client: TestClient) 
     ann = player(client)
     made = [client.post("/v1/games", json={"type": "duel"}, headers=auth(ann)) for _ in range(4)]
     assert [m.status_code for m in made] == [201, 201, 201, 429]
-    refused = client.post(
-        "/v1/games", json={"type": "duel"}, headers={**auth(ann), "Accept-Language": "de"}
-    )
+    refused = client.post("/v1/games", json={"type": "duel"}, headers={**auth(ann), "Accept-Language": "de"})
     assert refused.json()["code"] == "too_many_listed_games" and "Spiele" in refused.json()["detail"]
     first = made[0].json()
     client.post(f"/v1/games/{first['id']}/abort", headers=auth(first["host_token"]))

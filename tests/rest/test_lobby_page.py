@@ -24,8 +24,7 @@ def lobby_with(client: TestClient, names: list[str]) -> dict[str, Any]:
     ).json()
     assert game["listed"] is True
     game["tokens"] = [
-        client.post(f"/v1/games/{game['id']}/seats", json={"name": name}).json()["token"]
-        for name in names
+        client.post(f"/v1/games/{game['id']}/seats", json={"name": name}).json()["token"] for name in names
     ]
     return game
 
@@ -47,8 +46,9 @@ def test_pages_follow_the_cursor_newest_first_without_gap_or_repeat(client: Test
     assert seen == list(reversed(made))
     lobby_with(client, [])  # a new game does not shift later pages
     second = client.get("/v1/games", params={"type": "duel", "limit": 2}).json()
-    after = client.get("/v1/games", params={"type": "duel", "limit": 2,
-                                           "cursor": second["next_cursor"]}).json()
+    after = client.get(
+        "/v1/games", params={"type": "duel", "limit": 2, "cursor": second["next_cursor"]}
+    ).json()
     assert [g["id"] for g in after["items"]] == list(reversed(made))[1:3]
 
 
@@ -63,8 +63,9 @@ def test_a_summary_names_the_seats_the_limit_the_last_change_and_whose_turn(
 
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
     assert client.get("/v1/games").json()["items"][0]["awaiting"] == [0, 1]
-    client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": 1}},
-                headers=auth(game["tokens"][0]))
+    client.post(
+        f"/v1/games/{game['id']}/choices", json={"choice": {"card": 1}}, headers=auth(game["tokens"][0])
+    )
     assert client.get("/v1/games").json()["items"][0]["awaiting"] == [1], "seat 0 has sealed"
 
 

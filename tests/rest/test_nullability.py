@@ -17,11 +17,19 @@ from domain.catalog import all_catalogs
 from tests.rest.test_graphql_contract import PAIRS, camel, graphql_types
 
 MORE_PAIRS = [
-    ("EventPublic", "Event"), ("EventsPage", "EventPage"), ("GameSummaryPublic", "GameSummary"),
-    ("GamePagePublic", "GamePage"), ("ClockPublic", "GameClock"), ("SeatClockPublic", "SeatClock"),
-    ("ResultPublic", "GameResult"), ("WebhookPublic", "Webhook"), ("WebhookCreated", "Webhook"),
-    ("WebhookDeliveryPublic", "WebhookDelivery"), ("WebhookAttemptPublic", "WebhookAttempt"),
-    ("SeatSummaryPublic", "SeatSummary"), ("PlayerCreatedPublic", "PlayerCreated"),
+    ("EventPublic", "Event"),
+    ("EventsPage", "EventPage"),
+    ("GameSummaryPublic", "GameSummary"),
+    ("GamePagePublic", "GamePage"),
+    ("ClockPublic", "GameClock"),
+    ("SeatClockPublic", "SeatClock"),
+    ("ResultPublic", "GameResult"),
+    ("WebhookPublic", "Webhook"),
+    ("WebhookCreated", "Webhook"),
+    ("WebhookDeliveryPublic", "WebhookDelivery"),
+    ("WebhookAttemptPublic", "WebhookAttempt"),
+    ("SeatSummaryPublic", "SeatSummary"),
+    ("PlayerCreatedPublic", "PlayerCreated"),
     ("BotLevelPublic", "BotLevel"),
 ]
 SHARED = {("WebhookCreated", "secret")}

@@ -59,8 +59,14 @@ def test_no_page_names_a_cdn(client: TestClient) -> None:
 def test_graphiql_loads_graphiql_with_subscriptions_and_the_explorer(client: TestClient) -> None:
     urls = page_assets(client, "/graphql")
     names = {url.rsplit("/", 1)[-1] for url in urls}
-    assert {"react.production.min.js", "react-dom.production.min.js", "graphiql.min.js",
-            "graphiql.min.css", "graphql-ws.min.js", "graphiql-plugin-explorer.umd.js"} <= names
+    assert {
+        "react.production.min.js",
+        "react-dom.production.min.js",
+        "graphiql.min.js",
+        "graphiql.min.css",
+        "graphql-ws.min.js",
+        "graphiql-plugin-explorer.umd.js",
+    } <= names
 
 
 def test_docs_pages_are_not_operations_of_the_api(client: TestClient) -> None:

@@ -24,9 +24,7 @@ def document() -> dict[str, Any]:
 
 
 def operations(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {
-        op["operationId"]: op for path in document["paths"].values() for op in path.values()
-    }
+    return {op["operationId"]: op for path in document["paths"].values() for op in path.values()}
 
 
 def documented_codes(operation: dict[str, Any]) -> dict[str, int]:
@@ -130,10 +128,16 @@ def _failures(client: TestClient) -> list[tuple[str, Any]]:
         ("abortGame", client.post(f"/v1/games/{gid}/abort")),
         ("removeSeat", client.delete(f"/v1/games/{lobby['id']}/seats/5", headers=auth(lobby["host_token"]))),
         ("submitChoice", client.post(submit, json={"choice": {"card": 99}}, headers=auth(tokens[0]))),
-        ("submitChoice", client.post(submit, json={"choice": pending["choices"][0], "version": 0},
-                                     headers=auth(tokens[0]))),
-        ("submitChoice", client.post(submit, json={"choice": pending["choices"][0]},
-                                     headers=auth(game["host_token"]))),
+        (
+            "submitChoice",
+            client.post(
+                submit, json={"choice": pending["choices"][0], "version": 0}, headers=auth(tokens[0])
+            ),
+        ),
+        (
+            "submitChoice",
+            client.post(submit, json={"choice": pending["choices"][0]}, headers=auth(game["host_token"])),
+        ),
         ("listEvents", client.get(f"/v1/games/{gid}/events", params={"after": -1})),
         ("replayGame", client.get(f"/v1/games/{gid}/replay", params={"at": 1})),
         ("rematchGame", client.post(f"/v1/games/{gid}/rematch", headers=auth(tokens[0]))),
@@ -141,8 +145,14 @@ def _failures(client: TestClient) -> list[tuple[str, Any]]:
         ("createPlayer", client.post("/v1/players", json={"name": "\u202eevil"})),
         ("listMyGames", client.get("/v1/players/me/games")),
         ("enableWebhook", client.post("/v1/webhooks/nope/enable", headers=auth(player["token"]))),
-        ("createWebhook", client.post("/v1/webhooks", json={"url": "http://127.0.0.1/", "filters": ["all"]},
-                                      headers=auth(player["token"]))),
+        (
+            "createWebhook",
+            client.post(
+                "/v1/webhooks",
+                json={"url": "http://127.0.0.1/", "filters": ["all"]},
+                headers=auth(player["token"]),
+            ),
+        ),
     ]
 
 

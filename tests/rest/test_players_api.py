@@ -43,9 +43,7 @@ def test_a_player_joins_with_its_token_and_sees_its_turn(client: TestClient) -> 
     waiting, deadline = (datetime.fromisoformat(entry[k]) for k in ("waiting_since", "deadline"))
     assert deadline - waiting == timedelta(days=7)
 
-    reissued = client.post(
-        f"/v1/players/me/games/{game['id']}/seats/0/token", headers=auth(player["token"])
-    )
+    reissued = client.post(f"/v1/players/me/games/{game['id']}/seats/0/token", headers=auth(player["token"]))
     assert reissued.status_code == 200, reissued.text
     old = client.get(f"/v1/games/{game['id']}/choices", headers=auth(joined.json()["token"]))
     assert_problem(old, 401, "unauthorized")
@@ -58,9 +56,7 @@ def test_player_routes_refuse_missing_wrong_and_foreign_tokens(client: TestClien
     assert_problem(client.get("/v1/players/me/games", headers=auth("x")), 401, "unauthorized")
     assert_problem(client.post("/v1/players", json={"name": ""}), 422, "invalid_request")
     game = new_game(client)
-    assert_problem(
-        client.post(f"/v1/games/{game['id']}/seats", json={}), 422, "invalid_request"
-    )
+    assert_problem(client.post(f"/v1/games/{game['id']}/seats", json={}), 422, "invalid_request")
     assert_problem(  # a token that is neither a player's nor a held seat's gives no name
         client.post(f"/v1/games/{game['id']}/seats", json={}, headers=auth("nope")),
         422,
@@ -69,22 +65,21 @@ def test_player_routes_refuse_missing_wrong_and_foreign_tokens(client: TestClien
     anonymous = client.post(f"/v1/games/{game['id']}/seats", json={"name": "anon"})
     assert anonymous.status_code == 201
     eve = client.post("/v1/players", json={"name": "Eve"}).json()
-    refused = client.post(
-        f"/v1/players/me/games/{game['id']}/seats/0/token", headers=auth(eve["token"])
-    )
+    refused = client.post(f"/v1/players/me/games/{game['id']}/seats/0/token", headers=auth(eve["token"]))
     assert_problem(refused, 403, "forbidden")
 
 
 def test_players_over_graphql(client: TestClient) -> None:
     created = gql(
-        client, "mutation($n: String!) { createPlayer(name: $n) { ... on PlayerCreated { token } } }",
+        client,
+        "mutation($n: String!) { createPlayer(name: $n) { ... on PlayerCreated { token } } }",
         n="Ann",
     )["createPlayer"]
     token = created["token"]
     game = new_game(client)
     joined = gql(
         client,
-        'mutation($g: ID!) { joinGame(gameId: $g) { ... on SeatJoined { seat token } } }',
+        "mutation($g: ID!) { joinGame(gameId: $g) { ... on SeatJoined { seat token } } }",
         token,
         g=game["id"],
     )["joinGame"]

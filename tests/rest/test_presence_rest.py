@@ -22,8 +22,10 @@ def test_a_seat_is_connected_while_its_own_subscription_is_open(client: TestClie
     game, tokens = seated_game(client, players=3)
     url = f"/v1/games/{game['id']}"
     before = client.get(url).headers["etag"]
-    with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as spectator, \
-            client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as seat:
+    with (
+        client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as spectator,
+        client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as seat,
+    ):
         spectator.send_json({"type": "connection_init"})
         seat.send_json({"type": "connection_init", "payload": {"authorization": f"Bearer {tokens[1]}"}})
         for socket in (spectator, seat):

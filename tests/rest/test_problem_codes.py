@@ -100,9 +100,7 @@ def test_paging_arguments_out_of_range_are_refused_in_both_apis(client: TestClie
 
 def test_details_quote_values_as_json_not_python(client: TestClient) -> None:
     game = client.post("/v1/games", json={"type": "duel"}).json()
-    tokens = [
-        client.post(f"/v1/games/{game['id']}/seats", json={"name": n}).json()["token"] for n in "AB"
-    ]
+    tokens = [client.post(f"/v1/games/{game['id']}/seats", json={"name": n}).json()["token"] for n in "AB"]
     client.post(f"/v1/games/{game['id']}/start", headers={"Authorization": f"Bearer {game['host_token']}"})
     refused = client.post(
         f"/v1/games/{game['id']}/choices",

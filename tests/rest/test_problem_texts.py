@@ -57,8 +57,11 @@ def test_a_graphql_problem_speaks_the_asked_language(client: TestClient) -> None
         json={"query": UNKNOWN_GAME, "variables": {"id": "nope"}},
         headers={"Accept-Language": "de"},
     ).json()["data"]["game"]
-    assert answer == {"__typename": "Problem", "code": "game_not_found",
-                      "detail": "Dieses Spiel gibt es nicht ('nope')."}
+    assert answer == {
+        "__typename": "Problem",
+        "code": "game_not_found",
+        "detail": "Dieses Spiel gibt es nicht ('nope').",
+    }
 
 
 def test_a_request_that_is_no_graphql_request_is_refused_in_the_asked_language(

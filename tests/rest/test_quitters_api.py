@@ -26,8 +26,7 @@ def test_a_resigned_seat_is_flagged_and_played_by_a_bot_to_the_end(client: TestC
     assert resigned.status_code == 200, resigned.text
     assert resigned.json()["seats"][1]["stand_in"] == "resigned"
     assert_problem(
-        client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": 1}},
-                    headers=auth(tokens[1])),
+        client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": 1}}, headers=auth(tokens[1])),
         409,
         "seat_resigned",
     )
@@ -36,8 +35,11 @@ def test_a_resigned_seat_is_flagged_and_played_by_a_bot_to_the_end(client: TestC
     while time.monotonic() < deadline:
         pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[0])).json()
         if pending["choices"]:
-            client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"action": "pass"}},
-                        headers=auth(tokens[0]))
+            client.post(
+                f"/v1/games/{game['id']}/choices",
+                json={"choice": {"action": "pass"}},
+                headers=auth(tokens[0]),
+            )
             break
         if client.get(f"/v1/games/{game['id']}").json()["status"] == "finished":
             break
@@ -53,7 +55,10 @@ def test_the_view_shows_each_seats_deadline_and_remaining_seconds(client: TestCl
     view = client.get(f"/v1/games/{game['id']}").json()
     clock = view["clock"]
     assert (clock["mode"], clock["seconds"], clock["increment"], clock["on_expiry"]) == (
-        "fischer", 600, 10, "bot"
+        "fischer",
+        600,
+        10,
+        "bot",
     )
     assert [s["seat"] for s in clock["seats"]] == [0, 1]
     for seat in clock["seats"]:
@@ -73,8 +78,13 @@ def test_resign_and_clock_over_graphql(client: TestClient) -> None:
     )["createGame"]
     game_id = created["id"]
     tokens = [
-        gql(client, 'mutation($g: ID!, $n: String!) { joinGame(gameId: $g, name: $n) '
-            "{ ... on SeatJoined { token } } }", g=game_id, n=name)["joinGame"]["token"]
+        gql(
+            client,
+            "mutation($g: ID!, $n: String!) { joinGame(gameId: $g, name: $n) "
+            "{ ... on SeatJoined { token } } }",
+            g=game_id,
+            n=name,
+        )["joinGame"]["token"]
         for name in ("a", "b")
     ]
     client.post(f"/v1/games/{game_id}/start", headers=auth(created["hostToken"]))
@@ -106,8 +116,9 @@ def test_resign_and_clock_over_graphql(client: TestClient) -> None:
 def test_the_view_shows_the_inactivity_limit_of_a_game_without_a_clock(client: TestClient) -> None:
     game, _ = seated_game(client)
     assert client.get(f"/v1/games/{game['id']}").json()["clock"]["inactivity_days"] == 7
-    clock = gql(client, "query($g: ID!) { game(id: $g) { ... on Game { clock { inactivityDays } } } }",
-                g=game["id"])["game"]["clock"]
+    clock = gql(
+        client, "query($g: ID!) { game(id: $g) { ... on Game { clock { inactivityDays } } } }", g=game["id"]
+    )["game"]["clock"]
     assert clock == {"inactivityDays": 7}
     clocked, _ = seated_game(client, clock={"mode": "per_decision", "seconds": 60})
     assert client.get(f"/v1/games/{clocked['id']}").json()["clock"]["inactivity_days"] is None

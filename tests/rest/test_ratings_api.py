@@ -20,9 +20,7 @@ def player(client: TestClient, name: str) -> dict[str, Any]:
     return created.json()  # type: ignore[no-any-return]
 
 
-def play_one_round(
-    client: TestClient, seat_tokens: list[str | None], cards: list[int], **body: Any
-) -> str:
+def play_one_round(client: TestClient, seat_tokens: list[str | None], cards: list[int], **body: Any) -> str:
     """A one-round Duel: each token joins (a player token ties the seat to that player; None is
     an anonymous seat), each seat plays its card, then the banker passes. Returns the game id."""
     created = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, **body})

@@ -23,9 +23,7 @@ def test_every_reason_for_an_unrated_game_has_a_text_in_every_language() -> None
 
 def play_against_bots(client: TestClient, person: dict[str, Any], bots: list[str]) -> str:
     """A one-round Duel with a clock: the person in seat 0, then the bot levels; returns its id."""
-    game = client.post(
-        "/v1/games", json={"type": "duel", "options": {"rounds": 1}, "clock": CLOCK}
-    ).json()
+    game = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, "clock": CLOCK}).json()
     seat = client.post(f"/v1/games/{game['id']}/seats", json={}, headers=auth(person["token"]))
     assert seat.status_code == 201, seat.text
     token = seat.json()["token"]
@@ -99,8 +97,11 @@ def test_a_finished_game_the_pair_limit_left_unrated_says_so(client: TestClient)
     first, last = (client.get(f"/v1/games/{g}").json() for g in (games[0], games[-1]))
     assert (first["rated"], first["unrated_reasons"]) == (True, [])
     assert last["rated"] is False and [r["code"] for r in last["unrated_reasons"]] == ["pair_limit"]
-    data = gql(client, "query($id: ID!) { game(id: $id) { ... on Game { rated unratedReasons { code } } } }",
-               id=games[-1])["game"]
+    data = gql(
+        client,
+        "query($id: ID!) { game(id: $id) { ... on Game { rated unratedReasons { code } } } }",
+        id=games[-1],
+    )["game"]
     assert data == {"rated": False, "unratedReasons": [{"code": "pair_limit"}]}
 
 
@@ -179,7 +180,10 @@ def test_graphql_leaderboards_and_profiles_say_what_rest_says(client: TestClient
     ]
     assert [h["gameId"] for h in profile["history"]] == [h["game_id"] for h in rest_profile["history"]]
     assert profile["recentGames"][0] == {
-        "gameId": game_id, "rank": 1, "outcome": "finished", "rated": True,
+        "gameId": game_id,
+        "rank": 1,
+        "outcome": "finished",
+        "rated": True,
         "replay": f"/v1/games/{game_id}/replay",
     }
     assert profile["finishing"] == {"finished": 2, "resigned": 0, "timedOut": 0, "rate": 1.0}

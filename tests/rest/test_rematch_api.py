@@ -64,7 +64,8 @@ def test_rematch_over_graphql(client: TestClient) -> None:
     )["rematchGame"]
     assert created["rematchOf"] == game["id"]
     linked = gql(
-        client, "query($g: ID!) { game(id: $g) { ... on Game { rematchId seats { confirmed } } } }",
+        client,
+        "query($g: ID!) { game(id: $g) { ... on Game { rematchId seats { confirmed } } } }",
         g=game["id"],
     )["game"]
     assert linked["rematchId"] == created["id"]
@@ -80,9 +81,7 @@ def test_replay_over_rest_and_graphql(client: TestClient) -> None:
     early = client.get(f"/v1/games/{game['id']}/replay", params={"at": 3}).json()
     assert early["phase"] == "in_progress" and [e["seq"] for e in early["events"]] == [1, 2, 3]
     lobby = new_game(client)
-    assert_problem(
-        client.get(f"/v1/games/{lobby['id']}/replay", params={"at": 1}), 409, "game_not_finished"
-    )
+    assert_problem(client.get(f"/v1/games/{lobby['id']}/replay", params={"at": 1}), 409, "game_not_finished")
     replay = gql(
         client,
         "query($g: ID!, $at: Int!) { replay(gameId: $g, at: $at, seat: 1) "

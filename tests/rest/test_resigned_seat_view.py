@@ -12,8 +12,7 @@ from tests.rest.test_players_api import gql
 from tests.rest.test_rest_contract import auth, seated_game
 
 STREAM = (
-    "subscription($g: ID!) { gameEvents(gameId: $g, after: 0) "
-    "{ seq type data next { decisionVersion } } }"
+    "subscription($g: ID!) { gameEvents(gameId: $g, after: 0) { seq type data next { decisionVersion } } }"
 )
 READ = "query($g: ID!) { game(id: $g) { ... on Game { state viewer { seat } } } }"
 

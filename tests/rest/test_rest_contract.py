@@ -288,9 +288,7 @@ def test_all_bot_game_runs_to_the_end_on_its_own(client: TestClient) -> None:
 
     game = new_game(client, options={"rounds": 3})
     for level in ("random", "greedy", "random"):
-        client.post(
-            f"/v1/games/{game['id']}/seats", json={"bot": level}, headers=auth(game["host_token"])
-        )
+        client.post(f"/v1/games/{game['id']}/seats", json={"bot": level}, headers=auth(game["host_token"]))
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
     deadline = time.monotonic() + 10
     while stored(client, game["id"])["status"] != "finished" and time.monotonic() < deadline:

@@ -13,9 +13,7 @@ from domain.webhook_model import FILTERS
 
 
 def parameter(spec: dict[str, Any], path: str, method: str, name: str) -> dict[str, Any]:
-    return next(
-        p for p in spec["paths"][path][method]["parameters"] if p["name"].lower() == name.lower()
-    )
+    return next(p for p in spec["paths"][path][method]["parameters"] if p["name"].lower() == name.lower())
 
 
 def test_cursor_filters_and_names_are_stated_as_the_server_checks_them(client: TestClient) -> None:

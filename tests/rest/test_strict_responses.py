@@ -79,8 +79,11 @@ class StrictChecker:
         request = response.request
         path = request.url.path
         operation = next(
-            (item[request.method.lower()] for pattern, item in self.routes
-             if pattern.match(path) and request.method.lower() in item),
+            (
+                item[request.method.lower()]
+                for pattern, item in self.routes
+                if pattern.match(path) and request.method.lower() in item
+            ),
             None,
         )
         assert operation is not None, f"{request.method} {path} is not in the OpenAPI document"
@@ -134,8 +137,16 @@ def test_every_response_of_a_whole_game_matches_the_published_schemas_strictly(
     client.get("/v1/game-types")
     client.get("/v1/games", params={"type": slug})
     assert played.final["status"] == "finished"
-    for operation in ("createGame", "joinGame", "startGame", "getGame", "getChoices",
-                      "submitChoice", "listEvents", "getGameType"):
+    for operation in (
+        "createGame",
+        "joinGame",
+        "startGame",
+        "getGame",
+        "getChoices",
+        "submitChoice",
+        "listEvents",
+        "getGameType",
+    ):
         assert checker.checked.get(operation), f"{operation} was never answered"
 
 

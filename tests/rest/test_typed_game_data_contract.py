@@ -69,8 +69,13 @@ def untyped(document: dict[str, Any], roots: list[str]) -> list[str]:
         types = node.get("type")
         types = types if isinstance(types, list) else [types]
         extra = node.get("additionalProperties", True)
-        if "object" in types and not node.get("properties") and not isinstance(extra, dict) \
-                and extra is not False and "oneOf" not in node:
+        if (
+            "object" in types
+            and not node.get("properties")
+            and not isinstance(extra, dict)
+            and extra is not False
+            and "oneOf" not in node
+        ):
             found.append(f"{where}: an object of unknown values")
         if "array" in types and not node.get("items"):
             found.append(f"{where}: an array of unknown items")
@@ -92,8 +97,9 @@ def untyped(document: dict[str, Any], roots: list[str]) -> list[str]:
 def game_data_roots(document: dict[str, Any]) -> list[str]:
     """The per-game components, the game-data fields of the per-game REST schemas, and every
     schema the GraphQL SDL names."""
-    roots = [f"{BASE}{prefix(slug)}{part}" for slug in SLUGS
-             for part in (*PARTS, "Options", "DecisionPublic")]
+    roots = [
+        f"{BASE}{prefix(slug)}{part}" for slug in SLUGS for part in (*PARTS, "Options", "DecisionPublic")
+    ]
     schemas = document["components"]["schemas"]
     for base in OPERATIONS.values():
         for slug in SLUGS:
@@ -112,8 +118,11 @@ def test_no_game_data_is_untyped_in_openapi_or_the_graphql_scalars(document: dic
 
 def refs_in(node: Any) -> list[str]:
     if isinstance(node, dict):
-        return [ref for key, value in node.items()
-                for ref in ([value] if key == "$ref" and isinstance(value, str) else refs_in(value))]
+        return [
+            ref
+            for key, value in node.items()
+            for ref in ([value] if key == "$ref" and isinstance(value, str) else refs_in(value))
+        ]
     return [ref for value in node for ref in refs_in(value)] if isinstance(node, list) else []
 
 
@@ -126,10 +135,13 @@ def test_nothing_reachable_from_an_operation_or_a_webhook_is_untyped(document: d
     roots = sorted(set(refs_in(document["paths"]) + refs_in(document["webhooks"])))
     assert len(roots) > 20
     assert untyped(document, roots) == []
-    inline = [f"#/paths/{escape(path)}/{method}/responses/{status}/content/{escape(media)}/schema"
-              for path, item in document["paths"].items() for method, operation in item.items()
-              for status, response in operation.get("responses", {}).items()
-              for media in response.get("content", {})]
+    inline = [
+        f"#/paths/{escape(path)}/{method}/responses/{status}/content/{escape(media)}/schema"
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        for status, response in operation.get("responses", {}).items()
+        for media in response.get("content", {})
+    ]
     assert untyped(document, inline) == []
 
 
@@ -137,7 +149,8 @@ def test_the_stream_and_the_event_webhook_are_typed_per_game(document: dict[str,
     stream = document["paths"]["/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
     data = stream["content"]["text/event-stream"]["schema"]["properties"]["data"]
     assert data["contentSchema"]["anyOf"] == [
-        {"$ref": f"{BASE}StreamEvent"}, {"$ref": f"{BASE}ChatEntryPublic"}
+        {"$ref": f"{BASE}StreamEvent"},
+        {"$ref": f"{BASE}ChatEntryPublic"},
     ]
     union = document["components"]["schemas"]["StreamEvent"]
     assert union["discriminator"]["propertyName"] == "game_type"
@@ -221,15 +234,21 @@ def test_a_submit_answers_the_next_decision_in_the_callers_language(client: Test
     game, tokens = seated_game(client, 2, type="keythedral")
     for _ in range(40):  # until a submit of seat 0 leaves seat 0 a decision right away
         seat = next(
-            (i for i, t in enumerate(tokens)
-             if client.get(f"/v1/games/{game['id']}/choices", headers=auth(t)).json()["choices"]), None
+            (
+                i
+                for i, t in enumerate(tokens)
+                if client.get(f"/v1/games/{game['id']}/choices", headers=auth(t)).json()["choices"]
+            ),
+            None,
         )
         assert seat is not None
         pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[seat])).json()
         headers = {**auth(tokens[seat]), "Accept-Language": "de"}
-        sent = client.post(f"/v1/games/{game['id']}/choices", headers=headers,
-                           json={"choice": pending["choices"][0],
-                                 "decision_version": pending["decision_version"]})
+        sent = client.post(
+            f"/v1/games/{game['id']}/choices",
+            headers=headers,
+            json={"choice": pending["choices"][0], "decision_version": pending["decision_version"]},
+        )
         assert sent.status_code == 200, sent.text
         answer = sent.json()
         assert answer["game_type"] == "keythedral"

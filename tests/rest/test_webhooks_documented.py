@@ -45,9 +45,7 @@ def played_deliveries(clocked: bool) -> list[tuple[str, dict[str, Any]]]:
     """Every delivery of a whole Carcassonne game, with a player's endpoint (every event and its
     turns) and a host's (every event, as a spectator sees it): (kind, payload)."""
     store = FakeRepository()
-    games = Services.build(
-        lambda: FakeUnitOfWork(store), default_registry(), FakePublisher(), ManualClock()
-    )
+    games = Services.build(lambda: FakeUnitOfWork(store), default_registry(), FakePublisher(), ManualClock())
     webhooks = WebhookService(games.core, lambda url: None)
     players = PlayerService(games.core, games.seats)
     ann = players.create("Ann")
@@ -97,7 +95,8 @@ def test_a_payload_with_an_unknown_field_or_a_missing_one_is_refused(document: d
 
 
 def test_a_real_request_carries_the_declared_headers_and_a_valid_signature(
-    document: dict[str, Any], receiver: Receiver  # noqa: F811 (the imported fixture)
+    document: dict[str, Any],
+    receiver: Receiver,  # noqa: F811 (the imported fixture)
 ) -> None:
     _, payload = next(d for d in played_deliveries(False) if d[1]["type"] == "your_turn")
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True)
@@ -106,8 +105,9 @@ def test_a_real_request_carries_the_declared_headers_and_a_valid_signature(
     claimed = ClaimedDelivery(1, "msg_" + "ab" * 16, "ep", url, secret, body, 0, datetime.now(UTC))
     guard = TargetGuard(allow_private=True)
     storage = FakeUnitOfWork(FakeRepository())
-    sender = WebhookSender(lambda: storage, guard.checked_address,
-                           RetryPolicy(1.0, 10.0, timedelta(hours=1)), 5.0, 1024, 1.0)
+    sender = WebhookSender(
+        lambda: storage, guard.checked_address, RetryPolicy(1.0, 10.0, timedelta(hours=1)), 5.0, 1024, 1.0
+    )
 
     async def once() -> None:
         async with sender.client() as client:

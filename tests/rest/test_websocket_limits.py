@@ -63,9 +63,7 @@ def game_count(client: TestClient) -> int:
 
 @pytest.fixture
 def small_limits(tmp_path: Path) -> Iterator[TestClient]:
-    with app_client(
-        tmp_path, max_body_bytes=2048, rate_limit_per_second=1.0, rate_limit_burst=10
-    ) as client:
+    with app_client(tmp_path, max_body_bytes=2048, rate_limit_per_second=1.0, rate_limit_burst=10) as client:
         yield client
 
 
@@ -94,9 +92,11 @@ def test_a_flood_of_operations_over_one_socket_is_rate_limited_like_http(
 
 
 def test_an_aliased_mutation_over_the_socket_counts_per_field(small_limits: TestClient) -> None:
-    many = "mutation { " + " ".join(
-        f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(12)
-    ) + " }"
+    many = (
+        "mutation { "
+        + " ".join(f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(12))
+        + " }"
+    )
     with graphql_socket(small_limits) as socket:
         answer = operation(socket, "1", many)
     assert answer[0]["type"] == "next", answer

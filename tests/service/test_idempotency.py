@@ -104,9 +104,7 @@ def test_create_and_join_keys_must_be_long_enough_to_be_secret(service: Services
     "key",
     ["a" * 16, "1234567890123456", "abcdefghijklmnopqrstuvwxyz", "abababababababab", "with space 12345"],
 )
-def test_create_and_join_keys_that_do_not_look_random_are_refused(
-    service: Services, key: str
-) -> None:
+def test_create_and_join_keys_that_do_not_look_random_are_refused(service: Services, key: str) -> None:
     with pytest.raises(InvalidIdempotencyKey, match="look random"):
         service.lobby.create_game("duel", None, None, idempotency_key=key)
     game_id = service.lobby.create_game("duel", None, None).match.id
@@ -164,8 +162,6 @@ def test_a_submit_that_gives_up_answers_its_committed_first_try_on_both_paths(
     with pytest.raises(StaleDecision):
         asyncio.run(service.play.submit_async(_offload, game_id, tokens[0], {"card": 1}))
     with pytest.raises(IdempotencyKeyReused):
-        asyncio.run(
-            service.play.submit_async(_offload, game_id, tokens[0], {"card": 2}, idempotency_key=KEY)
-        )
+        asyncio.run(service.play.submit_async(_offload, game_id, tokens[0], {"card": 2}, idempotency_key=KEY))
     with pytest.raises(StaleDecision):
         service.play.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)

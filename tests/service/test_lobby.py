@@ -94,9 +94,7 @@ def test_a_seat_leaves_the_lobby_by_itself_but_not_a_started_game(service: Servi
         "\u3164",  # Hangul filler: renders as nothing
     ],
 )
-def test_seat_names_with_invisible_or_control_characters_are_refused(
-    service: Services, name: str
-) -> None:
+def test_seat_names_with_invisible_or_control_characters_are_refused(service: Services, name: str) -> None:
     game_id = service.lobby.create_game("duel", None, None).match.id
     with pytest.raises(InvalidName):
         service.seats.join(game_id, name)

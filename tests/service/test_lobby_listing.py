@@ -81,9 +81,7 @@ def test_an_entry_names_its_creator_age_seats_clock_and_why_it_is_not_rated(
     assert friendly.open_seats == 2
 
 
-def test_filters_by_free_seats_player_count_and_clock(
-    service: Services, clock: ManualClock
-) -> None:
+def test_filters_by_free_seats_player_count_and_clock(service: Services, clock: ManualClock) -> None:
     clocked = service.lobby.create_game("duel", None, None, clock=PER_SEAT_CLOCK, creator_id="p1")
     clock.advance(1)
     empty = service.lobby.create_game("duel", {"rounds": 1}, None, creator_id="p2").match.id

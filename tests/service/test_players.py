@@ -115,9 +115,7 @@ def test_a_lost_seat_token_is_reissued_only_for_the_players_own_seat(
         players.reissue_seat_token("nobody", game_id, 0)
 
 
-def test_anonymous_seats_keep_working_beside_player_seats(
-    games: Services, players: PlayerService
-) -> None:
+def test_anonymous_seats_keep_working_beside_player_seats(games: Services, players: PlayerService) -> None:
     ann = players.create("Ann")
     created = games.lobby.create_game("duel", {"rounds": 1}, "seed")
     anonymous = games.seats.join(created.match.id, "anon")

@@ -33,9 +33,7 @@ def publisher() -> FakePublisher:
 @pytest.fixture
 def service(clock: ManualClock, publisher: FakePublisher) -> Services:
     store = FakeRepository()
-    return Services.build(
-        lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), publisher, clock
-    )
+    return Services.build(lambda: FakeUnitOfWork(store), EngineRegistry([DuelEngine()]), publisher, clock)
 
 
 @pytest.fixture

@@ -76,9 +76,7 @@ def test_each_endpoint_gets_what_its_owner_may_see_and_nothing_more(
     assert len({d.message_id for d in outbox}) == len(outbox)
 
 
-def test_registration_is_checked_and_owned(
-    games: Services, webhooks: WebhookService
-) -> None:
+def test_registration_is_checked_and_owned(games: Services, webhooks: WebhookService) -> None:
     players = PlayerService(games.core, games.seats)
     ann, eve = players.create("Ann"), players.create("Eve")
     created = games.lobby.create_game("duel", None, None)

@@ -95,8 +95,9 @@ def test_static_data_builds_in_every_language(slug: str, lang: str) -> None:
 
 
 def test_texts_differ_by_language() -> None:
-    names = {lang: static("im-schutze-der-burg", lang)["data"]["character_cards"][0]["name"]
-             for lang in LANGUAGES}
+    names = {
+        lang: static("im-schutze-der-burg", lang)["data"]["character_cards"][0]["name"] for lang in LANGUAGES
+    }
     assert names == {"en": "Messenger", "de": "Bote", "fr": "Messager", "es": "Mensajero"}
 
 
@@ -160,7 +161,11 @@ def test_isdb_static_data_carries_the_printed_numbers_and_flags_reconstructed_on
     assert cards["worker_1"]["unverified"] == ["contents"] and cards["worker_3"]["verified"]
     assert all(not w["verified"] for w in data["winter_cards"])
     assert {p["id"]: p["yield"] for p in data["posts"]} == {
-        "sand": 4, "wood": 3, "clay": 2, "stone": 2, "silver": 2,
+        "sand": 4,
+        "wood": 3,
+        "clay": 2,
+        "stone": 2,
+        "silver": 2,
     }
     assert [r["value"] for r in data["resources"]] == [1, 2, 4, 5, 5]
 
@@ -196,7 +201,11 @@ def test_keythedral_static_data_follows_the_data_files() -> None:
     crafts = {c["id"]: c["price"] for c in data["cubes"] if c["kind"] == "craft"}
     assert crafts == {"white": 2, "purple": 3, "yellow": 4}
     assert {k["id"] for k in data["keytown"]} == {
-        "blacksmith", "glassmaker", "goldsmith", "trader", "law_master",
+        "blacksmith",
+        "glassmaker",
+        "goldsmith",
+        "trader",
+        "law_master",
     }
     assert static("keythedral", "fr")["data"]["law_cards"][1]["title"] == "Augmentation de prix"
 
@@ -205,8 +214,15 @@ def test_keythedral_static_data_follows_the_data_files() -> None:
 
 
 def _area(polygon: list[list[float]]) -> float:
-    return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2)
-                   in zip(polygon, polygon[1:] + polygon[:1], strict=True))) / 2
+    return (
+        abs(
+            sum(
+                x1 * y2 - x2 * y1
+                for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True)
+            )
+        )
+        / 2
+    )
 
 
 def test_carcassonne_tile_counts_match_the_editions() -> None:

@@ -26,8 +26,10 @@ SLUGS = sorted(all_catalogs())
 
 
 def root(slug: str, part: str) -> dict[str, Any]:
-    return {"$ref": f"#/components/schemas/{prefix(slug)}{part}",
-            "components": {"schemas": components(REGISTRY)}}
+    return {
+        "$ref": f"#/components/schemas/{prefix(slug)}{part}",
+        "components": {"schemas": components(REGISTRY)},
+    }
 
 
 @cache
@@ -90,8 +92,7 @@ def test_random_games_match_the_published_schemas(slug: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_static_data_matches_its_schema_in_every_language(slug: str) -> None:
     for lang in LANGUAGES:
-        check(slug, "StaticData", describe(all_catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"],
-              lang)
+        check(slug, "StaticData", describe(all_catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"], lang)
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -146,13 +146,13 @@ def _inside(point: list[float], polygon: list[list[float]]) -> bool:
 
 
 def _centroid(points: list[list[float]]) -> list[float]:
-    return [round(sum(p[0] for p in points) / len(points), 3),
-            round(sum(p[1] for p in points) / len(points), 3)]
+    return [
+        round(sum(p[0] for p in points) / len(points), 3),
+        round(sum(p[1] for p in points) / len(points), 3),
+    ]
 
 
-def _anchor(
-    zones: dict[str, list[list[float]]], names: list[str], taken: list[list[float]]
-) -> list[float]:
+def _anchor(zones: dict[str, list[list[float]]], names: list[str], taken: list[list[float]]) -> list[float]:
     """Where a figure on this segment is drawn and clicked: the centroid of its zones, unless that
     point is another segment's (a field ringing a cloister has its centroid on the cloister; a
     curved road's centroid lies in the field inside the curve); then the centre of its own zone
@@ -181,8 +181,9 @@ def tile_type(t: Texts, tile: TileType, zones: dict[str, list[list[float]]]) -> 
         if mine:
             anchors[local] = _anchor(zones, mine, taken)
         else:  # a segment without any shape (none today): put its figure in a free corner
-            anchors[local] = max(_INSET_CORNERS, key=lambda p: min(
-                (math.dist(p, other) for other in taken), default=1.0))
+            anchors[local] = max(
+                _INSET_CORNERS, key=lambda p: min((math.dist(p, other) for other in taken), default=1.0)
+            )
         taken.append(anchors[local])
     for local, kind in enumerate(tile.kinds):
         segment: dict[str, JSON] = {
@@ -215,9 +216,7 @@ def tile_type(t: Texts, tile: TileType, zones: dict[str, list[list[float]]]) -> 
         "cloister": tile.cloister if tile.cloister >= 0 else None,
         "gardens": int(raw.get("gardens", 0)),
         "links": [list(link) for link in tile.links],
-        "field_corners": {
-            CORNER_NAMES[c]: (seg if seg >= 0 else None) for c, seg in enumerate(corners)
-        },
+        "field_corners": {CORNER_NAMES[c]: (seg if seg >= 0 else None) for c, seg in enumerate(corners)},
         "zones": owner,
         "paint": paint_order(tile, owner, extra),
     }
@@ -236,9 +235,7 @@ def build(t: Texts) -> dict[str, JSON]:
             "segments": t["conventions.segments"],
         },
         "geometry": {"unit": "tile side = 1; x right, y down; north is y = 0", "zones": zones},
-        "feature_kinds": [
-            {"id": kind, "name": t[f"feature.{kind}"]} for kind in KIND_NAMES
-        ],
+        "feature_kinds": [{"id": kind, "name": t[f"feature.{kind}"]} for kind in KIND_NAMES],
         "tiles": [tile_type(t, tile, zones) for tile in TILE_TYPES],
         "start_tile": TILE_TYPES[START_TYPE].id,
         "figures": [
@@ -252,7 +249,10 @@ def build(t: Texts) -> dict[str, JSON]:
             for name in FIGURE_NAMES
         ],
         "abbey_tile": {
-            "id": TILE_TYPES[ABBEY].id, "name": t["abbey.name"], "per_player": 1, "text": t["abbey.text"],
+            "id": TILE_TYPES[ABBEY].id,
+            "name": t["abbey.name"],
+            "per_player": 1,
+            "text": t["abbey.text"],
         },
     }
 

@@ -113,16 +113,13 @@ def figure_choices(st: CarcState, seat: int) -> list[Choice]:
                 continue
             name = KIND_NAMES[kind]
             if followers:
-                out.append({"action": "place", "figure": "follower", "segment": local,
-                            "feature": name})
+                out.append({"action": "place", "figure": "follower", "segment": local, "feature": name})
             if kind == FIELD:
                 continue
             if mayors and kind == CITY:
-                out.append({"action": "place", "figure": "mayor", "segment": local,
-                            "feature": name})
+                out.append({"action": "place", "figure": "mayor", "segment": local, "feature": name})
             if wagons:
-                out.append({"action": "place", "figure": "wagon", "segment": local,
-                            "feature": name})
+                out.append({"action": "place", "figure": "wagon", "segment": local, "feature": name})
     if supply[BARN] and ot != ABBEY_OT:
         names = ("NW", "NE", "SE", "SW")
         for c in barn_corners(st, idx):
@@ -158,8 +155,15 @@ def wagon_targets(st: CarcState, fid: int) -> list[Choice]:
             continue
         j = st.stile[g]
         pos = st.t_pos[j]
-        out.append({"action": "move", "x": pos // STRIDE - OFFSET, "y": pos % STRIDE - OFFSET,
-                    "segment": g - tbase[j], "feature": KIND_NAMES[kind[g]]})
+        out.append(
+            {
+                "action": "move",
+                "x": pos // STRIDE - OFFSET,
+                "y": pos % STRIDE - OFFSET,
+                "segment": g - tbase[j],
+                "feature": KIND_NAMES[kind[g]],
+            }
+        )
     if out:
         out.insert(0, {"action": "return"})
     return out

@@ -69,8 +69,9 @@ def clone(st: CarcState) -> CarcState:
 @lru_cache(maxsize=16)
 def _empty_board(placements: BoardKey, classic_wagon: bool) -> CarcState:
     """A rebuilt board without figures; only ever read (copied from)."""
-    template = CarcState(players=0, options={}, pile=[], scores=[], breakdown=[], supply=[],
-                         classic_wagon=classic_wagon)
+    template = CarcState(
+        players=0, options={}, pile=[], scores=[], breakdown=[], supply=[], classic_wagon=classic_wagon
+    )
     template.t_pos = [pos for pos, _ in placements]
     template.t_ot = [ot for _, ot in placements]
     rebuild(template)

@@ -67,22 +67,42 @@ META = GameMeta(
         "barns)."
     ),
     options=(
-        OptionSpec("abbey_and_mayor", "bool", True,
-                   "Play with the Abbey & Mayor expansion (12 tiles, abbey, mayor, wagon, barn)."),
-        OptionSpec("abbey_end_round", "enum", "mandatory",
-                   "After the last land tile: no abbey round, an optional one, or a mandatory one.",
-                   ("none", "optional", "mandatory")),
-        OptionSpec("wagon_move", "enum", "current",
-                   "Wagon range: 'current' = the 3x3 tiles around it; 'classic' = connected "
-                   "features.", ("current", "classic")),
-        OptionSpec("tiny_city_points", "int", 4,
-                   "Points of a completed 2-tile city without pennants (classic: 2).", (4, 2)),
-        OptionSpec("farm_scoring", "enum", "v3",
-                   "Farm scoring: v3 current (3 per city per field), v2 (a city once per "
-                   "player), v1 (4 per city to the farmer majority around it).",
-                   ("v3", "v2", "v1")),
-        OptionSpec("barn_on_barn_field", "bool", False,
-                   "Allow a barn on a field that already holds a barn."),
+        OptionSpec(
+            "abbey_and_mayor",
+            "bool",
+            True,
+            "Play with the Abbey & Mayor expansion (12 tiles, abbey, mayor, wagon, barn).",
+        ),
+        OptionSpec(
+            "abbey_end_round",
+            "enum",
+            "mandatory",
+            "After the last land tile: no abbey round, an optional one, or a mandatory one.",
+            ("none", "optional", "mandatory"),
+        ),
+        OptionSpec(
+            "wagon_move",
+            "enum",
+            "current",
+            "Wagon range: 'current' = the 3x3 tiles around it; 'classic' = connected features.",
+            ("current", "classic"),
+        ),
+        OptionSpec(
+            "tiny_city_points",
+            "int",
+            4,
+            "Points of a completed 2-tile city without pennants (classic: 2).",
+            (4, 2),
+        ),
+        OptionSpec(
+            "farm_scoring",
+            "enum",
+            "v3",
+            "Farm scoring: v3 current (3 per city per field), v2 (a city once per "
+            "player), v1 (4 per city to the farmer majority around it).",
+            ("v3", "v2", "v1"),
+        ),
+        OptionSpec("barn_on_barn_field", "bool", False, "Allow a barn on a field that already holds a barn."),
     ),
     player_limits=(PlayerLimit("abbey_and_mayor", False, 5),),
 )
@@ -92,8 +112,10 @@ PROMPTS = {
     START: ("abbey_or_draw", "Place your abbey in a hole, or draw a land tile."),
     PLACE: ("place_tile", "Place the drawn tile."),
     FIGURE: ("place_figure", "Place a figure on the tile you just placed, or none."),
-    WAGON_MOVE: ("move_wagon", "Move your wagon to a nearby unfinished, unoccupied feature, "
-                               "or take it back."),
+    WAGON_MOVE: (
+        "move_wagon",
+        "Move your wagon to a nearby unfinished, unoccupied feature, or take it back.",
+    ),
     END_ABBEY: ("end_abbey", "Last chance to place your abbey."),
 }
 
@@ -126,8 +148,12 @@ class CarcassonneEngine:
         )
         _configure(st)
         place_tile(st, pos_of(0, 0), START_TYPE * 4)
-        events = [Event("start_tile_placed", {"start_tile": TILE_TYPES[START_TYPE].id, "x": 0,
-                                         "y": 0, "rotation": 0, "pile": len(pile)})]
+        events = [
+            Event(
+                "start_tile_placed",
+                {"start_tile": TILE_TYPES[START_TYPE].id, "x": 0, "y": 0, "rotation": 0, "pile": len(pile)},
+            )
+        ]
         start_turn(st, 0, events)
         return st, events
 
@@ -137,8 +163,7 @@ class CarcassonneEngine:
             return None
         kind, prompt = PROMPTS[phase]
         if phase == PLACE:
-            return Decision((state.active,), kind, prompt,
-                            data={"tile": TILE_TYPES[state.tile].id})
+            return Decision((state.active,), kind, prompt, data={"tile": TILE_TYPES[state.tile].id})
         if phase == WAGON_MOVE:
             fig = state.figures[state.wagon_queue[0]]
             x, y = xy_of(state.t_pos[fig[2]])
@@ -185,8 +210,9 @@ class CarcassonneEngine:
             if action == "none":
                 resolve(st, -1, events)
             else:
-                fid = put_figure(st, choice["figure"], choice.get("segment", -1),
-                                 choice.get("corner"), events)
+                fid = put_figure(
+                    st, choice["figure"], choice.get("segment", -1), choice.get("corner"), events
+                )
                 resolve(st, fid if choice["figure"] == "barn" else -1, events)
         elif phase == WAGON_MOVE:
             if action == "move":
@@ -220,20 +246,30 @@ class CarcassonneEngine:
         for idx, (pos, ot) in enumerate(zip(st.t_pos, st.t_ot, strict=True)):
             x, y = xy_of(pos)
             base = st.tbase[idx]
-            board.append({
-                "x": x, "y": y, "tile": TILE_TYPES[ot >> 2].id, "rotation": (ot & 3) * 90,
-                "features": [find(parent, base + k) for k in range(len(TILE_TYPES[ot >> 2].kinds))],
-            })
+            board.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "tile": TILE_TYPES[ot >> 2].id,
+                    "rotation": (ot & 3) * 90,
+                    "features": [find(parent, base + k) for k in range(len(TILE_TYPES[ot >> 2].kinds))],
+                }
+            )
         features = [
             {"id": g, "kind": KIND_NAMES[st.kind[g]], "complete": is_complete(st, g)}
-            for g in range(len(parent)) if parent[g] == g
+            for g in range(len(parent))
+            if parent[g] == g
         ]
         figures = []
         for fid in sorted(st.figures):
             owner, kind, idx, local, corner = st.figures[fid]
             x, y = xy_of(st.t_pos[idx])
             item: dict[str, JSON] = {
-                "id": fid, "seat": owner, "figure": FIGURE_NAMES[kind], "x": x, "y": y,
+                "id": fid,
+                "seat": owner,
+                "figure": FIGURE_NAMES[kind],
+                "x": x,
+                "y": y,
                 "segment": local,
                 "feature": KIND_NAMES[TILE_TYPES[st.t_ot[idx] >> 2].kinds[local]],
                 "feature_id": find(parent, st.tbase[idx] + local),
@@ -276,8 +312,7 @@ class CarcassonneEngine:
             return None
         best = max(state.scores)
         winners = tuple(s for s in range(state.players) if state.scores[s] == best)
-        return Outcome(tuple(state.scores), winners,
-                       {"breakdown": [dict(b) for b in state.breakdown]})
+        return Outcome(tuple(state.scores), winners, {"breakdown": [dict(b) for b in state.breakdown]})
 
     def dump(self, state: CarcState) -> dict[str, JSON]:
         st = state
@@ -360,4 +395,3 @@ def tile_segments(ot: int) -> list[JSON]:
             item["sides"] = [SIDE_NAMES[s] for s in places]
         out.append(item)
     return out
-

@@ -60,12 +60,14 @@ def draw(st: CarcState, events: list[Event]) -> None:
         if has_placement(st, tile):
             st.tile = tile
             st.phase = PLACE
-            events.append(Event("tile_drawn", {"seat": st.active, "tile": TILE_TYPES[tile].id,
-                                               "pile": len(pile)}))
+            events.append(
+                Event("tile_drawn", {"seat": st.active, "tile": TILE_TYPES[tile].id, "pile": len(pile)})
+            )
             return
         st.discarded.append(tile)
-        events.append(Event("tile_discarded", {"seat": st.active, "tile": TILE_TYPES[tile].id,
-                                               "pile": len(pile)}))
+        events.append(
+            Event("tile_discarded", {"seat": st.active, "tile": TILE_TYPES[tile].id, "pile": len(pile)})
+        )
     end_of_tiles(st, events)
 
 
@@ -79,8 +81,18 @@ def put_tile(st: CarcState, pos: int, ot: int, events: list[Event]) -> None:
         events.append(Event("abbey_placed", {"seat": st.active, "x": x, "y": y}))
     else:
         st.last_placer = st.active
-        events.append(Event("tile_placed", {"seat": st.active, "tile": TILE_TYPES[ot >> 2].id,
-                                            "x": x, "y": y, "rotation": (ot & 3) * 90}))
+        events.append(
+            Event(
+                "tile_placed",
+                {
+                    "seat": st.active,
+                    "tile": TILE_TYPES[ot >> 2].id,
+                    "x": x,
+                    "y": y,
+                    "rotation": (ot & 3) * 90,
+                },
+            )
+        )
     st.tile = -1
     choices = figure_choices(st, st.active)
     if len(choices) > 1:
@@ -90,8 +102,7 @@ def put_tile(st: CarcState, pos: int, ot: int, events: list[Event]) -> None:
     resolve(st, -1, events)
 
 
-def put_figure(st: CarcState, figure: str, segment: int, corner: str | None,
-               events: list[Event]) -> int:
+def put_figure(st: CarcState, figure: str, segment: int, corner: str | None, events: list[Event]) -> int:
     seat = st.active
     idx = st.placed
     kind = FIGURE_NAMES.index(figure)
@@ -107,8 +118,14 @@ def put_figure(st: CarcState, figure: str, segment: int, corner: str | None,
     st.supply[seat][kind] -= 1
     st.figs[find(st.parent, st.tbase[idx] + segment)].append(fid)
     x, y = xy_of(st.t_pos[idx])
-    data: dict[str, object] = {"id": fid, "seat": seat, "figure": figure, "x": x, "y": y,
-                               "feature_id": find(st.parent, st.tbase[idx] + segment)}
+    data: dict[str, object] = {
+        "id": fid,
+        "seat": seat,
+        "figure": figure,
+        "x": x,
+        "y": y,
+        "feature_id": find(st.parent, st.tbase[idx] + segment),
+    }
     if kind == BARN:
         data["corner"] = corner
     else:
@@ -191,8 +208,11 @@ def move_wagon(st: CarcState, pos: int, segment: int, events: list[Event]) -> No
     root = find(st.parent, st.tbase[j] + segment)
     st.figs[root].append(fid)
     x, y = xy_of(pos)
-    events.append(Event("wagon_moved", {"id": fid, "seat": fig[0], "x": x, "y": y,
-                                        "segment": segment, "feature_id": root}))
+    events.append(
+        Event(
+            "wagon_moved", {"id": fid, "seat": fig[0], "x": x, "y": y, "segment": segment, "feature_id": root}
+        )
+    )
 
 
 def return_wagon(st: CarcState, events: list[Event]) -> None:

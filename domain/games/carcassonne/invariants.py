@@ -51,8 +51,9 @@ MAX_REPORTED = 5
 
 def full_tile_set(expansion: bool) -> Counter[int]:
     """Every land tile of the game, the start tile included."""
-    return Counter({t.index: t.count for t in TILE_TYPES
-                    if t.index != ABBEY and (expansion or t.expansion == "base")})
+    return Counter(
+        {t.index: t.count for t in TILE_TYPES if t.index != ABBEY and (expansion or t.expansion == "base")}
+    )
 
 
 def unseen_tiles(st: CarcState) -> list[int]:
@@ -87,8 +88,10 @@ def _counts(st: CarcState) -> list[str]:
     out = []
     n = st.players
     if not (len(st.scores) == len(st.breakdown) == len(st.supply) == n):
-        return [f"{n} players but {len(st.scores)} scores, {len(st.breakdown)} breakdowns, "
-                f"{len(st.supply)} supplies"]
+        return [
+            f"{n} players but {len(st.scores)} scores, {len(st.breakdown)} breakdowns, "
+            f"{len(st.supply)} supplies"
+        ]
     for seat in range(n):
         if st.scores[seat] < 0:
             out.append(f"seat {seat} has a negative score {st.scores[seat]}")
@@ -96,8 +99,9 @@ def _counts(st: CarcState) -> list[str]:
         if any(parts.get(c, 0) < 0 for c in CATEGORIES) or set(parts) != set(CATEGORIES):
             out.append(f"seat {seat} has a malformed score breakdown {parts}")
         elif sum(parts.values()) != st.scores[seat]:
-            out.append(f"seat {seat} scores {st.scores[seat]} but its breakdown sums to "
-                       f"{sum(parts.values())}")
+            out.append(
+                f"seat {seat} scores {st.scores[seat]} but its breakdown sums to {sum(parts.values())}"
+            )
         if len(st.supply[seat]) != 5 or any(v < 0 for v in st.supply[seat]):
             out.append(f"seat {seat} has a negative or malformed supply {st.supply[seat]}")
     return out
@@ -113,8 +117,10 @@ def _tiles(st: CarcState) -> list[str]:
     out = []
     for tile in sorted(set(accounted) | set(expected)):
         if accounted[tile] != expected[tile]:
-            out.append(f"tile {TILE_TYPES[tile].id}: {accounted[tile]} accounted for (board, "
-                       f"discards, pile, drawn) instead of {expected[tile]}")
+            out.append(
+                f"tile {TILE_TYPES[tile].id}: {accounted[tile]} accounted for (board, "
+                f"discards, pile, drawn) instead of {expected[tile]}"
+            )
     if not st.t_ot or st.t_ot[0] != START_TYPE * 4 or st.t_pos[0] != pos_of(0, 0):
         out.append("the start tile is not the first tile, at (0, 0) city north")
     return out
@@ -207,8 +213,7 @@ def _features(st: CarcState) -> list[str]:
             out.append(f"feature {r} has size {st.size[r]} but {members[r]} segments")
         if kind[r] == ROAD or kind[r] == CITY:
             if st.opens[r] != open_count[r]:
-                out.append(f"feature {r} counts {st.opens[r]} open edges, the board shows "
-                           f"{open_count[r]}")
+                out.append(f"feature {r} counts {st.opens[r]} open edges, the board shows {open_count[r]}")
             if st.ftiles[r] != squares[r]:
                 out.append(f"feature {r} records other tiles than the ones it spans")
     return out
@@ -242,8 +247,11 @@ def _figures(st: CarcState) -> list[str]:
             out.append(f"figure {fid} stands on a missing segment {local}")
             continue
         feature = kinds[local]
-        if ((kind == MAYOR and feature != CITY) or (kind == WAGON and feature == FIELD)
-                or (kind == BARN and feature != FIELD)):
+        if (
+            (kind == MAYOR and feature != CITY)
+            or (kind == WAGON and feature == FIELD)
+            or (kind == BARN and feature != FIELD)
+        ):
             out.append(f"figure {fid} ({kind}) stands on a feature of kind {feature}")
         if kind == BARN and (not 0 <= corner < 4 or OT_CORNER_FIELD[st.t_ot[idx]][corner] != local):
             out.append(f"barn {fid} is not on a field corner")
@@ -258,8 +266,10 @@ def _figures(st: CarcState) -> list[str]:
     for seat in range(st.players):
         totals = [st.supply[seat][k] + on_board[seat][k] for k in range(4)]
         if totals != [FOLLOWERS_PER_PLAYER, extra, extra, extra]:
-            out.append(f"seat {seat} owns {totals} followers/mayor/wagon/barn in supply and on "
-                       f"the board instead of {[FOLLOWERS_PER_PLAYER, extra, extra, extra]}")
+            out.append(
+                f"seat {seat} owns {totals} followers/mayor/wagon/barn in supply and on "
+                f"the board instead of {[FOLLOWERS_PER_PLAYER, extra, extra, extra]}"
+            )
     abbeys = sum(1 for ot in st.t_ot if ot == ABBEY_OT) + sum(s[ABBEY_TILE] for s in st.supply)
     if abbeys != (st.players if st.expansion else 0):
         out.append(f"{abbeys} abbeys in play for {st.players} players")

@@ -90,8 +90,7 @@ def score_completed(st: CarcState, root: int, events: list[Event]) -> list[int]:
 def figures_of(st: CarcState, fids: list[int]) -> list[dict[str, object]]:
     """The figures ``fids`` as events name them: id, owner and figure type."""
     return [
-        {"id": fid, "seat": st.figures[fid][0], "figure": FIGURE_NAMES[st.figures[fid][1]]}
-        for fid in fids
+        {"id": fid, "seat": st.figures[fid][0], "figure": FIGURE_NAMES[st.figures[fid][1]]} for fid in fids
     ]
 
 
@@ -123,9 +122,7 @@ def farmer_majority(st: CarcState, root: int) -> list[int]:
     return [s for s in range(st.players) if count[s] == best] if best else []
 
 
-def score_field_now(
-    st: CarcState, root: int, per_city: int, reason: str, events: list[Event]
-) -> None:
+def score_field_now(st: CarcState, root: int, per_city: int, reason: str, events: list[Event]) -> None:
     """Barn scoring during play: farmer majority scores, then the farmers go home."""
     farmers = sorted(f for f in st.figs[root] if st.figures[f][1] == FOLLOWER)
     if not farmers:
@@ -137,8 +134,15 @@ def score_field_now(
     events.append(
         Event(
             "field_scored",
-            {"reason": reason, "fields": [root], "points": points, "cities": cities,
-             "winners": winners, "figures": figures_of(st, farmers), "returned": farmers},
+            {
+                "reason": reason,
+                "fields": [root],
+                "points": points,
+                "cities": cities,
+                "winners": winners,
+                "figures": figures_of(st, farmers),
+                "returned": farmers,
+            },
         )
     )
     for fid in farmers:
@@ -164,9 +168,16 @@ def final_scoring(st: CarcState, events: list[Event]) -> None:
         events.append(
             Event(
                 "feature_scored",
-                {"feature": KIND_NAMES[kind[root]], "feature_id": root, "points": points,
-                 "winners": winners, "tiles": tile_count(st, root) if kind[root] != CLOISTER else 1,
-                 "figures": figures_of(st, fids), "returned": [], "final": True},
+                {
+                    "feature": KIND_NAMES[kind[root]],
+                    "feature_id": root,
+                    "points": points,
+                    "winners": winners,
+                    "tiles": tile_count(st, root) if kind[root] != CLOISTER else 1,
+                    "figures": figures_of(st, fids),
+                    "returned": [],
+                    "final": True,
+                },
             )
         )
     fields = [r for r in roots if kind[r] == FIELD]
@@ -186,9 +197,17 @@ def final_scoring(st: CarcState, events: list[Event]) -> None:
         cities = len(completed_cities(st, root))
         award(st, owners, 4 * cities, "barns")
         events.append(
-            Event("barn_scored", {"fields": [root], "points": 4 * cities, "cities": cities,
-                                  "winners": owners, "figures": figures_of(st, barns),
-                                  "returned": []})
+            Event(
+                "barn_scored",
+                {
+                    "fields": [root],
+                    "points": 4 * cities,
+                    "cities": cities,
+                    "winners": owners,
+                    "figures": figures_of(st, barns),
+                    "returned": [],
+                },
+            )
         )
 
 
@@ -200,10 +219,18 @@ def _score_farms(st: CarcState, fields: list[int], events: list[Event]) -> None:
             cities = len(completed_cities(st, root))
             award(st, winners, 3 * cities, "fields")
             events.append(
-                Event("field_scored", {"reason": "final", "fields": [root],
-                                       "points": 3 * cities, "cities": cities, "winners": winners,
-                                       "figures": figures_of(st, farmers_on(st, root)),
-                                       "returned": []})
+                Event(
+                    "field_scored",
+                    {
+                        "reason": "final",
+                        "fields": [root],
+                        "points": 3 * cities,
+                        "cities": cities,
+                        "winners": winners,
+                        "figures": figures_of(st, farmers_on(st, root)),
+                        "returned": [],
+                    },
+                )
             )
     elif version == "v2":
         won: list[set[int]] = [set() for _ in range(st.players)]
@@ -216,14 +243,20 @@ def _score_farms(st: CarcState, fields: list[int], events: list[Event]) -> None:
         for seat in range(st.players):
             if won[seat]:
                 award(st, [seat], 3 * len(won[seat]), "fields")
-                farmers = [f for r in won_fields[seat] for f in farmers_on(st, r)
-                           if st.figures[f][0] == seat]
+                farmers = [f for r in won_fields[seat] for f in farmers_on(st, r) if st.figures[f][0] == seat]
                 events.append(
-                    Event("field_scored", {"reason": "final", "fields": won_fields[seat],
-                                           "points": 3 * len(won[seat]),
-                                           "cities": len(won[seat]), "winners": [seat],
-                                           "figures": figures_of(st, sorted(farmers)),
-                                           "returned": []})
+                    Event(
+                        "field_scored",
+                        {
+                            "reason": "final",
+                            "fields": won_fields[seat],
+                            "points": 3 * len(won[seat]),
+                            "cities": len(won[seat]),
+                            "winners": [seat],
+                            "figures": figures_of(st, sorted(farmers)),
+                            "returned": [],
+                        },
+                    )
                 )
     else:
         fields_of_city: dict[int, list[int]] = {}
@@ -242,7 +275,16 @@ def _score_farms(st: CarcState, fields: list[int], events: list[Event]) -> None:
             award(st, winners, 4, "fields")
             farmers = sorted(f for r in fields_of_city[city] for f in farmers_on(st, r))
             events.append(
-                Event("field_scored", {"reason": "final", "fields": fields_of_city[city],
-                                       "points": 4, "cities": 1, "winners": winners,
-                                       "figures": figures_of(st, farmers), "returned": []})
+                Event(
+                    "field_scored",
+                    {
+                        "reason": "final",
+                        "fields": fields_of_city[city],
+                        "points": 4,
+                        "cities": 1,
+                        "winners": winners,
+                        "figures": figures_of(st, farmers),
+                        "returned": [],
+                    },
+                )
             )

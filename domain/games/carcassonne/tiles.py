@@ -84,9 +84,9 @@ TYPE_BY_ID = {t.id: t.index for t in TILE_TYPES}
 START_TYPE = TYPE_BY_ID[RAW["start_tile"]]
 
 
-def _orient(tile: TileType, rot: int) -> tuple[
-    tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]
-]:
+def _orient(
+    tile: TileType, rot: int
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
     edges = tuple(tile.edges[(s - rot) % 4] for s in range(4))
     side_seg = [-1] * 4
     port_seg = [-1] * 8

@@ -54,9 +54,7 @@ def turn_choices(st: State, seat: int) -> list[Choice]:
                 if tile in mods:
                     if market.can_buy(st, seat, tile):
                         out.append(BUY[tile])
-                elif market.packed_affords(packed, tile) or (
-                    substitution and market.can_buy(st, seat, tile)
-                ):
+                elif market.packed_affords(packed, tile) or (substitution and market.can_buy(st, seat, tile)):
                     out.append(BUY[tile])
             break
     if have[BLACK] and have[BROWN] and st.fx.restriction in (-1, seat):
@@ -96,7 +94,8 @@ def _can_visit_keytown(st: State, seat: int) -> bool:
 
 CRAFT_VISITS: dict[tuple[int, bool], Choice] = {
     (c, discount): {"visit": "craftsman", "colour": COLOURS[c], **({"card": "L16"} if discount else {})}
-    for c in CRAFTS for discount in (False, True)
+    for c in CRAFTS
+    for discount in (False, True)
 }
 TRADER: Choice = {"visit": "trader"}
 GOOD_DEAL: Choice = {"visit": "trader", "card": "L15"}
@@ -184,8 +183,20 @@ def _turn_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[E
     if action == "buy":
         tile = TILE_INDEX[choice["tile"]]
         events.append(Event("purchase_declared", {"seat": seat, "tile": choice["tile"]}))
-        push(st, {"t": "buy", "seat": seat, "tile": tile, "s": 0, "stopped": False,
-                  "raised": False, "vetoed": False, "price": None, "card": 5})
+        push(
+            st,
+            {
+                "t": "buy",
+                "seat": seat,
+                "tile": tile,
+                "s": 0,
+                "stopped": False,
+                "raised": False,
+                "vetoed": False,
+                "price": None,
+                "card": 5,
+            },
+        )
         return
     st.taken = True
     push(st, {"t": action, "seat": seat})
@@ -206,6 +217,7 @@ def _play_own(st: State, seat: int, card: int, events: list[Event], **data: obje
 SUBSTITUTION = frozenset({5})
 KEYTOWN_CARDS = frozenset({15, 16})
 
+
 def _buy_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     seat = fr["seat"]
     tile = fr["tile"]
@@ -225,8 +237,7 @@ def _buy_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
             st.stack.pop()
             events.append(Event("purchase_stopped", {"seat": seat, "tile": TILES[tile].id}))
             return None
-        return ask_held(seat, "pay_tile", choices, laws.may_hold(st, seat, SUBSTITUTION),
-                        tile=TILES[tile].id)
+        return ask_held(seat, "pay_tile", choices, laws.may_hold(st, seat, SUBSTITUTION), tile=TILES[tile].id)
     st.stack.pop()
     if not fr["vetoed"]:
         st.taken = True
@@ -251,11 +262,15 @@ frame_type("buy", _buy_step, _buy_answer)
 # -- actions carried out by their own frames ---------------------------------------------------
 def _house_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     seat = fr["seat"]
-    return ask(seat, "choose_house", [
-        {"number": i + 1}
-        for i, pos in enumerate(st.cottage_pos[seat])
-        if pos is not None and not st.house[seat][i]
-    ])
+    return ask(
+        seat,
+        "choose_house",
+        [
+            {"number": i + 1}
+            for i, pos in enumerate(st.cottage_pos[seat])
+            if pos is not None and not st.house[seat][i]
+        ],
+    )
 
 
 def _house_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
@@ -275,11 +290,14 @@ def _fence_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     seat = fr["seat"]
     choices: list[Choice] = []
     if st.cubes[seat][BROWN] and st.fences_left[seat]:
-        choices = [{"fence": "build", "gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]}
-                   for s in board.free_fence_slots(st)]
+        choices = [
+            {"fence": "build", "gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]}
+            for s in board.free_fence_slots(st)
+        ]
     if st.cubes[seat][RED] >= 2:
-        choices.extend({"fence": "remove", "gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]}
-                       for s in sorted(st.fences))
+        choices.extend(
+            {"fence": "remove", "gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]} for s in sorted(st.fences)
+        )
     return ask(seat, "fence", choices)
 
 
@@ -302,8 +320,9 @@ def _fence_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[
         owner, number = st.gap_occ[gap]
         board.lift_cottage(st, owner, number)
         st.off_board.append([owner, number])
-        events.append(Event("cottage_fenced_out", {"seat": owner, "number": number,
-                                                   "x": gap[0], "y": gap[1]}))
+        events.append(
+            Event("cottage_fenced_out", {"seat": owner, "number": number, "x": gap[0], "y": gap[1]})
+        )
         push(st, {"t": "replace", "seat": owner, "number": number})
 
 
@@ -316,8 +335,7 @@ def _deal_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if not fr["vetoed"]:
         st.taken = True
         push(st, {"t": "take", "seat": fr["seat"], "n": 2})
-        push(st, {"t": "pay", "seat": fr["seat"], "n": 1, "to": -1, "paid": [0] * 8,
-                  "resources": True})
+        push(st, {"t": "pay", "seat": fr["seat"], "n": 1, "to": -1, "paid": [0] * 8, "resources": True})
     return None
 
 
@@ -331,8 +349,10 @@ def _discount_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         st.taken = True
         c = fr["c"]
         push(st, {"t": "gain", "seat": fr["seat"], "c": c})
-        push(st, {"t": "pay", "seat": fr["seat"], "n": CRAFT_PRICE[c] - CRAFT_DISCOUNT,
-                  "to": -1, "paid": [0] * 8})
+        push(
+            st,
+            {"t": "pay", "seat": fr["seat"], "n": CRAFT_PRICE[c] - CRAFT_DISCOUNT, "to": -1, "paid": [0] * 8},
+        )
     return None
 
 
@@ -341,12 +361,10 @@ frame_type("disc", _discount_step)
 
 def _keytown_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     seat = fr["seat"]
-    return ask_held(seat, "keytown", keytown_choices(st, seat),
-                    laws.may_hold(st, seat, KEYTOWN_CARDS))
+    return ask_held(seat, "keytown", keytown_choices(st, seat), laws.may_hold(st, seat, KEYTOWN_CARDS))
 
 
-def _keytown_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]
-                    ) -> None:
+def _keytown_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
     st.stack.pop()
     visit = choice["visit"]
     if visit == "craftsman":
@@ -380,6 +398,7 @@ def _procure_law(st: State, seat: int, space: int, events: list[Event]) -> None:
     st.spaces[space] = 0
     st.hands[seat].append(card)
     st.out[seat] = True
-    events.append(Event("law_procured", {"seat": seat, "space": space},
-                        private={seat: {"card": f"L{card:02d}"}}))
+    events.append(
+        Event("law_procured", {"seat": seat, "space": space}, private={seat: {"card": f"L{card:02d}"}})
+    )
     push(st, {"t": "pay", "seat": seat, "n": LAW_PRICE, "to": -1, "paid": [0] * 8})

@@ -95,7 +95,7 @@ def _redraw_cubes(s: State, others: list[int], rng: random.Random) -> None:
     for o in others:
         n = sum(s.cubes[o])
         counts = [0] * 8
-        for c in pool[i:i + n]:
+        for c in pool[i : i + n]:
             counts[c] += 1
         i += n
         s.cubes[o] = counts
@@ -103,8 +103,7 @@ def _redraw_cubes(s: State, others: list[int], rng: random.Random) -> None:
 
 def _redraw_laws(s: State, others: list[int], rng: random.Random) -> None:
     hidden_spaces = [] if s.law_cards_face_up else [i for i, c in enumerate(s.spaces) if c]
-    pool = sorted(s.deck + [s.spaces[i] for i in hidden_spaces] + [c for o in others
-                                                                   for c in s.hands[o]])
+    pool = sorted(s.deck + [s.spaces[i] for i in hidden_spaces] + [c for o in others for c in s.hands[o]])
     rng.shuffle(pool)
     for o in others:
         n = len(s.hands[o])
@@ -121,8 +120,8 @@ def _redraw_tiles(s: State, rng: random.Random) -> None:
             continue
         pool = sorted(row + s.pools[r])
         rng.shuffle(pool)
-        s.rows[r] = pool[:len(row)]
-        s.pools[r] = sorted(pool[len(row):])
+        s.rows[r] = pool[: len(row)]
+        s.pools[r] = sorted(pool[len(row) :])
 
 
 def _rebuild_pending(s: State, original: Pending | None) -> None:
@@ -133,9 +132,7 @@ def _rebuild_pending(s: State, original: Pending | None) -> None:
         return
     top = s.stack[-1]
     pending = STEPS[top["t"]](s, top, [])
-    if pending is not None and (
-        len(pending.choices) >= 2 or pending.seats is not None or pending.held
-    ):
+    if pending is not None and (len(pending.choices) >= 2 or pending.seats is not None or pending.held):
         s.pending = pending
         return
     advance(s, [])
@@ -166,9 +163,7 @@ class _Table:
 
 def _cube_values(need: list[int], have: list[int]) -> list[float]:
     """What one more (or one fewer) cube of each colour is worth to a seat holding ``have``."""
-    return [
-        CUBE_POINTS[c] + (NEEDED_CUBE_BONUS if have[c] <= need[c] else 0.0) for c in range(8)
-    ]
+    return [CUBE_POINTS[c] + (NEEDED_CUBE_BONUS if have[c] <= need[c] else 0.0) for c in range(8)]
 
 
 def _pay_cheapest(have: list[int], n: int, values: list[float], first: int = 0) -> None:
@@ -215,7 +210,7 @@ def _holdings(table: _Table, have: list[int]) -> float:
             actions += 2
         gain = tile.value - tile_points - missing_resources
         if gain > 0:
-            value = PROMISE_WEIGHT * gain * PROMISE_DISCOUNT ** actions
+            value = PROMISE_WEIGHT * gain * PROMISE_DISCOUNT**actions
             if value > promise:
                 promise = value
     need = table.need
@@ -240,12 +235,18 @@ def _worth(st: State, seat: int, table: _Table) -> float:
             extra += _frame_worth(st, fr, seat, have, values, table)
     tiles = sum(TILES[t].value for t in st.bought[seat])
     houses = sum(st.house[seat])
-    workers = sum(
-        values[st.fields[f]] for f, owner in st.workers.items() if owner == seat
-    ) if _harvest_ahead(st, seat) else 0.0
+    workers = (
+        sum(values[st.fields[f]] for f, owner in st.workers.items() if owner == seat)
+        if _harvest_ahead(st, seat)
+        else 0.0
+    )
     return (
-        tiles + extra + _holdings(table, have) + houses * HOUSE_WEIGHT
-        + WORKER_WEIGHT * workers + LAW_CARD_WEIGHT * len(st.hands[seat])
+        tiles
+        + extra
+        + _holdings(table, have)
+        + houses * HOUSE_WEIGHT
+        + WORKER_WEIGHT * workers
+        + LAW_CARD_WEIGHT * len(st.hands[seat])
     )
 
 
@@ -261,8 +262,9 @@ def _harvest_ahead(st: State, seat: int) -> bool:
     return True
 
 
-def _frame_worth(st: State, fr: Frame, seat: int, have: list[int], values: list[float],
-                 table: _Table) -> float:
+def _frame_worth(
+    st: State, fr: Frame, seat: int, have: list[int], values: list[float], table: _Table
+) -> float:
     """Resolve a frame of ``seat``'s own that is still under way: ``have`` takes the cubes it
     moves, the result is what else it brings (a tile, a house, a law card)."""
     kind = fr["t"]
@@ -302,8 +304,7 @@ def _purchase_worth(st: State, fr: Frame, have: list[int], values: list[float]) 
     return float(TILES[tile].value)
 
 
-def _keytown_worth(st: State, seat: int, have: list[int], values: list[float], table: _Table
-                   ) -> float:
+def _keytown_worth(st: State, seat: int, have: list[int], values: list[float], table: _Table) -> float:
     """The best visit open to ``seat``, which still has to pick one; ``have`` takes it."""
     total = sum(have)
     visits: list[tuple[list[int], float]] = []
@@ -311,8 +312,7 @@ def _keytown_worth(st: State, seat: int, have: list[int], values: list[float], t
     for i, c in enumerate(CRAFTS):
         if st.craftsmen[i] + st.store[c] == 0:
             continue
-        for price, extra in ((CRAFT_PRICE[c], 0.0),
-                             (CRAFT_PRICE[c] - CRAFT_DISCOUNT, -LAW_CARD_WEIGHT)):
+        for price, extra in ((CRAFT_PRICE[c], 0.0), (CRAFT_PRICE[c] - CRAFT_DISCOUNT, -LAW_CARD_WEIGHT)):
             if extra and (not discount or c == CRAFTS[0]):
                 continue
             if total >= price:

@@ -75,12 +75,14 @@ def build(t: Texts) -> dict[str, JSON]:
     field_types: list[JSON] = []
     for k, name in enumerate(FIELD_TYPES):
         backs = RULES["field_tiles"][name]
-        field_types.append({
-            "id": name,
-            "name": t[f"field.{name}"],
-            "resource": COLOURS[RESOURCES[k]],
-            "tiles_by_back": {str(b): backs.count(b) for b in sorted(set(backs))},
-        })
+        field_types.append(
+            {
+                "id": name,
+                "name": t[f"field.{name}"],
+                "resource": COLOURS[RESOURCES[k]],
+                "tiles_by_back": {str(b): backs.count(b) for b in sorted(set(backs))},
+            }
+        )
     cubes = [
         {
             "id": colour,
@@ -102,10 +104,24 @@ def build(t: Texts) -> dict[str, JSON]:
         }
         for c in CRAFTS
     ]
-    keytown.append({"id": "trader", "name": t["keytown.trader.name"],
-                    "text": t["keytown.trader.text"], "craft": None, "price": data.TRADER_PRICE})
-    keytown.append({"id": "law_master", "name": t["keytown.law_master.name"],
-                    "text": t["keytown.law_master.text"], "craft": None, "price": data.LAW_PRICE})
+    keytown.append(
+        {
+            "id": "trader",
+            "name": t["keytown.trader.name"],
+            "text": t["keytown.trader.text"],
+            "craft": None,
+            "price": data.TRADER_PRICE,
+        }
+    )
+    keytown.append(
+        {
+            "id": "law_master",
+            "name": t["keytown.law_master.name"],
+            "text": t["keytown.law_master.text"],
+            "craft": None,
+            "price": data.LAW_PRICE,
+        }
+    )
     return {
         "board": board(t),
         "field_types": field_types,
@@ -138,8 +154,13 @@ def build(t: Texts) -> dict[str, JSON]:
             for tile in TILES
         ],
         "rows": [
-            {"row": r, "name": t["row.name"].format(value=value), "value": value,
-             "short": ROW_SIZES["short"][r], "full": ROW_SIZES["full"][r]}
+            {
+                "row": r,
+                "name": t["row.name"].format(value=value),
+                "value": value,
+                "short": ROW_SIZES["short"][r],
+                "full": ROW_SIZES["full"][r],
+            }
             for r, value in enumerate(ROW_VALUES)
         ],
         "pieces": [

@@ -23,8 +23,7 @@ ANSWERS: dict[str, Answer] = {}
 JOINT_ANSWERS: dict[str, JointAnswer] = {}
 
 
-def frame_type(name: str, step: Step, answer: Answer | None = None,
-               joint: JointAnswer | None = None) -> None:
+def frame_type(name: str, step: Step, answer: Answer | None = None, joint: JointAnswer | None = None) -> None:
     STEPS[name] = step
     if answer is not None:
         ANSWERS[name] = answer

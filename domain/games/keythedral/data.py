@@ -19,7 +19,14 @@ def _load(name: str) -> Any:
 
 
 COLOURS: tuple[str, ...] = (
-    "black", "brown", "blue", "green", "red", "white", "purple", "yellow",
+    "black",
+    "brown",
+    "blue",
+    "green",
+    "red",
+    "white",
+    "purple",
+    "yellow",
 )
 COLOUR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLOURS)}
 RESOURCES: tuple[int, ...] = (0, 1, 2, 3, 4)

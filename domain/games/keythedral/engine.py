@@ -34,28 +34,37 @@ META = GameMeta(
     ),
     options=(
         OptionSpec(
-            "length", "enum", "short",
+            "length",
+            "enum",
+            "short",
             "Short game (17 building tiles) or full game (22: one orange space per row).",
             ("short", "full"),
         ),
         OptionSpec(
-            "face_up_tiles", "bool", False,
-            "Variant two: every building tile is face up from the start (rows are still bought "
-            "in order).",
+            "face_up_tiles",
+            "bool",
+            False,
+            "Variant two: every building tile is face up from the start (rows are still bought in order).",
         ),
         OptionSpec(
-            "first_player", "enum", "random",
+            "first_player",
+            "enum",
+            "random",
             "Who starts the tile laying and round 1: 'random' (drawn from the game's seeded "
             "randomness) or a seat number '0' to '4' (the rules let the youngest player choose).",
             ("random", "0", "1", "2", "3", "4"),
         ),
         OptionSpec(
-            "law_cards_face_up", "bool", False,
+            "law_cards_face_up",
+            "bool",
+            False,
             "Open question Q3: the new-law cards lie face up instead of face down.",
             verified=False,
         ),
         OptionSpec(
-            "optional_placement", "bool", False,
+            "optional_placement",
+            "bool",
+            False,
             "Open question Q1: placing workers is optional (by default a cottage must place its "
             "worker, and a house both, whenever a legal field exists).",
             verified=False,
@@ -80,8 +89,11 @@ class KeythedralEngine:
         if pending.decision is None:
             if pending.seats is not None:
                 pending.decision = Decision(
-                    tuple(pending.seats), pending.kind, prompt(pending.kind),
-                    simultaneous=True, data=pending.data,
+                    tuple(pending.seats),
+                    pending.kind,
+                    prompt(pending.kind),
+                    simultaneous=True,
+                    data=pending.data,
                 )
             else:
                 pending.decision = _decision(pending.seat, pending.kind, pending.data)

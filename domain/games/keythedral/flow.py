@@ -60,13 +60,13 @@ def _setup_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[
     if fr["i"] % 2 == 0:
         ftype = st.field_stack.pop()
         st.fields[cell] = ftype
-        events.append(Event("field_laid", {"seat": seat, "x": cell[0], "y": cell[1],
-                                           "field": FIELD_TYPES[ftype]}))
+        events.append(
+            Event("field_laid", {"seat": seat, "x": cell[0], "y": cell[1], "field": FIELD_TYPES[ftype]})
+        )
     else:
         number = int(choice["number"])
         board.place_cottage(st, seat, number, cell)
-        events.append(Event("cottage_laid", {"seat": seat, "number": number, "x": cell[0],
-                                             "y": cell[1]}))
+        events.append(Event("cottage_laid", {"seat": seat, "number": number, "x": cell[0], "y": cell[1]}))
     fr["i"] += 1
 
 
@@ -78,8 +78,9 @@ def reveal_first_row(st: State, events: list[Event]) -> None:
 
     rows = range(len(st.rows)) if st.face_up_tiles else [0]
     for r in rows:
-        events.append(Event("row_revealed", {"value": 4 + 2 * r,
-                                             "tiles": [tile_public(st, t) for t in st.rows[r]]}))
+        events.append(
+            Event("row_revealed", {"value": 4 + 2 * r, "tiles": [tile_public(st, t) for t in st.rows[r]]})
+        )
 
 
 # -- rounds and phases ---------------------------------------------------------------------
@@ -129,8 +130,10 @@ def _phase_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
                 st.start = b
                 events.append(Event("start_marker_passed", {"seat": b}))
                 order = [(b + i) % st.players for i in range(1, st.players)] + [b]
-                push(st, {"t": "auction", "order": order, "i": 0, "high": 0, "by": -1,
-                          "matched": False, "b": b})
+                push(
+                    st,
+                    {"t": "auction", "order": order, "i": 0, "high": 0, "by": -1, "matched": False, "b": b},
+                )
                 return None
             retrieve(st, events)
         if p < 5:
@@ -155,8 +158,7 @@ def _marker_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if s == 0:
         chooser = st.fx.work_order if st.fx.work_order >= 0 else placer
         markers = st.markers
-        return ask(chooser, "work_order", [NUMBERS[n] for n in range(1, 6) if n not in markers],
-                   marker=k)
+        return ask(chooser, "work_order", [NUMBERS[n] for n in range(1, 6) if n not in markers], marker=k)
     if s == 1:
         fr["s"] = 2
         laws.open_window(st, "marker", placer, k=k)
@@ -203,8 +205,7 @@ def _place_workers(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     return None
 
 
-def placement_choices(st: State, seat: int, number: int, options: list[tuple[int, int]]
-                      ) -> list[Choice]:
+def placement_choices(st: State, seat: int, number: int, options: list[tuple[int, int]]) -> list[Choice]:
     """A cottage sends one worker, a house two to different fields; compulsory by default (Q1)."""
     singles: list[Choice] = [_fields_choice(f) for f in options]
     if st.house[seat][number - 1] and len(options) >= 2:
@@ -232,8 +233,7 @@ def _marker_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list
         number = int(choice["number"])
         st.markers.append(number)
         fr["s"] = 1
-        events.append(Event("work_order_placed", {"seat": seat, "marker": fr["k"],
-                                                  "number": number}))
+        events.append(Event("work_order_placed", {"seat": seat, "marker": fr["k"], "number": number}))
         return
     _, number = fr["q"].pop(0)
     placed = []
@@ -252,10 +252,8 @@ def _harvest_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         seat = (st.start + fr["j"]) % st.players
         colours = [c for c in RESOURCES if st.store[c] > 0]
         if colours:
-            return ask(seat, "harvest_colour", [COLOUR_CHOICES[c] for c in colours],
-                       remaining=fr["free"])
-        events.append(Event("harvest_failed", {"seat": seat, "colour": "any",
-                                               "missing": fr["free"]}))
+            return ask(seat, "harvest_colour", [COLOUR_CHOICES[c] for c in colours], remaining=fr["free"])
+        events.append(Event("harvest_failed", {"seat": seat, "colour": "any", "missing": fr["free"]}))
         fr["free"] = 0
         fr["j"] += 1
         return None
@@ -288,11 +286,13 @@ def _harvest_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
                 st.take_from_store(seat, c, take)
                 got[c] = take
             if take < due[c]:
-                events.append(Event("harvest_failed", {"seat": seat, "colour": COLOURS[c],
-                                                       "missing": due[c] - take}))
+                events.append(
+                    Event("harvest_failed", {"seat": seat, "colour": COLOURS[c], "missing": due[c] - take})
+                )
     if any(got):
-        events.append(Event("harvested", {"seat": seat, "cubes": {COLOURS[c]: n for c, n in
-                                                                  enumerate(got) if n}}))
+        events.append(
+            Event("harvested", {"seat": seat, "cubes": {COLOURS[c]: n for c, n in enumerate(got) if n}})
+        )
     if free:
         fr["free"] = free
     else:
@@ -385,11 +385,10 @@ frame_type("auction", _auction_step, _auction_answer)
 
 
 def _choose_start_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
-    return ask(fr["seat"], "choose_start", SEAT_CHOICES[:st.players])
+    return ask(fr["seat"], "choose_start", SEAT_CHOICES[: st.players])
 
 
-def _choose_start_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]
-                         ) -> None:
+def _choose_start_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
     st.stack.pop()
     st.start = int(choice["seat"])
     events.append(Event("start_player", {"seat": st.start, "named_by": seat}))

@@ -116,8 +116,7 @@ def _tiles_and_laws(st: State, problems: list[str]) -> None:
     cards = st.deck + [c for c in st.spaces if c] + [c for h in st.hands for c in h] + st.discard
     if len(cards) + under != _LAW_COUNT or len(set(cards)) != len(cards):
         problems.append(
-            f"law cards not conserved: {len(cards)} in deck, spaces, hands and discard, "
-            f"{under} under tiles"
+            f"law cards not conserved: {len(cards)} in deck, spaces, hands and discard, {under} under tiles"
         )
     if any(not 1 <= c <= _LAW_COUNT for c in cards):
         problems.append("a law card number is out of range")

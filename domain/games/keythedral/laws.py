@@ -169,9 +169,7 @@ def card_options(st: State, seat: int, card: int, win: Frame | None) -> list[dic
     if card == 10:
         return [{}] if win is not None and w == "veto" and seat != win["by"] else []
     if card == 11:
-        return [
-            {"gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]} for s in sorted(st.fences)
-        ]
+        return [{"gx": s[0], "gy": s[1], "fx": s[2], "fy": s[3]} for s in sorted(st.fences)]
     if card == 12:
         return [{}] if fx.restriction < 0 else []
     if card == 13:
@@ -242,12 +240,10 @@ def _window_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
         st.stack.pop()
         return None
     cards = window_cards(fr)
-    return ask_all("law_window", {s: [PASS, *plays(st, s, fr, cards)] for s in seats},
-                   window=fr["w"])
+    return ask_all("law_window", {s: [PASS, *plays(st, s, fr, cards)] for s in seats}, window=fr["w"])
 
 
-def _window_answer(st: State, fr: Frame, choices: Mapping[int, Choice], events: list[Event]
-                   ) -> None:
+def _window_answer(st: State, fr: Frame, choices: Mapping[int, Choice], events: list[Event]) -> None:
     """The first seat in the window's order that plays a card plays it; the others' choices
     lapse unseen (the window opens again after the card, so they may play then)."""
     for seat in window_order(st, fr):
@@ -260,8 +256,12 @@ def _window_answer(st: State, fr: Frame, choices: Mapping[int, Choice], events: 
             st.stack.pop()
             st.stack[-1]["vetoed"] = True
             events.append(played_event(seat, VETO, {}))
-            events.append(Event("law_vetoed", {"seat": seat, "card": law_id(st.stack[-1]["card"]),
-                                               "played_by": st.stack[-1]["seat"]}))
+            events.append(
+                Event(
+                    "law_vetoed",
+                    {"seat": seat, "card": law_id(st.stack[-1]["card"]), "played_by": st.stack[-1]["seat"]},
+                )
+            )
             return
         play(st, seat, choice, events)
         return
@@ -317,8 +317,7 @@ def resolve(st: State, seat: int, card: int, a: dict[str, object], events: list[
     elif card == 11:
         slot = (int(str(a["gx"])), int(str(a["gy"])), int(str(a["fx"])), int(str(a["fy"])))
         del st.fences[slot]
-        events.append(Event("fence_removed", {"gx": slot[0], "gy": slot[1], "fx": slot[2],
-                                              "fy": slot[3]}))
+        events.append(Event("fence_removed", {"gx": slot[0], "gy": slot[1], "fx": slot[2], "fy": slot[3]}))
         replace_off_board(st)
     elif card == 12:
         fx.restriction = seat

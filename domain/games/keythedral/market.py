@@ -43,9 +43,7 @@ def prices(st: State, tile: int) -> list[tuple[int, ...]]:
     printed = [c for c in range(8) if base[c]]
     results: set[tuple[int, ...]] = {tuple(base)}
     for _ in range(inc):
-        results = {
-            tuple(n + (1 if i == c else 0) for i, n in enumerate(p)) for p in results for c in printed
-        }
+        results = {tuple(n + (1 if i == c else 0) for i, n in enumerate(p)) for p in results for c in printed}
     for _ in range(dec):
         nxt: set[tuple[int, ...]] = set()
         for p in results:
@@ -63,8 +61,14 @@ _PACKED_COSTS = tuple(sum(n << (6 * c) for c, n in enumerate(t.cost)) for t in T
 def pack(have: list[int]) -> int:
     """Holdings packed six bits a colour over a guard bit, for ``packed_affords``."""
     return _GUARDS + (
-        have[0] + (have[1] << 6) + (have[2] << 12) + (have[3] << 18) + (have[4] << 24)
-        + (have[5] << 30) + (have[6] << 36) + (have[7] << 42)
+        have[0]
+        + (have[1] << 6)
+        + (have[2] << 12)
+        + (have[3] << 18)
+        + (have[4] << 24)
+        + (have[5] << 30)
+        + (have[6] << 36)
+        + (have[7] << 42)
     )
 
 
@@ -76,9 +80,14 @@ def packed_affords(packed: int, tile: int) -> bool:
 
 def affords(have: list[int], price: tuple[int, ...]) -> bool:
     return (
-        have[0] >= price[0] and have[1] >= price[1] and have[2] >= price[2]
-        and have[3] >= price[3] and have[4] >= price[4] and have[5] >= price[5]
-        and have[6] >= price[6] and have[7] >= price[7]
+        have[0] >= price[0]
+        and have[1] >= price[1]
+        and have[2] >= price[2]
+        and have[3] >= price[3]
+        and have[4] >= price[4]
+        and have[5] >= price[5]
+        and have[6] >= price[6]
+        and have[7] >= price[7]
     )
 
 
@@ -157,9 +166,7 @@ def discard_mods(st: State, tile: int) -> None:
         st.discard.extend([2] * mods[0] + [3] * mods[1])
 
 
-def complete_purchase(
-    st: State, seat: int, tile: int, price: list[int], events: list[Event]
-) -> None:
+def complete_purchase(st: State, seat: int, tile: int, price: list[int], events: list[Event]) -> None:
     """Pay the exact cubes, take the tile, turn up the next row, end the game on the last one."""
     before = st.current_row()
     for c, n in enumerate(price):
@@ -198,7 +205,5 @@ def swap_tile(st: State, tile: int, events: list[Event]) -> int:
     position = st.rows[row].index(tile)
     st.rows[row][position] = new
     discard_mods(st, tile)
-    events.append(
-        Event("tile_swapped", {"removed": TILES[tile].id, "placed": tile_public(st, new)})
-    )
+    events.append(Event("tile_swapped", {"removed": TILES[tile].id, "placed": tile_public(st, new)}))
     return new

@@ -34,9 +34,7 @@ def first_player(option: JSON, players: int, rng: random.Random) -> int:
     return seat
 
 
-def new_game(
-    players: int, options: Mapping[str, JSON], rng: random.Random
-) -> tuple[State, list[Event]]:
+def new_game(players: int, options: Mapping[str, JSON], rng: random.Random) -> tuple[State, list[Event]]:
     st = State(
         players=players,
         length=str(options["length"]),
@@ -62,7 +60,7 @@ def new_game(
         ids = [i for i, t in enumerate(TILES) if t.row == row]
         rng.shuffle(ids)
         st.rows.append(ids[: sizes[row]])
-        st.pools.append(sorted(ids[sizes[row]:]))
+        st.pools.append(sorted(ids[sizes[row] :]))
     st.bought = [[] for _ in range(players)]
     st.deck = [card.number for card in LAWS]
     rng.shuffle(st.deck)

@@ -92,13 +92,18 @@ def _pay_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
             c = held[0]
             low = max(0, n - (sum(have) - have[c]))
             high = min(have[c], n)
-            return ask(seat, "pay_colour", [{"colour": COLOURS[c], "count": k}
-                                            for k in range(low, high + 1)], remaining=n)
+            return ask(
+                seat,
+                "pay_colour",
+                [{"colour": COLOURS[c], "count": k} for k in range(low, high + 1)],
+                remaining=n,
+            )
         return None
     st.stack.pop()
     to = fr["to"]
-    events.append(Event("cubes_paid", {"seat": seat, "to": "store" if to < 0 else to,
-                                       "cubes": cube_dict(fr["paid"])}))
+    events.append(
+        Event("cubes_paid", {"seat": seat, "to": "store" if to < 0 else to, "cubes": cube_dict(fr["paid"])})
+    )
     return None
 
 
@@ -140,8 +145,7 @@ def _take_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if fr["n"] > 0:
         colours = [c for c in RESOURCES if st.store[c] > 0]
         if colours:
-            return ask(fr["seat"], "take_cube", [COLOUR_CHOICES[c] for c in colours],
-                       remaining=fr["n"])
+            return ask(fr["seat"], "take_cube", [COLOUR_CHOICES[c] for c in colours], remaining=fr["n"])
     st.stack.pop()
     return None
 
@@ -178,8 +182,7 @@ def _replace_step(st: State, fr: Frame, events: list[Event]) -> Pending | None:
     if not gaps or [fr["seat"], fr["number"]] not in st.off_board:
         st.stack.pop()
         return None
-    return ask(fr["seat"], "replace_cottage", [{"x": x, "y": y} for x, y in gaps],
-               number=fr["number"])
+    return ask(fr["seat"], "replace_cottage", [{"x": x, "y": y} for x, y in gaps], number=fr["number"])
 
 
 def _replace_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[Event]) -> None:
@@ -188,8 +191,12 @@ def _replace_answer(st: State, fr: Frame, seat: int, choice: Choice, events: lis
     st.off_board.remove([seat, number])
     cell = (int(choice["x"]), int(choice["y"]))
     board.place_cottage(st, seat, number, cell)
-    events.append(Event("cottage_replaced", {"seat": seat, "number": number, "x": cell[0],
-                                             "y": cell[1], "house": st.house[seat][number - 1]}))
+    events.append(
+        Event(
+            "cottage_replaced",
+            {"seat": seat, "number": number, "x": cell[0], "y": cell[1], "house": st.house[seat][number - 1]},
+        )
+    )
 
 
 frame_type("replace", _replace_step, _replace_answer)

@@ -63,13 +63,14 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
     rows = []
     for r, tiles in enumerate(st.rows):
         up = st.face_up(r)
-        rows.append({
-            "value": ROW_VALUES[r],
-            "face_up": up,
-            "tiles": [market.tile_public(st, t) if up else {"value": ROW_VALUES[r]}
-                      for t in tiles],
-            "unused": len(st.pools[r]),
-        })
+        rows.append(
+            {
+                "value": ROW_VALUES[r],
+                "face_up": up,
+                "tiles": [market.tile_public(st, t) if up else {"value": ROW_VALUES[r]} for t in tiles],
+                "unused": len(st.pools[r]),
+            }
+        )
     players = []
     for s in range(st.players):
         player: dict[str, JSON] = {
@@ -79,8 +80,12 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
             "fences_left": st.fences_left[s],
             "procured_law": st.out[s] if st.phase == 3 else False,
             "cottages": [
-                {"number": i + 1, "x": None if pos is None else pos[0],
-                 "y": None if pos is None else pos[1], "house": st.house[s][i]}
+                {
+                    "number": i + 1,
+                    "x": None if pos is None else pos[0],
+                    "y": None if pos is None else pos[1],
+                    "house": st.house[s][i],
+                }
                 for i, pos in enumerate(st.cottage_pos[s])
             ],
         }
@@ -103,8 +108,9 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
         "keythedral": [0, 0],
         "fields": [{"x": x, "y": y, "field": FIELD_TYPES[k]} for (x, y), k in st.fields.items()],
         "field_stack": len(st.field_stack),
-        "fences": [{"gx": a, "gy": b, "fx": c, "fy": d, "seat": o}
-                   for (a, b, c, d), o in sorted(st.fences.items())],
+        "fences": [
+            {"gx": a, "gy": b, "fx": c, "fy": d, "seat": o} for (a, b, c, d), o in sorted(st.fences.items())
+        ],
         "workers": [{"x": x, "y": y, "seat": s} for (x, y), s in sorted(st.workers.items())],
         "work_order": list(st.markers),
         "store": cube_map(st.store),
@@ -113,8 +119,7 @@ def view(st: State, viewer: int | None) -> dict[str, JSON]:
         "laws": {
             "deck": len(st.deck),
             "spaces": [
-                {"filled": bool(card),
-                 "card": law_id(card) if card and st.law_cards_face_up else None}
+                {"filled": bool(card), "card": law_id(card) if card and st.law_cards_face_up else None}
                 for card in st.spaces
             ],
             "played": [law_id(c) for c in st.discard],

@@ -24,9 +24,7 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("seed_salt", sa.String(64), nullable=True))
-        batch.add_column(
-            sa.Column("seed_mode", sa.String(16), nullable=False, server_default="host")
-        )
+        batch.add_column(sa.Column("seed_mode", sa.String(16), nullable=False, server_default="host"))
 
 
 def downgrade() -> None:

@@ -20,9 +20,7 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
-        batch.add_column(
-            sa.Column("private", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+        batch.add_column(sa.Column("private", sa.Boolean(), nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("invite_code_hash", sa.String(128), nullable=True))
 
 

@@ -54,9 +54,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("message_id"),
     )
-    op.create_index(
-        "ix_webhook_deliveries_due", "webhook_deliveries", ["status", "next_attempt_at"]
-    )
+    op.create_index("ix_webhook_deliveries_due", "webhook_deliveries", ["status", "next_attempt_at"])
     op.create_index(
         "ix_webhook_deliveries_order",
         "webhook_deliveries",

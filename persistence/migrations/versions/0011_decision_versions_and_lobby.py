@@ -25,9 +25,7 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
-        batch.add_column(
-            sa.Column("decision_version", sa.Integer(), nullable=False, server_default="0")
-        )
+        batch.add_column(sa.Column("decision_version", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("sealed_versions", sa.JSON(), nullable=True))
         batch.add_column(sa.Column("max_players", sa.Integer(), nullable=False, server_default="0"))
         batch.add_column(sa.Column("awaited_seats", sa.JSON(), nullable=True))

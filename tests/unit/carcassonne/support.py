@@ -33,8 +33,16 @@ def choose(st: CarcState, choice: dict[str, Any]) -> list[Any]:
     return E.apply(st, {seat: choice})
 
 
-def place(st: CarcState, x: int, y: int, rotation: int = 0, figure: str | None = None,
-          segment: int | None = None, corner: str | None = None, tile: str | None = None) -> None:
+def place(
+    st: CarcState,
+    x: int,
+    y: int,
+    rotation: int = 0,
+    figure: str | None = None,
+    segment: int | None = None,
+    corner: str | None = None,
+    tile: str | None = None,
+) -> None:
     """Play the drawn tile, then the figure step if it is asked (``figure=None`` = none)."""
     if tile is not None:
         assert E.decision(st) is not None
@@ -45,8 +53,9 @@ def place(st: CarcState, x: int, y: int, rotation: int = 0, figure: str | None =
     figure_step(st, figure, segment, corner)
 
 
-def figure_step(st: CarcState, figure: str | None, segment: int | None = None,
-                corner: str | None = None) -> None:
+def figure_step(
+    st: CarcState, figure: str | None, segment: int | None = None, corner: str | None = None
+) -> None:
     if st.phase != "figure":
         assert figure is None, "no figure step was offered"
         return
@@ -61,8 +70,7 @@ def figure_step(st: CarcState, figure: str | None, segment: int | None = None,
         choose(st, match[0])
 
 
-def abbey(st: CarcState, x: int, y: int, figure: str | None = None,
-          segment: int | None = 0) -> None:
+def abbey(st: CarcState, x: int, y: int, figure: str | None = None, segment: int | None = 0) -> None:
     choose(st, {"action": "abbey", "x": x, "y": y})
     figure_step(st, figure, segment)
 

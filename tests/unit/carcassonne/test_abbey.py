@@ -25,8 +25,9 @@ from tests.unit.carcassonne.support import (
 HOLE_TILES = ["BA/LR", "BA/C", "BA/C", "BA/L", "BA/L", "BA/L", "BA/L"]
 
 
-def hole_board(extra: list[str], city_figure: str = "follower", players: int = 2,
-               **options: Any) -> CarcState:
+def hole_board(
+    extra: list[str], city_figure: str = "follower", players: int = 2, **options: Any
+) -> CarcState:
     st = game(HOLE_TILES + extra, players=players, **options)
     place(st, -1, 0, 270, "follower", 1)  # road from the start ends at a cloister
     place(st, 0, -1, 180)  # closes the start city
@@ -102,7 +103,10 @@ def test_mandatory_end_round_makes_the_next_seat_place_its_abbey() -> None:
     assert st.phase == "figure" and seat_now(st) == 1
     placed = E.view(st, None)["board"][-1]
     assert {k: placed[k] for k in ("x", "y", "tile", "rotation")} == {
-        "x": 1, "y": 0, "tile": "AM/A", "rotation": 0,
+        "x": 1,
+        "y": 0,
+        "tile": "AM/A",
+        "rotation": 0,
     }
     assert st.scores == [0, 0, 0]
     choose(st, {"action": "none"})

@@ -26,8 +26,12 @@ def played(players: int, steps: int, seed: int, **options: object) -> CarcState:
     return st
 
 
-MID_GAMES = [(2, 40, 1, {}), (4, 95, 2, {}), (3, 60, 3, {"abbey_and_mayor": False}),
-             (5, 130, 4, {"wagon_move": "classic"})]
+MID_GAMES = [
+    (2, 40, 1, {}),
+    (4, 95, 2, {}),
+    (3, 60, 3, {"abbey_and_mayor": False}),
+    (5, 130, 4, {"wagon_move": "classic"}),
+]
 
 
 @pytest.mark.parametrize(("players", "steps", "seed", "options"), MID_GAMES)
@@ -110,8 +114,12 @@ def greedy_choice(st: CarcState, seed: int = 0) -> dict[str, object]:
     assert decision is not None
     seat = decision.seats[0]
     context = BotContext(
-        engine=E, seat=seat, decision=decision, choices=E.legal_choices(st, seat),
-        sample_state=lambda rng: HOOKS.determinize(st, seat, rng), hooks=HOOKS,
+        engine=E,
+        seat=seat,
+        decision=decision,
+        choices=E.legal_choices(st, seat),
+        sample_state=lambda rng: HOOKS.determinize(st, seat, rng),
+        hooks=HOOKS,
     )
     return choose("greedy", context, random.Random(seed))
 

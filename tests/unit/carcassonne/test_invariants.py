@@ -25,8 +25,7 @@ def played(players: int = 3, steps: int = 90, seed: int = 5, **options: object) 
 
 @pytest.mark.parametrize(
     ("players", "options"),
-    [(2, {}), (5, {"wagon_move": "classic", "abbey_end_round": "optional"}),
-     (4, {"abbey_and_mayor": False})],
+    [(2, {}), (5, {"wagon_move": "classic", "abbey_end_round": "optional"}), (4, {"abbey_and_mayor": False})],
 )
 def test_every_state_of_random_games_keeps_every_invariant(players: int, options: dict[str, object]) -> None:
     for seed in range(2):

@@ -69,8 +69,7 @@ def test_unfinished_city_pays_the_mayor_its_pennants_at_the_end() -> None:
 
 
 def wagon_board(**options: Any) -> CarcState:
-    st = game(["BA/LR", "BA/Cc+", "BA/Cc.1", "BA/L", "BA/CRRR", "BA/RFr"], players=3,
-              **options)
+    st = game(["BA/LR", "BA/Cc+", "BA/Cc.1", "BA/L", "BA/CRRR", "BA/RFr"], players=3, **options)
     place(st, 1, 0, 90, "wagon", 1)
     place(st, 0, -1, 270)
     place(st, -1, -1, 180, "wagon", 0)

@@ -28,8 +28,7 @@ STEP = {0: -1, 1: 256, 2: 1, 3: -256}
 
 
 def total_tiles(expansion: bool) -> int:
-    return sum(t.count for t in TILE_TYPES if t.index != ABBEY
-               and (expansion or t.expansion == "base"))
+    return sum(t.count for t in TILE_TYPES if t.index != ABBEY and (expansion or t.expansion == "base"))
 
 
 def check_edges(st: CarcState) -> None:
@@ -113,8 +112,9 @@ def check_figures(st: CarcState, expansion: bool) -> None:
         assert fid in st.figs[find(st.parent, st.tbase[idx] + local)]
 
 
-def playout(players: int, options: dict[str, Any], seed: int,
-            check_every: int = 1) -> tuple[CarcState, list[Any]]:
+def playout(
+    players: int, options: dict[str, Any], seed: int, check_every: int = 1
+) -> tuple[CarcState, list[Any]]:
     opts = E.meta.resolve_options(options)
     expansion = bool(opts["abbey_and_mayor"])
     st, events = E.setup(players, opts, random.Random(seed))

@@ -26,9 +26,24 @@ def tiles_of(expansion: str) -> list[TileType]:
 
 def totals(expansion: str) -> dict[str, int]:
     out = dict.fromkeys(
-        ["types", "tiles", "city_edges", "road_edges", "field_edges", "city_segments",
-         "road_segments", "field_segments", "pennants", "pennant_tiles", "cloisters",
-         "road_tiles", "city_tiles", "field_tiles"], 0)
+        [
+            "types",
+            "tiles",
+            "city_edges",
+            "road_edges",
+            "field_edges",
+            "city_segments",
+            "road_segments",
+            "field_segments",
+            "pennants",
+            "pennant_tiles",
+            "cloisters",
+            "road_tiles",
+            "city_tiles",
+            "field_tiles",
+        ],
+        0,
+    )
     for t in tiles_of(expansion):
         n = t.count
         out["types"] += 1
@@ -79,7 +94,7 @@ def test_every_tile_edge_agrees_with_its_segments() -> None:
             for side in range(4):
                 edge = OT_EDGES[ot][side]
                 seg = OT_SIDE_SEG[ot][side]
-                ports = OT_PORT_SEG[ot][2 * side: 2 * side + 2]
+                ports = OT_PORT_SEG[ot][2 * side : 2 * side + 2]
                 if edge == CITY:
                     assert tile.kinds[seg] == CITY and ports == (-1, -1)
                 elif edge == ROAD:

@@ -16,8 +16,7 @@ from domain.games.keythedral.state import KEYTHEDRAL, Effects, Frame, State
 #   fields  Q(1,1) quarry, F(-1,-1) forest, L(1,-1) lake, M(-1,1) farm, V(3,1) vineyard
 #   gap (2,0) touches V, Q, L; gap (0,2) touches Q, M; gap (-2,0) touches M, F;
 #   gap (0,-2) touches L, F; gap (2,2) touches V, Q.
-FIELDS = {(1, 1): "quarry", (-1, -1): "forest", (1, -1): "lake", (-1, 1): "farm",
-          (3, 1): "vineyard"}
+FIELDS = {(1, 1): "quarry", (-1, -1): "forest", (1, -1): "lake", (-1, 1): "farm", (3, 1): "vineyard"}
 
 
 def cubes(**by_colour: int) -> list[int]:
@@ -36,8 +35,12 @@ COTTAGES = {(0, 1): (2, 0), (0, 2): (0, -2), (1, 1): (0, 2), (1, 2): (-2, 0)}
 """Two cottages per seat on the small board, for the phase-3 scenarios."""
 
 
-def scenario(players: int = 2, cottages: dict[tuple[int, int], tuple[int, int]] | None = None,
-             fields: dict[tuple[int, int], str] | None = None, **options: Any) -> State:
+def scenario(
+    players: int = 2,
+    cottages: dict[tuple[int, int], tuple[int, int]] | None = None,
+    fields: dict[tuple[int, int], str] | None = None,
+    **options: Any,
+) -> State:
     """A state after tile laying with a known board, empty hands and no cubes held."""
     st, _ = ENGINE.setup(players, ENGINE.meta.resolve_options(options), random.Random(7))
     st.stack = []

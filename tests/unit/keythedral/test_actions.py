@@ -132,12 +132,13 @@ def test_a_white_cube_costs_two_cubes_of_any_colour() -> None:
     run(st, phase(3))
     act(st, 0, {"action": "keytown"})
     assert ENGINE.legal_choices(st, 0) == [
-        {"visit": "craftsman", "colour": "white"}, {"visit": "craftsman", "colour": "purple"},
-        {"visit": "trader"}, {"visit": "law_master", "space": 0},
+        {"visit": "craftsman", "colour": "white"},
+        {"visit": "craftsman", "colour": "purple"},
+        {"visit": "trader"},
+        {"visit": "law_master", "space": 0},
     ]
     act(st, 0, {"visit": "craftsman", "colour": "white"})
-    assert ENGINE.legal_choices(st, 0) == [{"cubes": {"blue": 1, "green": 1}},
-                                           {"cubes": {"green": 2}}]
+    assert ENGINE.legal_choices(st, 0) == [{"cubes": {"blue": 1, "green": 1}}, {"cubes": {"green": 2}}]
     act(st, 0, {"cubes": {"blue": 1, "green": 1}})
     assert st.cubes[0] == cubes(green=1, white=1)
     assert st.craftsmen == [9, 10, 10]
@@ -240,8 +241,9 @@ def test_purchase_responses_are_asked_clockwise_from_the_buyers_left() -> None:
     assert d is not None and d.kind == "law_window" and d.simultaneous
     assert d.seats == (1, 2)  # both holders at once, listed clockwise from the buyer's left
     # both play: the first in order (seat 1, L02) plays; seat 2's L13 lapses unseen
-    events = ENGINE.apply(st, {1: {"action": "play", "card": "L02"},
-                               2: {"action": "play", "card": "L13", "tile": "T04-1"}})
+    events = ENGINE.apply(
+        st, {1: {"action": "play", "card": "L02"}, 2: {"action": "play", "card": "L13", "tile": "T04-1"}}
+    )
     assert [e.data["card"] for e in events if e.type == "law_played"] == ["L02"]
     assert law("L13") in st.hands[2]
     # a Veto window for the others holding a card (L10 has not been seen played)

@@ -94,8 +94,11 @@ def test_a_fence_beside_no_field_is_reported() -> None:
 
 # -- determinize -----------------------------------------------------------------------------
 def test_a_determinized_state_is_sound_and_looks_the_same_to_its_seat() -> None:
-    for players, options in [(4, None), (2, {"face_up_tiles": True}),
-                             (3, {"law_cards_face_up": True, "length": "full"})]:
+    for players, options in [
+        (4, None),
+        (2, {"face_up_tiles": True}),
+        (3, {"law_cards_face_up": True, "length": "full"}),
+    ]:
         for state in _states(players, 11 + players, options):
             decision = ENGINE.decision(state)
             assert decision is not None
@@ -128,8 +131,9 @@ def test_states_differing_only_in_hidden_information_determinize_alike() -> None
     for state in _states(4, 9)[5:]:
         seat = ENGINE.decision(state).seats[0]  # type: ignore[union-attr]
         a, b = [s for s in range(4) if s != seat][:2]
-        pairs = [(c, d) for c in range(8) for d in range(8)
-                 if c != d and state.cubes[a][c] and state.cubes[b][d]]
+        pairs = [
+            (c, d) for c in range(8) for d in range(8) if c != d and state.cubes[a][c] and state.cubes[b][d]
+        ]
         if pairs:
             break
     colour, swap = pairs[0]
@@ -140,8 +144,9 @@ def test_states_differing_only_in_hidden_information_determinize_alike() -> None
     other.cubes[b][swap] -= 1
     other.cubes[b][colour] += 1
     other.deck.reverse()
-    hidden = next(r for r in range(len(other.rows))
-                  if not other.face_up(r) and other.rows[r] and other.pools[r])
+    hidden = next(
+        r for r in range(len(other.rows)) if not other.face_up(r) and other.rows[r] and other.pools[r]
+    )
     other.rows[hidden][0], other.pools[hidden][0] = other.pools[hidden][0], other.rows[hidden][0]
     other.pools[hidden].sort()
     other.seed += 1

@@ -61,8 +61,7 @@ def test_some_craft_types_are_not_always_needed() -> None:
 def test_rows_hold_seventeen_or_twenty_two_tiles() -> None:
     assert sum(ROW_SIZES["short"]) == 17 and sum(ROW_SIZES["full"]) == 22
     counts = Counter(t.value for t in TILES)
-    for short, full, value in zip(ROW_SIZES["short"], ROW_SIZES["full"], (4, 6, 8, 10, 12),
-                                  strict=True):
+    for short, full, value in zip(ROW_SIZES["short"], ROW_SIZES["full"], (4, 6, 8, 10, 12), strict=True):
         assert short < full <= counts[value]
 
 
@@ -78,8 +77,13 @@ def test_each_law_cards_windows_are_where_the_engine_offers_it() -> None:
     for phase, cards in laws.START_CARDS.items():
         for n in cards:
             offered[n].add(f"start_of_phase_{phase}")
-    names = {"marker": "work_order_marker", "purchase": "purchase", "turn": "others_turn",
-             "auction": "auction", "veto": "veto"}
+    names = {
+        "marker": "work_order_marker",
+        "purchase": "purchase",
+        "turn": "others_turn",
+        "auction": "auction",
+        "veto": "veto",
+    }
     for kind, cards in laws.WINDOW_CARDS.items():
         for n in cards:
             offered[n].add(names[kind])
@@ -97,8 +101,11 @@ def test_every_law_card_carries_the_seeds_french_text() -> None:
     import json
     from importlib import resources
 
-    raw = json.loads(resources.files("domain.games.keythedral").joinpath(
-        "data", "law_cards.json").read_text(encoding="utf-8"))["cards"]
+    raw = json.loads(
+        resources.files("domain.games.keythedral")
+        .joinpath("data", "law_cards.json")
+        .read_text(encoding="utf-8")
+    )["cards"]
     assert all(isinstance(c["text_fr"], str) and len(c["text_fr"]) > 40 for c in raw)
     titled = {c["id"]: c["title_fr"] for c in raw if c["title_fr"]}
     assert titled == {"L02": "Augmentation de prix", "L13": "Changement de style"}

@@ -141,7 +141,8 @@ def test_bought_tiles_stay_behind_the_buyers_screen_until_the_end() -> None:
         seat0 = view["players"][0]
         assert seat0["tiles_bought"] == 2 and "tiles" not in seat0 and "tile_points" not in seat0
         assert "T10-1" not in json.dumps(view["players"]) and '"tile_points"' not in json.dumps(
-            view["players"])
+            view["players"]
+        )
     mine = ENGINE.view(st, 0)["you"]
     assert mine["tiles"] == [{"id": "T10-1", "value": 10}, {"id": "T04-1", "value": 4}]
     assert mine["tile_points"] == 14

@@ -50,13 +50,9 @@ def public_choices(state: State, seat: int) -> list[Choice]:
     for c in ENGINE.legal_choices(state, seat):
         if c.get("action") == "play" or "card" in c or "substitution" in c:
             continue
-        if c.get("action") == "buy" and not market.payment_choices(
-            state, seat, TILE_INDEX[c["tile"]], False
-        ):
+        if c.get("action") == "buy" and not market.payment_choices(state, seat, TILE_INDEX[c["tile"]], False):
             continue
-        if c.get("action") == "keytown" and all(
-            "card" in v for v in keytown_choices(state, seat)
-        ):
+        if c.get("action") == "keytown" and all("card" in v for v in keytown_choices(state, seat)):
             continue
         out.append(c)
     return out
@@ -103,16 +99,13 @@ def play_twins(players: int, seed: int, options: dict[str, Any] | None = None) -
             common = [c for c in mine[0] if c in mine[1]]
             assert common, f"step {steps}: seat {seat} has no choice common to both twins"
             joint[seat] = chooser.choice(common)
-        same_before = [sorted(twins[0].hands[s]) == sorted(twins[1].hands[s])
-                       for s in range(players)]
+        same_before = [sorted(twins[0].hands[s]) == sorted(twins[1].hands[s]) for s in range(players)]
         events = [ENGINE.apply(t, dict(joint)) for t in twins]
         assert event_text(events[0], None) == event_text(events[1], None), f"step {steps}"
         for viewer in viewers:
             views = [ENGINE.view(t, viewer) for t in twins]
             assert table_view(views[0]) == table_view(views[1]), f"step {steps}, viewer {viewer}"
-            if viewer is not None and sorted(twins[0].hands[viewer]) == sorted(
-                twins[1].hands[viewer]
-            ):
+            if viewer is not None and sorted(twins[0].hands[viewer]) == sorted(twins[1].hands[viewer]):
                 assert views[0] == views[1], f"step {steps}, seat {viewer}"
                 if same_before[viewer]:
                     assert event_text(events[0], viewer) == event_text(events[1], viewer)

@@ -39,8 +39,7 @@ def board(players: int = 2) -> State:
     return st
 
 
-def test_l17_collapses_an_opponents_house_after_its_number_is_chosen_before_it_sends_workers(
-) -> None:
+def test_l17_collapses_an_opponents_house_after_its_number_is_chosen_before_it_sends_workers() -> None:
     """L17: "Cette carte peut être jouée n'importe quand. Le chantier installé pour transformer
     un cottage en maison s'écroule. Changez une tuile maison en tuile cottage." The moment that
     matters: seat 0 chooses number 1, where seat 1 has a house, and collapses it before that
@@ -55,7 +54,8 @@ def test_l17_collapses_an_opponents_house_after_its_number_is_chosen_before_it_s
     assert ENGINE.legal_choices(st, 0) == [PASS, play("L17", target_seat=1, number=1)]
     events = act(st, 0, play("L17", target_seat=1, number=1))
     assert [e.data for e in events if e.type == "law_played"] == [
-        {"seat": 0, "card": "L17", "target_seat": 1, "number": 1}]
+        {"seat": 0, "card": "L17", "target_seat": 1, "number": 1}
+    ]
     assert not st.house[1][0]
     act(st, 0, {"fields": [[3, 1]]})  # seat 0's cottage 1 at (2,0) sends its worker first
     act(st, 1, {"fields": [[1, 1]]})  # a cottage now: one worker, not two
@@ -189,6 +189,5 @@ def test_the_veto_names_the_player_whose_card_it_cancels() -> None:
     run(st, phase(3))
     act(st, 0, play("L04", number=1))
     events = act(st, 1, play("L10"))
-    assert [e.data for e in events if e.type == "law_vetoed"] == [
-        {"seat": 1, "card": "L04", "played_by": 0}]
+    assert [e.data for e in events if e.type == "law_vetoed"] == [{"seat": 1, "card": "L04", "played_by": 0}]
     assert "law_played" in kinds(events)

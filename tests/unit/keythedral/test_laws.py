@@ -71,7 +71,9 @@ def test_l02_price_increase_stops_the_buyer_who_keeps_his_action() -> None:
     assert st.mods[tile("T04-1")] == [1, 0]
     assert decision(st) == (0, "pay_tile")
     assert ENGINE.legal_choices(st, 0) == [
-        {"action": "pay", "cubes": {"black": 1, "brown": 2}}, {"action": "decline"}]
+        {"action": "pay", "cubes": {"black": 1, "brown": 2}},
+        {"action": "decline"},
+    ]
     events = act(st, 0, {"action": "decline"})
     assert "purchase_stopped" in kinds(events)
     assert decision(st) == (0, "action")  # the stopped buyer has not used his action
@@ -126,13 +128,13 @@ def test_l05_substitution_pays_other_resource_types_for_a_tile() -> None:
     run(st, phase(3))
     act(st, 0, {"action": "buy", "tile": "T04-1"})  # printed 1 brown 1 black
     pass_windows(st)
-    assert ENGINE.legal_choices(st, 0) == [
-        {"action": "pay", "cubes": {"blue": 2}, "substitution": True}]
+    assert ENGINE.legal_choices(st, 0) == [{"action": "pay", "cubes": {"blue": 2}, "substitution": True}]
     events = act(st, 0, {"action": "pay", "cubes": {"blue": 2}, "substitution": True})
     assert st.bought[0] == [tile("T04-1")]
     assert st.cubes[0] == cubes() and law("L05") in st.discard
     assert [e.data for e in events if e.type == "law_played"] == [
-        {"seat": 0, "card": "L05", "cubes": {"blue": 2}}]
+        {"seat": 0, "card": "L05", "cubes": {"blue": 2}}
+    ]
 
 
 def test_l06_renumbering_sends_another_cottages_worker_with_the_chosen_number() -> None:
@@ -188,8 +190,7 @@ def test_l09_right_of_way_lets_workers_ignore_fences_this_round() -> None:
     run(st, start_of(1))
     act(st, 0, play("L09"))
     act(st, 0, {"number": 1})
-    assert ENGINE.legal_choices(st, 0) == [
-        {"fields": [[3, 1]]}, {"fields": [[1, 1]]}, {"fields": [[1, -1]]}]
+    assert ENGINE.legal_choices(st, 0) == [{"fields": [[3, 1]]}, {"fields": [[1, 1]]}, {"fields": [[1, -1]]}]
     assert st.fences == {(2, 0, 1, 1): 1, (2, 0, 3, 1): 1}  # the fences stay
 
 
@@ -256,8 +257,7 @@ def test_l14_hard_worker_doubles_one_workers_cubes() -> None:
     st.workers = {(1, 1): 0, (1, -1): 0}
     deal_law(st, 0, "L14")
     run(st, start_of(2))
-    assert ENGINE.legal_choices(st, 0) == [
-        DECLINE, play("L14", x=1, y=-1), play("L14", x=1, y=1)]
+    assert ENGINE.legal_choices(st, 0) == [DECLINE, play("L14", x=1, y=-1), play("L14", x=1, y=1)]
     act(st, 0, play("L14", x=1, y=1))
     assert st.cubes[0] == cubes(black=2, blue=1)
 
@@ -281,8 +281,7 @@ def test_l16_craftsmans_discount_sells_gold_for_two_cubes() -> None:
     deal_law(st, 0, "L16")
     run(st, phase(3))
     act(st, 0, {"action": "keytown"})
-    assert {"visit": "craftsman", "colour": "yellow", "card": "L16"} in ENGINE.legal_choices(
-        st, 0)
+    assert {"visit": "craftsman", "colour": "yellow", "card": "L16"} in ENGINE.legal_choices(st, 0)
     act(st, 0, {"visit": "craftsman", "colour": "yellow", "card": "L16"})
     assert st.cubes[0] == cubes(yellow=1) and st.craftsmen[2] == 9
 
@@ -321,7 +320,8 @@ def test_l20_new_start_player_at_the_start_of_a_phase() -> None:
     run(st, start_of(4))
     events = act(st, 0, play("L20", target_seat=2))
     assert [e.data for e in events if e.type == "law_played"] == [
-        {"seat": 0, "card": "L20", "target_seat": 2}]  # who played it, and whom it names
+        {"seat": 0, "card": "L20", "target_seat": 2}
+    ]  # who played it, and whom it names
     assert [e.data for e in events if e.type == "start_player"] == [{"seat": 2, "named_by": 0}]
     # phase 5 follows: the new start player (2) hands the marker to his left, seat 0
     assert [e.data for e in events if e.type == "start_marker_passed"] == [{"seat": 0}]

@@ -59,7 +59,9 @@ def test_a_house_places_two_workers_on_two_different_fields() -> None:
     act(st, 0, {"number": 1})
     legal = ENGINE.legal_choices(st, 0)
     assert legal == [
-        {"fields": [[3, 1], [1, 1]]}, {"fields": [[3, 1], [1, -1]]}, {"fields": [[1, 1], [1, -1]]}
+        {"fields": [[3, 1], [1, 1]]},
+        {"fields": [[3, 1], [1, -1]]},
+        {"fields": [[1, 1], [1, -1]]},
     ]
     act(st, 0, {"fields": [[3, 1], [1, -1]]})
     assert st.workers[V] == 0 and st.workers[L] == 0

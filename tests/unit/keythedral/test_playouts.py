@@ -27,12 +27,16 @@ def check_invariants(st: State) -> None:
     for seat in range(st.players):
         built = sum(1 for owner in st.fences.values() if owner == seat)
         assert st.fences_left[seat] >= 0 and built + st.fences_left[seat] <= 3
-    for (gx, gy, fx, fy) in st.fences:
+    for gx, gy, fx, fy in st.fences:
         assert (fx, fy) in st.fields and (fx, fy) in diagonal((gx, gy))
     assert all(f in st.fields for f in st.workers), "a worker off the fields"
     assert st.gap_occ[KEYTHEDRAL] == (-1, 0)
-    placed = {(s, n + 1): pos for s in range(st.players)
-              for n, pos in enumerate(st.cottage_pos[s]) if pos is not None}
+    placed = {
+        (s, n + 1): pos
+        for s in range(st.players)
+        for n, pos in enumerate(st.cottage_pos[s])
+        if pos is not None
+    }
     assert len(placed) + 1 == len(st.gap_occ)
     for (s, n), pos in placed.items():
         assert st.gap_occ[pos] == (s, n)
@@ -40,8 +44,9 @@ def check_invariants(st: State) -> None:
             assert [s, n] not in st.off_board
     if st.phase:
         assert len(placed) + len(st.off_board) == 5 * st.players
-    tiles = [t for r in st.rows for t in r] + [t for p in st.pools for t in p] + [
-        t for b in st.bought for t in b]
+    tiles = (
+        [t for r in st.rows for t in r] + [t for p in st.pools for t in p] + [t for b in st.bought for t in b]
+    )
     assert sorted(tiles) == list(range(len(TILES)))
     under = sum(m[0] + m[1] for m in st.mods.values())
     cards = st.deck + [c for c in st.spaces if c] + [c for h in st.hands for c in h] + st.discard
@@ -55,8 +60,9 @@ def random_choices(state: State, chooser: random.Random) -> dict[int, Any]:
     return {seat: chooser.choice(ENGINE.legal_choices(state, seat)) for seat in decision.seats}
 
 
-def playout(players: int, seed: int, options: dict[str, Any] | None = None,
-            checks: bool = True) -> tuple[State, list[Any]]:
+def playout(
+    players: int, seed: int, options: dict[str, Any] | None = None, checks: bool = True
+) -> tuple[State, list[Any]]:
     state, _ = ENGINE.setup(players, ENGINE.meta.resolve_options(options), random.Random(seed))
     chooser = random.Random(seed * 31 + 1)
     log: list[Any] = []
@@ -140,8 +146,9 @@ def test_views_and_events_never_show_another_seats_secrets() -> None:
         public = json.dumps([dict(e.data) for e in events])
         for viewer in [None, 0, 1, 2]:
             view = json.dumps(ENGINE.view(state, viewer))
-            mine = json.dumps([dict(e.private.get(viewer, {})) for e in events]) if (
-                viewer is not None) else ""
+            mine = (
+                json.dumps([dict(e.private.get(viewer, {})) for e in events]) if (viewer is not None) else ""
+            )
             for secret in _hidden_ids(state, viewer):
                 assert f'"{secret}"' not in view
                 checked += 1
@@ -151,8 +158,9 @@ def test_views_and_events_never_show_another_seats_secrets() -> None:
             assert f'"{secret}"' not in public
         nxt = ENGINE.decision(state)
         if nxt is not None:
-            assert not any(f'"{x}"' in json.dumps([nxt.prompt, dict(nxt.data)])
-                           for x in _hidden_ids(state, None))
+            assert not any(
+                f'"{x}"' in json.dumps([nxt.prompt, dict(nxt.data)]) for x in _hidden_ids(state, None)
+            )
         for viewer in range(3):
             others = ENGINE.view(state, viewer)["players"]
             assert all("cubes" not in p for p in others)

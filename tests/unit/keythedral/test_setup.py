@@ -31,8 +31,7 @@ def test_five_fields_per_player_besides_the_start_fields(players: int, total: in
 def test_four_start_fields_form_an_x_with_matching_types_opposite() -> None:
     st, _ = new(4)
     named = {cell: FIELD_TYPES[k] for cell, k in st.fields.items()}
-    assert named == {(1, 1): "quarry", (-1, -1): "quarry", (1, -1): "forest",
-                     (-1, 1): "forest"}
+    assert named == {(1, 1): "quarry", (-1, -1): "quarry", (1, -1): "forest", (-1, 1): "forest"}
 
 
 def test_two_player_variant_uses_one_forest_one_quarry_and_the_ten_number_two_fields() -> None:
@@ -40,7 +39,12 @@ def test_two_player_variant_uses_one_forest_one_quarry_and_the_ten_number_two_fi
     named = {cell: FIELD_TYPES[k] for cell, k in st.fields.items()}
     assert named == {(1, 1): "quarry", (-1, -1): "forest"}
     assert Counter(FIELD_TYPES[k] for k in st.field_stack) == {
-        "quarry": 2, "forest": 2, "lake": 2, "vineyard": 2, "farm": 2}
+        "quarry": 2,
+        "forest": 2,
+        "lake": 2,
+        "vineyard": 2,
+        "farm": 2,
+    }
     assert len(st.spaces) == 1
 
 
@@ -98,11 +102,11 @@ def test_face_up_variant_shows_every_row() -> None:
 def test_the_first_player_is_drawn_from_the_games_randomness_unless_an_option_names_him() -> None:
     """Seed: "Le joueur le plus jeune choisit qui commence le premier tour et lui donne le
     marqueur correspondant." Online there is no youngest player: an option, random by default."""
-    starts = {ENGINE.setup(4, ENGINE.meta.resolve_options(None), random.Random(seed))[0].start
-              for seed in range(40)}
+    starts = {
+        ENGINE.setup(4, ENGINE.meta.resolve_options(None), random.Random(seed))[0].start for seed in range(40)
+    }
     assert starts == {0, 1, 2, 3}
-    again = [ENGINE.setup(4, ENGINE.meta.resolve_options(None), random.Random(5))[0].start
-             for _ in range(2)]
+    again = [ENGINE.setup(4, ENGINE.meta.resolve_options(None), random.Random(5))[0].start for _ in range(2)]
     assert again[0] == again[1]
     st, events = new(3, first_player="2")
     assert st.start == 2 and decision(st) == (2, "lay_field")
