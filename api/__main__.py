@@ -1,5 +1,5 @@
 """Command line: serve (default), migrate, export-schemas, simulate."""
 
-from api.cli import main
+from api.entrypoints.cli import main
 
 raise SystemExit(main())

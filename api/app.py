@@ -15,34 +15,35 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.fastapi import BaseContext, GraphQLRouter
 from strawberry.types.unset import UnsetType
 
-from api import game_schemas
-from api.container import Container, build_container
-from api.cors import OriginPolicy, install_cors, origin_policy
+from api.bootstrap import Container, build_container
 from api.deps import ContainerDep, bearer_from_connection_params
-from api.docs import graphiql_page, install_docs
-from api.game_schemas import components
-from api.graphql_guard import build_schema
-from api.graphql_http_problems import GraphQLHttpProblems
-from api.graphql_transport import SharedAnswersHandler
-from api.head import HeadAsGet
-from api.heap import frozen_start_up_heap
-from api.logs import configure_logging
-from api.metrics import Metrics
-from api.middleware import RequestGuard
-from api.openapi_contract import document_contract
-from api.openapi_games import type_game_data
-from api.problems import install_problem_handlers
-from api.ratelimit import RateLimiter
-from api.route_labels import RouteLabels
-from api.routers import chat, game_types, games, health, players, ratings, stream, webhooks
-from api.routes import settle_routes
+from api.edge.cors import OriginPolicy, install_cors, origin_policy
+from api.edge.head import HeadAsGet
+from api.edge.logs import configure_logging
+from api.edge.metric_labels import RouteLabels
+from api.edge.metrics import Metrics
+from api.edge.middleware import RequestGuard
+from api.edge.rate_limits import RateLimiter
+from api.entrypoints.heap import frozen_start_up_heap
+from api.graphql.guard import build_schema
+from api.graphql.http_problems import GraphQLHttpProblems
+from api.graphql.transport import SharedAnswersHandler
+from api.live import sse
+from api.openapi import game_schemas
+from api.openapi.contract import document_contract
+from api.openapi.game_schemas import components
+from api.openapi.games import type_game_data
+from api.pages.docs import graphiql_page, install_docs
+from api.pages.web_client import install_web_client
+from api.problems.details import install_problem_handlers
+from api.rest.fast_submit import PreResolvedSubmit
+from api.rest.resolved_routes import settle_routes
+from api.rest.routers import chat, game_types, games, health, players, ratings, webhooks
 from api.settings import Settings
-from api.submit_route import PreResolvedSubmit
-from api.web import install_web_client
 from domain.errors import Unauthorized
 from domain.registry import EngineRegistry, default_registry
 from persistence import fast_json
-from persistence.schema import ensure_migrated, migrate
+from persistence.migrate import ensure_migrated, migrate
 
 
 def package_version() -> str:
@@ -61,7 +62,7 @@ GZIP_MINIMUM_BYTES = 1024
 class GuardedGraphQLRouter(GraphQLRouter):
     """JSON nested too deeply for the parser is malformed JSON (400), not a crash (500); a
     cross-origin websocket is accepted only from an origin CORS allows; GraphiQL is self-hosted;
-    a live answer shared by a group of subscribers is sent as encoded once (``api.graphql_transport``)."""
+    a live answer shared by a group of subscribers is sent as encoded once (``api.graphql.transport``)."""
 
     origin_policy = OriginPolicy(frozenset())
     graphql_transport_ws_handler_class = SharedAnswersHandler
@@ -153,7 +154,7 @@ def create_app(
     app.include_router(health.router)
     app.include_router(game_types.router)
     app.include_router(games.router)
-    app.include_router(stream.router)
+    app.include_router(sse.router)
     app.include_router(players.router)
     app.include_router(webhooks.router)
     app.include_router(ratings.router)

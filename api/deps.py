@@ -12,23 +12,23 @@ from fastapi.openapi.models import HTTPBearer as HTTPBearerModel
 from fastapi.security.base import SecurityBase
 from starlette.requests import HTTPConnection
 
-from api.container import Container
-from domain.chat import ChatService
+from api.bootstrap import Container
 from domain.errors import Unauthorized
 from domain.i18n import LANGUAGES, negotiate
-from domain.idempotency import caller_of
-from domain.players import PlayerService
-from domain.presence import PresenceService
-from domain.rematch import RematchService
-from domain.replay import ReplayService
+from domain.model.chat import ChatService
+from domain.model.idempotency import caller_of
+from domain.model.tokens import hash_token
 from domain.services.core import ServiceCore
 from domain.services.lobby import LobbyService
 from domain.services.play import PlayService
+from domain.services.players import PlayerService
+from domain.services.presence import PresenceService
 from domain.services.reads import ReadService
+from domain.services.rematch import RematchService
+from domain.services.replay import ReplayService
 from domain.services.seats import SeatService
-from domain.standing import StandingService
-from domain.tokens import hash_token
-from domain.webhooks import WebhookService
+from domain.services.standing import StandingService
+from domain.services.webhooks import WebhookService
 
 
 async def get_container(connection: HTTPConnection) -> Container:

@@ -34,8 +34,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from domain.engine import JSON, Choice, GameEngine  # noqa: E402
+from domain.model.seeding import rng_for_seed  # noqa: E402
 from domain.registry import EngineRegistry, default_registry  # noqa: E402
-from domain.seeding import rng_for_seed  # noqa: E402
 
 GAME_PACKAGES = ("im_schutze_der_burg", "keythedral", "carcassonne")
 """Packages under ``domain.games`` that ``--discover`` loads even before they are registered."""

@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from graphql import OperationDefinitionNode, parse  # noqa: E402
 
 from api.app import create_app  # noqa: E402
-from api.graphql_limits import DocumentMeasure  # noqa: E402
+from api.graphql.limits import DocumentMeasure  # noqa: E402
 from api.settings import Settings  # noqa: E402
 
 

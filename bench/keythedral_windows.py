@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
 
 from domain.bots import choose, context_for  # noqa: E402
 from domain.games.keythedral import ENGINE  # noqa: E402
-from domain.seeding import rng_for_seed  # noqa: E402
+from domain.model.seeding import rng_for_seed  # noqa: E402
 
 
 def play(players: int, seed: str, bots: list[str]) -> dict[str, int]:

@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from api.limit_hub import LimitHub  # noqa: E402
-from api.ratelimit import RateLimiter  # noqa: E402
+from api.edge.rate_limits import RateLimiter  # noqa: E402
 from api.settings import Settings  # noqa: E402
+from persistence.limits.hub import LimitHub  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:

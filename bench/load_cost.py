@@ -26,8 +26,8 @@ from domain.services.bundle import Services
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
 from persistence.hot_states import HotStates
+from persistence.migrate import migrate
 from persistence.pubsub import InProcessBroker
-from persistence.schema import migrate
 from persistence.uow import SqlUnitOfWorkFactory
 
 

@@ -30,7 +30,7 @@ from persistence.database import create_db_engine
 from persistence.driver_sql import DriverStatement
 from persistence.hot_states import HotStates
 from persistence.mapping import FIXED_GAME_COLUMNS
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from persistence.tables import games
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock

@@ -10,11 +10,11 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from domain.engine import JSON
-from domain.idempotency import Remembered
-from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
-from domain.match import AppliedChoices, Match, RecordedEvent
-from domain.ratings import RatingRepository
-from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
+from domain.model.idempotency import Remembered
+from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter
+from domain.model.match import AppliedChoices, Match, RecordedEvent
+from domain.model.ratings import RatingRepository
+from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.clocks import Timing
 from domain.engine import Event
-from domain.lobby import GameSummary, SeatSummary
-from domain.match import Match, MatchStatus, RecordedEvent, Seat
+from domain.model.clocks import Timing
+from domain.model.lobby import GameSummary, SeatSummary
+from domain.model.match import Match, MatchStatus, RecordedEvent, Seat
 from domain.registry import EngineRegistry
 
 

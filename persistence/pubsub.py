@@ -22,7 +22,7 @@ import redis
 import redis.asyncio as aioredis
 
 from domain.engine import Event
-from domain.match import RecordedEvent
+from domain.model.match import RecordedEvent
 from persistence import fast_json
 from persistence.errors import SubscriptionLost
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription

@@ -10,13 +10,13 @@ from typing import Any
 from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from domain.ratings import Finishing, Rating, RatingChange, SeatResult
+from domain.model.ratings import Finishing, Rating, RatingChange, SeatResult
 from persistence.mapping import as_utc
 from persistence.tables import game_results, players, rating_changes, ratings
 
 
 class SqlRatingRepository:
-    """``domain.ratings.RatingRepository`` on the unit of work's session."""
+    """``domain.model.ratings.RatingRepository`` on the unit of work's session."""
 
     def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
         self.session = session

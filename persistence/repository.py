@@ -38,9 +38,9 @@ from sqlalchemy.orm import Session
 
 from domain.engine import JSON
 from domain.errors import GameNotFound, VersionConflict
-from domain.idempotency import Remembered
-from domain.lobby import GameSummary, LobbyCursor, LobbyFilter
-from domain.match import AppliedChoices, Match, RecordedEvent
+from domain.model.idempotency import Remembered
+from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter
+from domain.model.match import AppliedChoices, Match, RecordedEvent
 from domain.ports import BotGame
 from domain.registry import EngineRegistry
 from persistence import fast_json

@@ -13,7 +13,7 @@ import asyncio
 from collections import deque
 from collections.abc import Iterable
 
-from domain.match import RecordedEvent
+from domain.model.match import RecordedEvent
 from persistence.errors import SubscriptionClosed, SubscriptionLost
 
 DEFAULT_MAX_PENDING = 1_000

@@ -327,7 +327,7 @@ class GameResultRow(SQLModel, table=True):
 
 
 class ChatEntryRow(SQLModel, table=True):
-    """One line of a game's chat (``domain.chat``): its own gap-free sequence beside the game's."""
+    """One line of a game's chat (``domain.model.chat``): its own gap-free sequence beside the game's."""
 
     __tablename__ = "chat_entries"
 

@@ -16,9 +16,9 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from domain.chat import ChatRepository
+from domain.model.chat import ChatRepository
+from domain.model.ratings import RatingRepository
 from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
-from domain.ratings import RatingRepository
 from domain.registry import EngineRegistry
 from persistence.chat import SqlChatRepository
 from persistence.hot_states import HotStates

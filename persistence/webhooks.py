@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, insert, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
-from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
+from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 from persistence.driver_sql import DriverStatement
 from persistence.mapping import as_utc
 from persistence.tables import webhook_attempts, webhook_deliveries, webhook_endpoints

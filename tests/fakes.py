@@ -13,12 +13,12 @@ from typing import Self
 
 from domain.engine import JSON
 from domain.errors import GameNotFound, VersionConflict
-from domain.idempotency import Remembered
-from domain.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
-from domain.match import AppliedChoices, Match, RecordedEvent
+from domain.model.idempotency import Remembered
+from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
+from domain.model.match import AppliedChoices, Match, RecordedEvent
+from domain.model.ratings import Finishing
+from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 from domain.ports import BotGame, Connection, Player, PlayerSeat
-from domain.ratings import Finishing
-from domain.webhook_model import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 
 
 class FakePlayerRepository:

@@ -10,11 +10,11 @@ import strawberry
 from strawberry import ID
 from strawberry.types import Info
 
-from api.chat_live import chat_reader, chat_stream
+from api.edge.input_limits import INT32_MAX
 from api.graphql.common import Problem, attempt, container_of, in_range, lang_of, token_of
-from api.routers.chat import chat_page
-from api.schemas.chat import ChatEntryPublic, ChatMessageCreate, ChatSettingsPublic
-from api.validation import INT32_MAX
+from api.live.chat import chat_reader, chat_stream
+from api.rest.models.chat import ChatEntryPublic, ChatMessageCreate, ChatSettingsPublic
+from api.rest.routers.chat import chat_page
 
 
 @strawberry.type(description="One line of a game's chat (its `seq` is the chat's own).")

@@ -11,10 +11,10 @@ from pydantic import AfterValidator, TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
 from strawberry.types import Info
 
-from api.container import Container
+from api.bootstrap import Container
 from api.deps import bearer_from_connection_params, idempotency_caller, parse_bearer
-from api.problems import localized
-from api.validation import check_idempotency_key
+from api.edge.input_limits import check_idempotency_key
+from api.problems.details import localized
 from domain.errors import DomainError, InvalidRequest
 from domain.i18n import negotiate
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NewType, Optional
 
 import strawberry
 
-from api import game_schemas
+from api.openapi import game_schemas
 from domain.registry import default_registry
 
 SCALAR_PARTS = (

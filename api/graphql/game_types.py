@@ -15,8 +15,8 @@ from api.graphql.common import (
     lang_of,
 )
 from api.graphql.game_data import TypedStaticData
-from api.schemas.game_types import GameTypeDetail as GameTypeDetailPublic
-from api.schemas.game_types import GameTypePublic
+from api.rest.models.game_types import GameTypeDetail as GameTypeDetailPublic
+from api.rest.models.game_types import GameTypePublic
 from domain.errors import GameTypeNotFound, UnknownGameType
 
 T = TypeVar("T")

@@ -33,12 +33,12 @@ from api.graphql.game_data import (
     of_game,
 )
 from api.graphql.ratings import UnratedReason
-from api.schemas.games import GameCreate, GamePagePublic, GamePublic, changed_game
-from api.schemas.games import GameCreated as GameCreatedPublic
-from domain.clocks import MIN_CLOCK_SECONDS
+from api.rest.models.games import GameCreate, GamePagePublic, GamePublic, changed_game
+from api.rest.models.games import GameCreated as GameCreatedPublic
 from domain.errors import InvalidOptions
-from domain.lobby import MAX_FILTER_SEATS, LobbyFilter
-from domain.seating import creator_of
+from domain.model.clocks import MIN_CLOCK_SECONDS
+from domain.model.lobby import MAX_FILTER_SEATS, LobbyFilter
+from domain.services.seating import creator_of
 
 
 @strawberry.type

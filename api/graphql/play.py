@@ -11,6 +11,7 @@ from strawberry import ID
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from api.edge.input_limits import INT32_MAX
 from api.graphql.common import (
     IDEMPOTENCY_KEY_ADAPTER,
     Problem,
@@ -26,9 +27,8 @@ from api.graphql.games import (
     Decision,
     decision_of,
 )
-from api.schemas.games import translated_decision
-from api.schemas.play import ChoiceSubmit, ReplayPublic
-from api.validation import INT32_MAX
+from api.rest.models.games import translated_decision
+from api.rest.models.play import ChoiceSubmit, ReplayPublic
 
 
 @strawberry.type

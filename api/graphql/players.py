@@ -9,6 +9,7 @@ import strawberry
 from strawberry import ID
 from strawberry.types import Info
 
+from api.edge.input_limits import INT32_MAX
 from api.graphql.common import (
     Problem,
     attempt,
@@ -17,8 +18,7 @@ from api.graphql.common import (
     token_of,
 )
 from api.graphql.seats import JoinGameResult, SeatJoined
-from api.schemas.players import PlayerCreate, PlayerGamePublic
-from api.validation import INT32_MAX
+from api.rest.models.players import PlayerCreate, PlayerGamePublic
 
 
 @strawberry.type

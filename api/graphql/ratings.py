@@ -1,7 +1,7 @@
 """GraphQL ratings: leaderboards per game type, player profiles and the ratings at a table.
 
 The resolvers call the same ``StandingService`` as REST and reuse its mappings
-(``api.schemas.ratings``), so both APIs show the same numbers.
+(``api.rest.models.ratings``), so both APIs show the same numbers.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from strawberry import ID
 from strawberry.types import Info
 
 from api.graphql.common import Problem, attempt, container_of, in_range
-from api.schemas.ratings import (
+from api.rest.models.ratings import (
     FinishingPublic,
     LeaderboardPublic,
     ProfilePublic,

@@ -23,9 +23,9 @@ from api.graphql.games import (
     GameOrProblem,
     game_of,
 )
-from api.schemas.games import changed_game
-from api.schemas.seats import SeatCreate
-from domain.seating import take_seat
+from api.rest.models.games import changed_game
+from api.rest.models.seats import SeatCreate
+from domain.services.seating import take_seat
 
 
 @strawberry.type

@@ -20,7 +20,7 @@ from api.graphql.play import (
     Event,
     offer_of,
 )
-from api.live import attending, follower_of, game_event_stream
+from api.live.game_events import attending, follower_of, game_event_stream
 
 
 @strawberry.type

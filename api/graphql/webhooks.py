@@ -18,7 +18,7 @@ from api.graphql.common import (
     token_of,
 )
 from api.graphql.game_data import TypedPayload, named_scalar
-from api.schemas.webhooks import WebhookCreate, WebhookDeliveryPublic, WebhookPublic
+from api.rest.models.webhooks import WebhookCreate, WebhookDeliveryPublic, WebhookPublic
 
 if TYPE_CHECKING:
     YourTurnPayload = dict[str, Any]

@@ -1,12 +1,12 @@
 """Which bot seat plays next in a match, and its choice: shared by the service and by anyone
-replaying a finished game from its revealed seed and salt (see ``domain.verification``)."""
+replaying a finished game from its revealed seed and salt (see ``domain.model.verification``)."""
 
 from __future__ import annotations
 
 from domain.bots.policies import choose, context_for
 from domain.engine import Choice
-from domain.match import Match
-from domain.seeding import rng_for_bot
+from domain.model.match import Match
+from domain.model.seeding import rng_for_bot
 
 
 def next_bot_seat(match: Match) -> int | None:

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from domain.errors import Forbidden, SeatResigned, Unauthorized, VersionConflict
-from domain.match import Match, MatchStatus, RecordedEvent
-from domain.outbox import enqueue_outbox
+from domain.model.match import Match, MatchStatus, RecordedEvent
+from domain.model.outbox import enqueue_outbox
+from domain.model.tokens import hash_token
 from domain.ports import Clock, EventPublisher, UnitOfWork, UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.services.decisions import next_decision
-from domain.tokens import hash_token
 from domain.transactions import OneTransactionEach, Transactions
 
 MAX_RETRIES = 5

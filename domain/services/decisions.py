@@ -4,7 +4,7 @@ the offer attached to a live event."""
 from __future__ import annotations
 
 from domain.engine import JSON, Decision
-from domain.match import Match, MatchStatus
+from domain.model.match import Match, MatchStatus
 
 
 def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:

@@ -6,10 +6,10 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from domain.clocks import ClockSettings, Timing, inactivity_limited
 from domain.engine import JSON
 from domain.errors import InvalidSeed, TooManyListedGames, VersionConflict
-from domain.idempotency import (
+from domain.model.clocks import ClockSettings, Timing, inactivity_limited
+from domain.model.idempotency import (
     check_token_key,
     fingerprint,
     key_hash,
@@ -17,10 +17,9 @@ from domain.idempotency import (
     same_request,
     token_for_key,
 )
-from domain.lobby import Creator, GamePage, LobbyCursor, LobbyFilter, unrated_reasons
-from domain.match import Match
-from domain.ports import UnitOfWork
-from domain.seeding import (
+from domain.model.lobby import Creator, GamePage, LobbyCursor, LobbyFilter, unrated_reasons
+from domain.model.match import Match
+from domain.model.seeding import (
     SEED_MODE_HOST,
     SEED_MODE_SERVER,
     SEED_MODES,
@@ -28,8 +27,9 @@ from domain.seeding import (
     new_salt,
     new_seed,
 )
+from domain.model.tokens import hash_token, new_token
+from domain.ports import UnitOfWork
 from domain.services.core import ServiceCore
-from domain.tokens import hash_token, new_token
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class LobbyService:
     ) -> Created:
         """A new lobby. Giving a seed selects the open ``host`` seed mode; otherwise the server
         draws the seed. Either way a server salt keeps the published commitment unguessable.
-        An idempotency key is remembered per ``caller`` (see ``domain.idempotency``).
+        An idempotency key is remembered per ``caller`` (see ``domain.model.idempotency``).
         A public game created by a player (``creator_id``) is listed in the lobby, within the
         caps on open listed lobbies per player and per client ``address``."""
         engine = self.core.registry.get(game_type)

@@ -11,8 +11,8 @@ from typing import Protocol, TypeVar
 from domain.bots.turns import bot_choice, next_bot_seat
 from domain.engine import JSON, Choice
 from domain.errors import SeatResigned, StaleDecision, VersionConflict
-from domain.idempotency import Remembered, fingerprint, same_request
-from domain.match import Match, SubmitResult
+from domain.model.idempotency import Remembered, fingerprint, same_request
+from domain.model.match import Match, SubmitResult
 from domain.ports import BotGame, UnitOfWork
 from domain.services.core import MAX_RETRIES, ServiceCore
 from domain.services.decisions import describe_decision, next_decision

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.engine import JSON
-from domain.match import RecordedEvent
+from domain.model.match import RecordedEvent
 from domain.services.core import ServiceCore, Viewer
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.bots import validate_level
 from domain.errors import Forbidden, InviteRequired, TooManyBotOnlyGames, Unauthorized
-from domain.idempotency import (
+from domain.model.idempotency import (
     Remembered,
     check_token_key,
     fingerprint,
@@ -18,10 +18,10 @@ from domain.idempotency import (
     same_request,
     token_for_key,
 )
-from domain.match import Match
-from domain.names import clean_seat_name
+from domain.model.match import Match
+from domain.model.names import clean_seat_name
+from domain.model.tokens import hash_token, new_token
 from domain.services.core import ServiceCore, retrying
-from domain.tokens import hash_token, new_token
 
 
 @dataclass(frozen=True, slots=True)

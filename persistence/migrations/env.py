@@ -1,4 +1,4 @@
-"""Alembic environment: run migrations on a connection handed in by ``persistence.schema`` or,
+"""Alembic environment: run migrations on a connection handed in by ``persistence.migrate`` or,
 from the ``alembic`` CLI, on the URL given by ``-x url=...``, ``sqlalchemy.url`` or
 ``TABLETOP_DATABASE_URL``."""
 

@@ -11,11 +11,11 @@ import sys
 from fastapi import FastAPI
 
 from api.app import create_app
-from api.server import serve
+from api.entrypoints.serve import serve
+from api.entrypoints.workers import serve_worker, serve_workers
 from api.settings import Settings
-from api.workers import serve_worker, serve_workers
 from domain.registry import default_registry
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.duel_game import DuelEngine
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.e2e.harness import running_server
 from tests.e2e.play import auth
 from tests.e2e.services import ServerProcess, new_duel, postgres_database, running_servers

@@ -27,7 +27,7 @@ import httpx
 import pytest
 import redis
 
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.e2e.harness import GAME_EVENTS, ROOT, free_port, graphql_socket, wait_healthy
 from tests.e2e.play import auth, start_game
 from tests.e2e.services import (

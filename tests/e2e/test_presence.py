@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.e2e.harness import GAME_EVENTS, graphql_socket
 from tests.e2e.services import ServerProcess, new_duel, postgres_database, running_servers
 from tests.services import reachable_redis

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from domain.ratings import START_MU
+from domain.model.ratings import START_MU
 from tests.e2e.play import auth
 from tests.e2e.services import ServerProcess, postgres_database
 

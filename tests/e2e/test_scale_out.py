@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.e2e.harness import GAME_EVENTS, GraphQLSocket, graphql_socket
 from tests.e2e.play import auth
 from tests.e2e.services import ServerProcess, all_events, new_duel, postgres_database, running_servers

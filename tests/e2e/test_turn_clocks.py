@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.e2e.play import auth
 from tests.e2e.services import ServerProcess, all_events, postgres_database, running_servers
 from tests.services import reachable_redis

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from standardwebhooks.webhooks import Webhook
 
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from tests.e2e.harness import free_port
 from tests.e2e.play import auth
 from tests.e2e.services import all_events, postgres_database, running_servers

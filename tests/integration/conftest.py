@@ -19,7 +19,7 @@ from sqlalchemy.engine import URL
 
 from domain.registry import EngineRegistry
 from persistence.database import create_db_engine
-from persistence.schema import migrate
+from persistence.migrate import migrate
 from persistence.tables import metadata
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.duel_game import DuelEngine

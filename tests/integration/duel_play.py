@@ -6,10 +6,10 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from domain.match import Match
+from domain.model.match import Match
+from domain.model.seeding import commitment
 from domain.ports import UnitOfWorkFactory
 from domain.registry import EngineRegistry
-from domain.seeding import commitment
 from domain.services.bundle import Services
 from tests.fakes import FakePublisher, FixedClock
 

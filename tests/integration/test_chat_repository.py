@@ -11,8 +11,8 @@ from typing import Any, Self
 import pytest
 from sqlalchemy import Engine
 
-from domain.chat import BURST, ChatEntry, ChatService, chat_channel
 from domain.errors import ChatRateLimited
+from domain.model.chat import BURST, ChatEntry, ChatService, chat_channel
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory

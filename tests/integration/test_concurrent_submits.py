@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 
 from domain.engine import JSON
 from domain.errors import VersionConflict
-from domain.match import Match
+from domain.model.match import Match
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory

@@ -84,7 +84,7 @@ def test_the_pool_keeps_the_configured_connections_on_both_databases(tmp_path: P
 
 
 def test_the_server_settings_size_the_pool(tmp_path: Path) -> None:
-    from api.container import build_container
+    from api.bootstrap import build_container
     from api.settings import Settings
 
     settings = Settings(

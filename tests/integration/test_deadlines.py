@@ -7,9 +7,9 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from domain.deadlines import DeadlineService
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.deadlines import DeadlineService
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from domain.engine import Event
-from domain.match import RecordedEvent
+from domain.model.match import RecordedEvent
 from persistence.errors import SubscriptionLost
-from persistence.hub import EventHub, HubBroker
+from persistence.event_hub import EventHub, HubBroker
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(30)]
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from domain.match import Match
+from domain.model.match import Match
 from domain.registry import default_registry
 from domain.services.bundle import Services
 from persistence.group_commit import GroupCommitter

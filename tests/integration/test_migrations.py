@@ -9,7 +9,7 @@ from sqlalchemy import Engine, text
 
 from persistence.database import create_db_engine, describe
 from persistence.errors import DatabaseNotMigrated
-from persistence.schema import current_revisions, ensure_migrated, head_revisions, migrate
+from persistence.migrate import current_revisions, ensure_migrated, head_revisions, migrate
 from persistence.tables import metadata
 
 
@@ -67,7 +67,7 @@ def test_the_refusal_never_shows_the_database_password() -> None:
 def test_seat_counts_are_backfilled_for_games_stored_before_them(tmp_path: object) -> None:
     from alembic import command
 
-    from persistence.schema import alembic_config
+    from persistence.migrate import alembic_config
 
     db_engine = create_db_engine(f"sqlite:///{tmp_path}/old.db")
     try:
@@ -103,9 +103,9 @@ def test_decision_versions_and_lobby_facts_are_backfilled(tmp_path: object) -> N
 
     from alembic import command
 
+    from domain.model.seeding import rng_for_seed
     from domain.registry import default_registry
-    from domain.seeding import rng_for_seed
-    from persistence.schema import alembic_config
+    from persistence.migrate import alembic_config
 
     engine = default_registry().get("im-schutze-der-burg")
     options = engine.meta.resolve_options({})

@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import select
 
 from domain.errors import GameFull
-from domain.players import PlayerService
 from domain.registry import EngineRegistry
+from domain.services.players import PlayerService
 from persistence.tables import player_seats, players
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.integration.duel_play import game_service

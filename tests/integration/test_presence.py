@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from domain.presence import PresenceService
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.presence import PresenceService
 from persistence.tables import presence
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock

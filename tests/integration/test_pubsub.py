@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import redis
 
-from api.container import build_container
+from api.bootstrap import build_container
 from api.settings import Settings
 from domain.engine import Event
-from domain.match import RecordedEvent
+from domain.model.match import RecordedEvent
 from persistence.errors import SubscriptionClosed, SubscriptionLost
 from persistence.pubsub import InProcessBroker, RedisBroker, decode, encode
 from persistence.subscription import Subscription

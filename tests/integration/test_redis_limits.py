@@ -1,4 +1,4 @@
-"""The rate limit's sliding-window counter on a real Redis (``api.redis_limits``): one script
+"""The rate limit's sliding-window counter on a real Redis (``persistence.limits.redis_windows``): one script
 charges and reports, and an ended window's count still weighs on the next one."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import secrets
 import pytest
 import redis
 
-from api.redis_limits import RedisWindows
+from persistence.limits.redis_windows import RedisWindows
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 

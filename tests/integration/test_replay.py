@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.registry import default_registry
-from domain.replay import ReplayService
 from domain.services.bundle import Services
+from domain.services.replay import ReplayService
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 

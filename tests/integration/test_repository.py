@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import Engine, event, func, select
 
 from domain.errors import GameNotFound, VersionConflict
-from domain.idempotency import Remembered
-from domain.lobby import LobbyCursor, LobbyFilter
-from domain.match import Match, MatchStatus
+from domain.model.idempotency import Remembered
+from domain.model.lobby import LobbyCursor, LobbyFilter
+from domain.model.match import Match, MatchStatus
 from domain.ports import GameRepository, UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from persistence.repository import SqlGameRepository
@@ -330,7 +330,7 @@ def test_many_concurrent_writers_on_sqlite_neither_deadlock_nor_fail(tmp_path) -
 
     from domain.registry import EngineRegistry as Registry
     from persistence.database import create_db_engine
-    from persistence.schema import migrate
+    from persistence.migrate import migrate
     from persistence.uow import SqlUnitOfWorkFactory as Factory
     from tests.duel_game import DuelEngine as Duel
 

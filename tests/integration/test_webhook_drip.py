@@ -19,11 +19,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from api.webhook_sender import WebhookSender
-from domain.players import PlayerService
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from domain.webhooks import RetryPolicy, WebhookService
+from domain.services.players import PlayerService
+from domain.services.webhooks import RetryPolicy, WebhookService
+from persistence.outbound.webhook_sender import WebhookSender
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock
 

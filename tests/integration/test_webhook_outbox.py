@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 
-from domain.players import PlayerService
+from domain.model.webhooks import Attempt, ClaimedDelivery
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from domain.webhook_model import Attempt, ClaimedDelivery
-from domain.webhooks import WebhookService
+from domain.services.players import PlayerService
+from domain.services.webhooks import WebhookService
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock
 

@@ -16,9 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from api.webhook_sender import TargetGuard, WebhookSender, pinned
-from domain.webhook_model import Attempt, ClaimedDelivery
-from domain.webhooks import RetryPolicy, new_secret
+from domain.model.webhooks import Attempt, ClaimedDelivery
+from domain.services.webhooks import RetryPolicy, new_secret
+from persistence.outbound.webhook_sender import TargetGuard, WebhookSender, pinned
 from tests.fakes import FakeRepository, FakeUnitOfWork
 
 pytestmark = pytest.mark.timeout(30)

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from domain.players import PlayerService
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from domain.webhooks import WebhookService
+from domain.services.players import PlayerService
+from domain.services.webhooks import WebhookService
 from persistence.database import create_db_engine
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, ManualClock

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from domain.chat import BURST, MAX_MESSAGE_LENGTH
+from domain.model.chat import BURST, MAX_MESSAGE_LENGTH
 from tests.rest.test_rest_contract import auth, seated_game
 
 

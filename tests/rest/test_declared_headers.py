@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.export import openapi_document
+from api.entrypoints.export import openapi_document
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.rest.test_rest_contract import auth
 

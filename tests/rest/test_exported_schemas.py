@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from api.export import GRAPHQL_PATH, OPENAPI_PATH, graphql_text, openapi_document, openapi_text
+from api.entrypoints.export import GRAPHQL_PATH, OPENAPI_PATH, graphql_text, openapi_document, openapi_text
 
 
 def test_openapi_json_is_in_sync_with_the_code() -> None:

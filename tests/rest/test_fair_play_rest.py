@@ -11,8 +11,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from domain.model.verification import replay_bot_game
 from domain.registry import default_registry
-from domain.verification import replay_bot_game
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.rest.test_rest_contract import assert_problem, auth, new_game
 

@@ -11,8 +11,12 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect
 
-from api import schemas
 from api.graphql.game_data import typed_field_names
+from api.rest.models.game_types import GameTypeDetail, GameTypePublic, OptionPublic, PlayerLimitPublic
+from api.rest.models.games import DecisionPublic, GameCreated, GamePublic, SeatPublic, ViewerPublic
+from api.rest.models.play import ChoicesPublic, ReplayPublic, SubmitResultPublic
+from api.rest.models.players import PlayerGamePublic
+from api.rest.models.seats import SeatCreated
 from domain.catalog import all_catalogs, prompt_text
 from tests.rest.test_rest_contract import seated_game
 
@@ -95,20 +99,20 @@ def camel(name: str) -> str:
 
 
 PAIRS: list[tuple[type[BaseModel], str]] = [
-    (schemas.GamePublic, "Game"),
-    (schemas.GameCreated, "GameCreated"),
-    (schemas.GameTypePublic, "GameType"),
-    (schemas.GameTypeDetail, "GameTypeDetail"),
-    (schemas.OptionPublic, "GameOption"),
-    (schemas.PlayerLimitPublic, "PlayerLimit"),
-    (schemas.SeatPublic, "Seat"),
-    (schemas.DecisionPublic, "Decision"),
-    (schemas.ChoicesPublic, "Choices"),
-    (schemas.SubmitResultPublic, "SubmitResult"),
-    (schemas.SeatCreated, "SeatJoined"),
-    (schemas.PlayerGamePublic, "PlayerGame"),
-    (schemas.ReplayPublic, "Replay"),
-    (schemas.ViewerPublic, "Viewer"),
+    (GamePublic, "Game"),
+    (GameCreated, "GameCreated"),
+    (GameTypePublic, "GameType"),
+    (GameTypeDetail, "GameTypeDetail"),
+    (OptionPublic, "GameOption"),
+    (PlayerLimitPublic, "PlayerLimit"),
+    (SeatPublic, "Seat"),
+    (DecisionPublic, "Decision"),
+    (ChoicesPublic, "Choices"),
+    (SubmitResultPublic, "SubmitResult"),
+    (SeatCreated, "SeatJoined"),
+    (PlayerGamePublic, "PlayerGame"),
+    (ReplayPublic, "Replay"),
+    (ViewerPublic, "Viewer"),
 ]
 
 

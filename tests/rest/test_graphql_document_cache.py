@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from api.graphql_guard import DocumentCache
+from api.graphql.guard import DocumentCache
 from tests.rest.test_graphql_contract import PROTOCOL, SUBSCRIBE, seated_duel
 
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.game_schemas import prefix
 from api.graphql.game_data import event_types, games
 from api.graphql.schema import schema
+from api.openapi.game_schemas import prefix
 from tests.rest.test_rest_contract import auth, seated_game
 from tests.unit.test_game_schemas import validator
 

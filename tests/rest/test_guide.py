@@ -1,4 +1,4 @@
-"""The developer's guide has one source (``api/guide.md``): it is the OpenAPI description that
+"""The developer's guide has one source (``api/pages/guide.md``): it is the OpenAPI description that
 ``/docs`` and ``/redoc`` render, and the README's copy is equal to it. Facts it states that live in
 the code (limits, languages, platform events) are checked against the code."""
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from api.docs import README_GUIDE_START, guide, readme_with_guide
+from api.pages.docs import README_GUIDE_START, guide, readme_with_guide
 from api.settings import Settings
 from domain.i18n import LANGUAGES
-from domain.match import RESERVED_EVENT_TYPES
+from domain.model.match import RESERVED_EVENT_TYPES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

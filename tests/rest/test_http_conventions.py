@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from api.app import create_app
-from api.cors import origin_policy
+from api.edge.cors import origin_policy
 from api.settings import Settings
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.rest.test_rematch_api import finished_duel

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.export import openapi_document
-from api.game_schemas import prefix
+from api.entrypoints.export import openapi_document
+from api.openapi.game_schemas import prefix
 from domain.catalog import all_catalogs
 from tests.rest.test_graphql_contract import PAIRS, camel, graphql_types
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
-from api.export import openapi_document
+from api.entrypoints.export import openapi_document
 from tests.rest.test_rest_contract import auth, new_game, seated_game
 
 HEALTH = ("healthz", "readyz", "metrics")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.problems import known, problem_codes
+from api.problems.details import known, problem_codes
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

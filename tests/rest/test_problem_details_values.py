@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.problems import localized, problem_codes
+from api.problems.details import localized, problem_codes
 from domain import errors
 from domain.i18n import LANGUAGES, platform_texts
 from tests.rest.conftest import make_settings, registry_with_test_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from api.problems import problem_codes
+from api.problems.details import problem_codes
 from domain.i18n import LANGUAGES, platform_texts
 
 UNKNOWN_GAME = "query($id: ID!) { game(id: $id) { __typename ... on Problem { code detail } } }"

@@ -17,7 +17,7 @@ import limits.aio.strategies
 import pytest
 from fastapi.testclient import TestClient
 
-import api.ratelimit
+import api.edge.rate_limits
 from api.app import create_app
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.services import reachable_redis
@@ -41,7 +41,7 @@ class FakeClock:
 @pytest.fixture(autouse=True)
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     fake = FakeClock()
-    for module in (limits.aio.strategies, limits.aio.storage.memory, api.ratelimit):
+    for module in (limits.aio.strategies, limits.aio.storage.memory, api.edge.rate_limits):
         monkeypatch.setattr(module, "time", fake)  # fails loudly if a module stops reading ``time``
     return fake
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from domain.ratings import PAIR_LIMIT, START_MU
+from domain.model.ratings import PAIR_LIMIT, START_MU
 from tests.rest.test_quitters_api import wait_for
 from tests.rest.test_rest_contract import assert_problem, auth
 

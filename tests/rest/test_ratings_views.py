@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from domain.i18n import LANGUAGES, platform_texts
-from domain.ratings import PAIR_LIMIT, START_MU, WHY_UNRATED
+from domain.model.ratings import PAIR_LIMIT, START_MU, WHY_UNRATED
 from tests.rest.test_graphql_contract import gql
 from tests.rest.test_ratings_api import CLOCK, board, choose, play_one_round, player
 from tests.rest.test_rest_contract import auth

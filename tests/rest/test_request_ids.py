@@ -1,10 +1,10 @@
-"""Request ids made without a ``uuid4`` per request (``api.middleware.fresh_request_id``)."""
+"""Request ids made without a ``uuid4`` per request (``api.edge.middleware.fresh_request_id``)."""
 
 from __future__ import annotations
 
 import os
 
-from api.middleware import VALID_REQUEST_ID, fresh_request_id
+from api.edge.middleware import VALID_REQUEST_ID, fresh_request_id
 
 
 def test_fresh_request_ids_are_unique_and_valid() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from domain.names import MAX_NAME_LENGTH
-from domain.webhook_model import FILTERS
+from domain.model.names import MAX_NAME_LENGTH
+from domain.model.webhooks import FILTERS
 
 
 def parameter(spec: dict[str, Any], path: str, method: str, name: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Routes resolved once (``api.routes``): no per-request walk of the routers, same routing."""
+"""Routes resolved once (``api.rest.resolved_routes``): no per-request walk of the routers, same routing."""
 
 from __future__ import annotations
 

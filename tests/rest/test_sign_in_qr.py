@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from api.sign_in_qr import qr_svg, sign_in_link
+from api.pages.sign_in_qr import qr_svg, sign_in_link
 from tests.rest.test_rest_contract import assert_problem, auth, new_game
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.game_schemas import prefix
+from api.openapi.game_schemas import prefix
 from tests.rest.test_strict_responses import StrictChecker
 from tests.rest.test_strict_responses import document as document
 

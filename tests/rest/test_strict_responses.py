@@ -15,8 +15,8 @@ import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
-from api.export import openapi_document
-from api.game_schemas import prefix
+from api.entrypoints.export import openapi_document
+from api.openapi.game_schemas import prefix
 from tests.e2e.play import play_over_rest
 
 GAMES = [("keythedral", 2, {}), ("carcassonne", 2, {}), ("im-schutze-der-burg", 2, {})]

@@ -1,4 +1,4 @@
-"""``submitChoice`` served by the pre-resolved handler (``api.submit_route``) answers exactly as
+"""``submitChoice`` served by the pre-resolved handler (``api.rest.fast_submit``) answers exactly as
 FastAPI's route does: the same statuses, bytes and headers for the same requests, errors included,
 and answers that validate against the operation the OpenAPI document still declares."""
 
@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.export import openapi_document
-from api.submit_route import OPERATION_ID, PreResolvedSubmit
+from api.entrypoints.export import openapi_document
+from api.rest.fast_submit import OPERATION_ID, PreResolvedSubmit
 from tests.e2e.play import start_game
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.rest.test_rest_contract import auth, seated_game

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.export import openapi_document
-from api.game_schemas import PARTS, prefix
+from api.entrypoints.export import openapi_document
 from api.graphql.schema import schema
-from api.openapi_games import TAGS
+from api.openapi.game_schemas import PARTS, prefix
+from api.openapi.games import TAGS
 from domain.catalog import all_catalogs
 from tests.rest.test_rest_contract import auth, seated_game
 

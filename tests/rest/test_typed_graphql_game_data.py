@@ -32,7 +32,7 @@ from graphql import (
 )
 
 from api.app import create_app
-from api.export import openapi_document
+from api.entrypoints.export import openapi_document
 from api.graphql.game_data import games
 from api.graphql.schema import schema
 from tests.rest.conftest import make_settings, registry_with_test_game

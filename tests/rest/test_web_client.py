@@ -7,7 +7,7 @@ import re
 
 from fastapi.testclient import TestClient
 
-from api.web import web_root
+from api.pages.web_client import web_root
 
 
 def test_play_redirects_to_the_client_folder_and_serves_its_page(client: TestClient) -> None:

@@ -24,7 +24,7 @@ def test_an_unauthenticated_registration_is_refused_before_any_lookup(
         looked_up.append(host)
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port))]
 
-    monkeypatch.setattr("api.webhook_sender.socket.getaddrinfo", counting_lookup)
+    monkeypatch.setattr("persistence.outbound.webhook_sender.socket.getaddrinfo", counting_lookup)
     body = {"url": "https://intranet.example/hook", "filters": ["all"]}
     with TestClient(create_app(make_settings(tmp_path), registry=registry_with_test_game())) as client:
         anonymous = client.post("/v1/webhooks", json=body)

@@ -16,13 +16,13 @@ import pytest
 from jsonschema import Draft202012Validator
 from standardwebhooks.webhooks import Webhook
 
-from api.export import openapi_document
-from api.webhook_sender import TargetGuard, WebhookSender
-from domain.players import PlayerService
+from api.entrypoints.export import openapi_document
+from domain.model.webhooks import ClaimedDelivery
 from domain.registry import default_registry
 from domain.services.bundle import Services
-from domain.webhook_model import ClaimedDelivery
-from domain.webhooks import RetryPolicy, WebhookService, new_secret
+from domain.services.players import PlayerService
+from domain.services.webhooks import RetryPolicy, WebhookService, new_secret
+from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 from tests.integration.test_webhook_pinning import Receiver, receiver  # noqa: F401 (fixture)
 from tests.rest.test_strict_responses import closed

@@ -8,7 +8,7 @@ from typing import cast
 
 import pytest
 
-from api.bot_runner import URGENT_BURST, BotRunner
+from api.background.bots import URGENT_BURST, BotRunner
 from domain.errors import TooManyBotOnlyGames
 from domain.ports import BotGame
 from domain.registry import EngineRegistry

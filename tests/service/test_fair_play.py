@@ -11,12 +11,12 @@ import pytest
 
 from domain.bots import choose, context_for
 from domain.errors import Forbidden, Unauthorized
-from domain.lobby import LobbyFilter
-from domain.match import MatchStatus, Seat
+from domain.model.lobby import LobbyFilter
+from domain.model.match import MatchStatus, Seat
+from domain.model.seeding import SEED_MODE_HOST, SEED_MODE_SERVER, rng_for_bot, verify_commitment
+from domain.model.tokens import hash_token
 from domain.registry import EngineRegistry
-from domain.seeding import SEED_MODE_HOST, SEED_MODE_SERVER, rng_for_bot, verify_commitment
 from domain.services.bundle import Services
-from domain.tokens import hash_token
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 

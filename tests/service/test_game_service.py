@@ -18,8 +18,8 @@ from domain.errors import (
     UnknownGameType,
     VersionConflict,
 )
+from domain.model.seeding import commitment
 from domain.registry import EngineRegistry
-from domain.seeding import commitment
 from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock

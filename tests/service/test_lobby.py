@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import Forbidden, GameNotInLobby, InvalidName, InviteRequired, Unauthorized
-from domain.lobby import LobbyFilter
+from domain.model.lobby import LobbyFilter
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from tests.duel_game import DuelEngine

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import Forbidden, InvalidRequest, SeatBlocked, TooManyListedGames
-from domain.lobby import LobbyFilter
+from domain.model.lobby import LobbyFilter
 from domain.ports import Player
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services

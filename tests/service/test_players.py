@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import Forbidden, GameNotFound, Unauthorized
-from domain.players import PlayerService
+from domain.model.tokens import hash_token
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from domain.tokens import hash_token
+from domain.services.players import PlayerService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from domain.presence import PresenceService
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.presence import PresenceService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 

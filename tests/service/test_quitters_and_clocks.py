@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 
-from domain.deadlines import DeadlineService
 from domain.errors import (
     Forbidden,
     GameNotInProgress,
@@ -16,6 +15,7 @@ from domain.errors import (
 )
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.deadlines import DeadlineService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 

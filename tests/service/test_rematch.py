@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import GameNotFinished, NotEnoughPlayers, RematchExists, Unauthorized
-from domain.players import PlayerService
 from domain.registry import EngineRegistry
-from domain.rematch import RematchService
 from domain.services.bundle import Services
+from domain.services.players import PlayerService
+from domain.services.rematch import RematchService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 

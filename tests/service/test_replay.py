@@ -6,8 +6,8 @@ import pytest
 
 from domain.errors import GameNotFinished, SeatNotFound
 from domain.registry import EngineRegistry
-from domain.replay import ReplayService
 from domain.services.bundle import Services
+from domain.services.replay import ReplayService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import Forbidden, InvalidRequest, Unauthorized, WebhookTargetRefused
-from domain.players import PlayerService
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from domain.webhooks import WebhookService
+from domain.services.players import PlayerService
+from domain.services.webhooks import WebhookService
 from tests.duel_game import DuelEngine
 from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 

@@ -12,7 +12,7 @@ import pytest
 
 from domain.catalog import all_catalogs, describe
 from domain.i18n import LANGUAGES, negotiate, platform_texts
-from domain.match import RESERVED_EVENT_TYPES
+from domain.model.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 from tests.playouts import Played, hosted_engines, play, variants
 

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.chat import (
+from domain.errors import InvalidChatMessage
+from domain.model.chat import (
     BURST,
     BURST_WINDOW,
     HIDDEN,
@@ -18,7 +19,6 @@ from domain.chat import (
     clean_message,
     retry_after,
 )
-from domain.errors import InvalidChatMessage
 
 NOW = datetime(2026, 11, 26, 1, 0, tzinfo=UTC)
 

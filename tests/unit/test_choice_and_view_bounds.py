@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from api.simulate import Largest, play_one
+from api.entrypoints.simulate import Largest, play_one
 from domain.engine import GameEngine
 from domain.registry import default_registry
 

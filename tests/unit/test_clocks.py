@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.clocks import ClockSettings, Timing
 from domain.errors import InvalidOptions
+from domain.model.clocks import ClockSettings, Timing
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from domain.engine import GameEngine
-from domain.match import RESERVED_EVENT_TYPES
+from domain.model.match import RESERVED_EVENT_TYPES
+from domain.model.seeding import rng_for_seed
 from domain.registry import default_registry
-from domain.seeding import rng_for_seed
 from tests.duel_game import DuelEngine
 
 ENGINES: list[GameEngine[Any]] = [DuelEngine(), *default_registry()]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from api.game_schemas import load
+from api.openapi.game_schemas import load
 from domain.catalog import all_catalogs, describe
 from domain.i18n import LANGUAGES
-from domain.match import RESERVED_EVENT_TYPES
+from domain.model.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 
 REGISTRY = default_registry()
@@ -74,7 +74,7 @@ PLATFORM_SAMPLES = [
     ("clock_expired", {"seat": 0, "action": "forfeit"}),
     ("seat_returned", {"seat": 0}),
 ]
-"""Data the platform records (domain/match.py) in forms random games never reach."""
+"""Data the platform records (domain/model/match.py) in forms random games never reach."""
 
 
 @pytest.mark.parametrize("slug", SLUGS)

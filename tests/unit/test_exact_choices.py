@@ -16,7 +16,7 @@ import pytest
 
 from domain.engine import JSON, Choice, GameEngine, find_listed_choice, same_json
 from domain.errors import IllegalChoice
-from domain.match import Match, MatchStatus, Seat
+from domain.model.match import Match, MatchStatus, Seat
 from domain.registry import default_registry
 from tests.duel_game import DuelEngine
 

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from api.app import create_app
-from api.game_schemas import PARTS, components, load, prefix
+from api.openapi.game_schemas import PARTS, components, load, prefix
 from api.settings import Settings
 from domain.catalog import all_catalogs, describe
 from domain.i18n import LANGUAGES

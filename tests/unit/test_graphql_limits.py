@@ -10,8 +10,8 @@ from typing import Any
 
 from graphql import OperationDefinitionNode, parse
 
-from api.graphql_deadline import WithinDeadline
-from api.graphql_limits import DocumentMeasure
+from api.graphql.deadline import WithinDeadline
+from api.graphql.limits import DocumentMeasure
 
 
 def fragment_chain(fragments: int, leaf: str = "gameTypes { slug }") -> str:

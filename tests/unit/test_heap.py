@@ -1,10 +1,10 @@
-"""The server's collector settings (``api.heap``): frozen while serving, restored after."""
+"""The server's collector settings (``api.entrypoints.heap``): frozen while serving, restored after."""
 
 from __future__ import annotations
 
 import gc
 
-from api.heap import frozen_start_up_heap
+from api.entrypoints.heap import frozen_start_up_heap
 
 
 def test_the_start_up_heap_is_frozen_while_serving_and_released_after() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from api.simulate import main, parse_options, view_bytes
+from api.entrypoints.simulate import main, parse_options, view_bytes
 from domain.engine import Outcome
 from domain.registry import EngineRegistry
 from tests.duel_game import DuelEngine, DuelState

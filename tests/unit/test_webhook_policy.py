@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from api.webhook_sender import TargetGuard, embedded_ipv4
 from domain.errors import WebhookTargetRefused
-from domain.webhooks import RetryPolicy, new_secret
+from domain.services.webhooks import RetryPolicy, new_secret
+from persistence.outbound.webhook_sender import TargetGuard, embedded_ipv4
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

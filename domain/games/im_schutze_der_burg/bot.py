@@ -24,7 +24,7 @@ from .state import RESOLVE, State, dump_state, load_state
 # what building turns it into: a Stonemason gets about 0.6-0.75 VP per value point, a Worker half
 # that, so pieces count more while the seat's Stonemason is still to resolve this round. A thaler
 # pays for helper spaces and the Market; helpers in supply and on carts promise later points.
-# Tuned against random seats with api/simulate.py (see the report in the package README).
+# Tuned against random seats with api/entrypoints/simulate.py (see the report in the package README).
 RESOURCE_WEIGHT = 0.5
 PENDING_BUILD_WEIGHT = 0.25
 THALER_WEIGHT = 0.4

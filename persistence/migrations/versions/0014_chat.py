@@ -1,4 +1,4 @@
-"""Table talk: a game's chat entries, muted seats and hidden seats (``domain.chat``).
+"""Table talk: a game's chat entries, muted seats and hidden seats (``domain.model.chat``).
 
 Revision ID: 0014_chat
 Revises: 0013_ratings

@@ -8,7 +8,7 @@ from domain.engine import find_listed_choice
 from domain.games.im_schutze_der_burg.building import PAYMENTS_LISTED_MAX
 from domain.games.im_schutze_der_burg.payments import payments
 from domain.games.im_schutze_der_burg.state import State
-from domain.match import Match
+from domain.model.match import Match
 
 from .support import E, act, build_choice, kind, new_game, pick, set_res
 

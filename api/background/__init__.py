@@ -1,0 +1,2 @@
+"""Background threads of a server process: bots' turns, deadlines and presence, each calling a domain
+service."""

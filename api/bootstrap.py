@@ -1,0 +1,183 @@
+"""The composition root: builds real adapters from settings and wires them into the use cases."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+
+from api.background.bots import BotRunner
+from api.background.deadlines import DeadlineRunner
+from api.background.presence import PresenceRunner
+from api.edge.metrics import Metrics
+from api.settings import Settings
+from domain.model.chat import ChatService
+from domain.registry import EngineRegistry, default_registry
+from domain.services.bundle import Services
+from domain.services.core import ServiceCore
+from domain.services.deadlines import DeadlineService
+from domain.services.lobby import LobbyService
+from domain.services.play import PlayService
+from domain.services.players import PlayerService
+from domain.services.presence import PresenceService
+from domain.services.reads import ReadService
+from domain.services.rematch import RematchService
+from domain.services.replay import ReplayService
+from domain.services.seats import SeatService
+from domain.services.standing import StandingService
+from domain.services.webhooks import RetryPolicy, WebhookService
+from persistence.clock import SystemClock
+from persistence.database import create_db_engine
+from persistence.event_hub import HubBroker
+from persistence.group_commit import GroupCommitter
+from persistence.hot_states import HotStates
+from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
+from persistence.pubsub import InProcessBroker, RedisBroker
+from persistence.uow import SqlUnitOfWorkFactory
+
+
+@dataclass
+class Container:
+    settings: Settings
+    registry: EngineRegistry
+    db_engine: Engine
+    broker: Any
+    core: ServiceCore
+    lobby: LobbyService
+    seats: SeatService
+    play: PlayService
+    reads: ReadService
+    players: PlayerService
+    deadlines: DeadlineService
+    webhooks: WebhookService
+    replays: ReplayService
+    rematches: RematchService
+    guard: TargetGuard
+    presence: PresenceService
+    standing: StandingService
+    chat: ChatService
+    metrics: Metrics = field(default_factory=Metrics)
+    bots: BotRunner | None = None
+    deadline_runner: DeadlineRunner | None = None
+    sender: WebhookSender | None = None
+    presence_runner: PresenceRunner | None = None
+
+    def start_background(self) -> None:
+        """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
+        self.bots = BotRunner(self.play, self.settings.bot_think_seconds)
+        self.core.after_change.append(self.bots.notify)
+        self.bots.start()
+        self.deadline_runner = DeadlineRunner(self.deadlines, self.settings.deadline_poll_seconds)
+        self.deadline_runner.start()
+        settings = self.settings
+        self.sender = WebhookSender(
+            self.core.uow,
+            self.guard.checked_address,
+            RetryPolicy(
+                settings.webhook_retry_base_seconds,
+                settings.webhook_retry_max_seconds,
+                timedelta(seconds=settings.webhook_give_up_seconds),
+            ),
+            settings.webhook_timeout_seconds,
+            settings.webhook_max_response_bytes,
+            settings.webhook_poll_seconds,
+            settings.webhook_sender_concurrency,
+            settings.webhook_max_in_flight_per_endpoint,
+        )
+        self.sender.start()
+        self.presence_runner = PresenceRunner(self.presence, self.presence.ttl.total_seconds() / 3)
+        self.presence_runner.start()
+
+    async def stop_background(self) -> None:
+        if self.presence_runner is not None:
+            await run_in_threadpool(self.presence_runner.stop)
+            self.presence_runner = None
+        if self.sender is not None:
+            await run_in_threadpool(self.sender.stop)
+            self.sender = None
+        if self.deadline_runner is not None:
+            await run_in_threadpool(self.deadline_runner.stop)
+            self.deadline_runner = None
+        if self.bots is not None:
+            await run_in_threadpool(self.bots.stop)
+            self.core.after_change.remove(self.bots.notify)
+            self.bots = None
+        if isinstance(self.core.transactions, GroupCommitter):
+            await run_in_threadpool(self.core.transactions.close)
+
+
+def group_commit_writers(settings: Settings) -> int:
+    """One writer on SQLite (its single write lock), four on a server database unless set."""
+    if settings.group_commit_writers is not None:
+        return settings.group_commit_writers
+    return 1 if settings.database_url.startswith("sqlite") else 4
+
+
+def build_container(
+    settings: Settings, registry: EngineRegistry | None = None, metrics: Metrics | None = None
+) -> Container:
+    registry = registry or default_registry()
+    db_engine = create_db_engine(
+        settings.database_url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+    )
+    broker: Any
+    if settings.redis_url is not None:
+        broker = RedisBroker(
+            settings.redis_url.get_secret_value(), channel_prefix=settings.redis_channel_prefix
+        )
+    elif settings.event_hub is not None:
+        broker = HubBroker(settings.event_hub)
+    else:
+        broker = InProcessBroker()
+    hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
+    units = SqlUnitOfWorkFactory(db_engine, registry, hot_states)
+    committer = (
+        GroupCommitter(units, writers=group_commit_writers(settings)) if settings.group_commit else None
+    )
+    services = Services.build(units, registry, broker, SystemClock(), committer)
+    core = services.core
+    services.seats.max_bot_only_games = settings.max_bot_only_games
+    services.lobby.max_open_listed_per_player = settings.max_open_listed_games_per_player
+    services.lobby.max_open_listed_per_address = settings.max_open_listed_games_per_address
+    services.play.submit_on_loop = settings.submit_on_loop
+    metrics = metrics or Metrics()
+    services.play.submit_listeners.append(metrics.count_submit)
+    if committer is not None:
+        committer.batch_listeners.append(metrics.count_batch)
+    ttl = settings.lobby_expiry_seconds
+    services.lobby.inactivity_days = settings.inactivity_days or None
+    deadlines = DeadlineService(
+        core,
+        timedelta(seconds=ttl) if ttl > 0 else None,
+        settings.clock_lapses_before_stand_in,
+    )
+    guard = TargetGuard(settings.webhook_allow_private_targets)
+    webhooks = WebhookService(core, guard)
+    return Container(
+        settings,
+        registry,
+        db_engine,
+        broker,
+        core,
+        services.lobby,
+        services.seats,
+        services.play,
+        services.reads,
+        PlayerService(core, services.seats),
+        deadlines,
+        webhooks,
+        ReplayService(core),
+        RematchService(core),
+        guard,
+        PresenceService(core, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
+        StandingService(core),
+        ChatService(core, units, broker, core.clock),
+        metrics,
+    )

@@ -1,0 +1,2 @@
+"""Process entry points: the command line, serving (one process or a supervisor of workers), schema
+export and simulation."""

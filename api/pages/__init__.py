@@ -1,0 +1,1 @@
+"""Pages served to browsers: the web client, the API documentation and the sign-in QR code."""

@@ -1,0 +1,2 @@
+"""The model: the match aggregate and the values around it (clocks, lobby, chat, ratings, webhooks,
+seeds, tokens)."""

@@ -1,0 +1,570 @@
+"""The match aggregate: a game's lifecycle, seats, sealed simultaneous choices, version and events.
+
+It owns the generic invariants and runs the central guards before any engine code; the engine owns
+the rules. Every change bumps ``version`` (optimistic concurrency) and records events with
+consecutive sequence numbers; the repository persists ``new_events`` with the match.
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from domain.engine import JSON, Choice, Decision, Event, GameEngine, event_for, find_listed_choice, same_json
+from domain.errors import (
+    GameFull,
+    GameNotFinished,
+    GameNotInLobby,
+    GameNotInProgress,
+    GameOver,
+    IllegalChoice,
+    NotEnoughPlayers,
+    NotYourDecision,
+    RematchExists,
+    SeatBlocked,
+    SeatNotFound,
+    SeatResigned,
+    StaleDecision,
+    as_json,
+)
+from domain.model.clocks import Timing
+from domain.model.seeding import SEED_MODE_SERVER, rng_for_seed
+
+RESERVED_EVENT_TYPES = frozenset(
+    {
+        "seat_joined",
+        "seat_left",
+        "game_started",
+        "choice_sealed",
+        "choice_applied",
+        "game_over",
+        "game_aborted",
+        "seat_resigned",
+        "clock_expired",
+        "seat_returned",
+    }
+)
+STAND_IN_LEVEL = "random"
+QUIT_REASONS = ("resigned", "forfeited")
+"""Event types the platform itself records; engines use their own names."""
+
+
+class MatchStatus(StrEnum):
+    LOBBY = "lobby"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+@dataclass(slots=True)
+class Seat:
+    """A place at the table. A bot seat has no token (``token_hash`` is empty): nobody outside the
+    server can act for it or read what it sees."""
+
+    index: int
+    name: str
+    token_hash: str
+    bot: str | None = None
+    player_id: str | None = None
+    confirmed: bool = True
+    """False for a rematch seat its player has not yet taken (by joining with the old token)."""
+    stand_in: str | None = None
+    """Why a bot plays this human seat for now: "resigned", "forfeited" or "timeout"."""
+    address_hash: str | None = None
+    """SHA-256 of the client address the seat was taken from: what a host's block names when
+    the seat has no player identity. Never shown."""
+
+    def identities(self) -> list[str]:
+        """What blocking this seat's taker blocks: its player identity and its client address."""
+        found = [f"player:{self.player_id}"] if self.player_id else []
+        return found + ([f"address:{self.address_hash}"] if self.address_hash else [])
+
+    @property
+    def plays_itself(self) -> bool:
+        """A bot seat, or a human seat a bot stands in for: the server plays it."""
+        return self.bot is not None or self.stand_in is not None
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level that plays this seat now; a stand-in plays uniformly at random, so it
+        favours no one still in the game."""
+        if self.bot is not None:
+            return self.bot
+        return STAND_IN_LEVEL if self.stand_in is not None else None
+
+    @property
+    def has_quit(self) -> bool:
+        return self.stand_in in QUIT_REASONS
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """An event with its place in the game's history."""
+
+    seq: int
+    event: Event
+    next_for: Mapping[int, Mapping[str, JSON]] = field(default_factory=dict, compare=False)
+    """What each seat must decide right after this event (its decision, legal choices and the
+    version to send), set only on the last event of a commit as it is published live, so that a
+    client can answer an event without asking for its choices. Never stored: history has none."""
+
+    def for_viewer(self, viewer: int | None) -> dict[str, JSON]:
+        kind, data = event_for(self.event, viewer)
+        return {"seq": self.seq, "type": kind, "data": data}
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedChoices:
+    """The choices one decision applied, the version it made and the last event sequence number
+    by then (a decision may produce no event of its own)."""
+
+    version: int
+    seq: int
+    choices: dict[int, Choice]
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    status: str  # "sealed" or "applied"
+    version: int
+    events: tuple[RecordedEvent, ...]
+
+
+@dataclass(slots=True)
+class Match:
+    """One game on the service, from lobby to finished (or aborted)."""
+
+    id: str
+    engine: GameEngine[Any]
+    options: dict[str, JSON]
+    seed: str
+    seed_commitment: str
+    host_token_hash: str
+    created_at: datetime
+    seed_salt: str | None = None
+    seed_mode: str = SEED_MODE_SERVER
+    private: bool = False
+    invite_code_hash: str | None = None
+    status: MatchStatus = MatchStatus.LOBBY
+    seats: list[Seat] = field(default_factory=list)
+    version: int = 0
+    state: Any = None
+    sealed: dict[int, Choice] = field(default_factory=dict)
+    last_seq: int = 0
+    result: dict[str, JSON] | None = None
+    timing: Timing = field(default_factory=Timing)
+    rematch_of: str | None = None
+    rematch_id: str | None = None
+    creator_id: str | None = None
+    """The player identity that created the game: only such games are listed in the lobby."""
+    creator_address: str | None = None
+    """SHA-256 of the creating client's address (bounds its open listed games). Never shown."""
+    blocked: list[str] = field(default_factory=list)
+    """Identities the host removed and blocked: ``player:<id>`` and ``address:<hash>``."""
+    decision_version: int = 0
+    """The version at which the engine last put a new decision (start, or a decision applied)."""
+    sealed_versions: dict[int, int] = field(default_factory=dict)
+    """The version at which each seat sealed its choice in the open simultaneous decision."""
+    loaded_version: int = 0
+    new_events: list[RecordedEvent] = field(default_factory=list)
+    new_choices: list[AppliedChoices] = field(default_factory=list)
+    """Choices applied since loading, stored with the events: what a replay re-applies."""
+
+    @property
+    def game_type(self) -> str:
+        return self.engine.meta.slug
+
+    @property
+    def max_players(self) -> int:
+        return self.engine.meta.max_players_for(self.options)
+
+    @property
+    def listed(self) -> bool:
+        """Shown in the public lobby: public, and created by a player identity (anonymous
+        creates cost a script nothing, so they are reachable by their link only)."""
+        return not self.private and self.creator_id is not None
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or aborted: nothing more can happen to it."""
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+    def seed_revealed(self) -> str | None:
+        """The seed is secret while the game can still be played."""
+        return self.seed if self.is_over else None
+
+    def salt_revealed(self) -> str | None:
+        """Revealed with the seed, so anyone can check the commitment."""
+        return self.seed_salt if self.is_over else None
+
+    def _revealed(self) -> dict[str, JSON]:
+        return {"seed": self.seed, "seed_salt": self.seed_salt}
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def join(
+        self,
+        name: str,
+        token_hash: str,
+        bot: str | None = None,
+        *,
+        player_id: str | None = None,
+        address_hash: str | None = None,
+    ) -> Seat:
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(
+                f"game {self.id} is {self.status.value}; seats can only be taken in the lobby"
+            )
+        seat = Seat(len(self.seats), name, "" if bot is not None else token_hash, bot)
+        if bot is None:
+            seat.player_id, seat.address_hash = player_id, address_hash
+            if set(seat.identities()) & set(self.blocked):
+                raise SeatBlocked(f"the host of game {self.id} removed and blocked you")
+        if len(self.seats) >= self.max_players:
+            raise GameFull(f"game {self.id} already has its {self.max_players} seats")
+        self.seats.append(seat)
+        self._record([Event("seat_joined", {"seat": seat.index, "name": name, "bot": bot})])
+        return seat
+
+    def leave(self, index: int, removed_by: str, block: bool = False) -> Seat:
+        """Free a lobby seat (``removed_by`` is "host" or "self"); later seats move up one place,
+        so seats stay numbered 0..n-1 for the rules once the game starts. ``block`` (the host's
+        choice) keeps the seat's player and client address from sitting down again."""
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(
+                f"game {self.id} is {self.status.value}; seats can only be left in the lobby"
+            )
+        if not 0 <= index < len(self.seats):
+            raise SeatNotFound(f"game {self.id} has no seat {index}")
+        seat = self.seats.pop(index)
+        if block:
+            self.blocked.extend(i for i in seat.identities() if i not in self.blocked)
+        for later in self.seats[index:]:
+            later.index -= 1
+        self._record([Event("seat_left", {"seat": index, "name": seat.name, "removed_by": removed_by})])
+        return seat
+
+    def start(self) -> list[RecordedEvent]:
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(f"game {self.id} is {self.status.value}; only a lobby can start")
+        meta = self.engine.meta
+        waiting = [s.index for s in self.seats if not s.confirmed]
+        if waiting:
+            raise NotEnoughPlayers(f"rematch seat(s) {', '.join(map(str, waiting))} have not joined yet")
+        if len(self.seats) < meta.min_players:
+            raise NotEnoughPlayers(
+                f"{meta.name} needs at least {meta.min_players} seats, game {self.id} has {len(self.seats)}"
+            )
+        self.state, opening = self.engine.setup(len(self.seats), self.options, rng_for_seed(self.seed))
+        self.status = MatchStatus.IN_PROGRESS
+        events = [Event("game_started", {"players": len(self.seats)}), *opening]
+        recorded = self._record(events, self._finish_if_over())
+        self._decision_moved()
+        return recorded
+
+    def abort(self) -> list[RecordedEvent]:
+        if self.is_over:
+            raise GameOver(f"game {self.id} is already {self.status.value}")
+        self.status = MatchStatus.ABORTED
+        self.sealed.clear()
+        self.sealed_versions.clear()
+        return self._record([Event("game_aborted", self._revealed())])
+
+    def expire_lobby(self) -> list[RecordedEvent]:
+        """An abandoned lobby ends as aborted, with the reason recorded (nothing is deleted)."""
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(f"game {self.id} is {self.status.value}; only a lobby expires")
+        self.status = MatchStatus.ABORTED
+        return self._record([Event("game_aborted", {**self._revealed(), "reason": "lobby_expired"})])
+
+    # -- rematch ---------------------------------------------------------------------------------
+
+    def offer_seats_of(self, previous: Match) -> None:
+        """A rematch lobby keeps the previous seats in order: bots sit down at once, people
+        hold their seat until they take it with their previous seat token."""
+        for old in previous.seats:
+            seat = Seat(
+                old.index,
+                old.name,
+                old.token_hash,
+                old.bot,
+                old.player_id,
+                confirmed=old.bot is not None,
+            )
+            self.seats.append(seat)
+            data = {"seat": seat.index, "name": seat.name, "bot": seat.bot}
+            if seat.confirmed:
+                self._record([Event("seat_joined", data)])
+        self.rematch_of = previous.id
+
+    def confirm_seat(self, seat: int, token_hash: str) -> list[RecordedEvent]:
+        """The previous game's seat takes its rematch seat under a fresh token."""
+        if self.status is not MatchStatus.LOBBY:
+            raise GameNotInLobby(f"game {self.id} is {self.status.value}; seats are taken in the lobby")
+        taken = self.seats[seat]
+        taken.token_hash = token_hash
+        taken.confirmed = True
+        return self._record([Event("seat_joined", {"seat": seat, "name": taken.name, "bot": None})])
+
+    def link_rematch(self, rematch_id: str) -> None:
+        if self.rematch_id is not None:
+            raise RematchExists(f"game {self.id} already has its rematch: {self.rematch_id}")
+        if self.status is not MatchStatus.FINISHED:
+            raise GameNotFinished(
+                f"game {self.id} is {self.status.value}; only a finished game has a rematch"
+            )
+        self.rematch_id = rematch_id
+        self.version += 1
+
+    # -- quitters and clocks ---------------------------------------------------------------------
+
+    def resign(self, seat: int) -> list[RecordedEvent]:
+        """The seat leaves the game for good; a bot plays it to the end (the "zombie")."""
+        self._guard_playable()
+        self._guard_not_quit(seat)
+        self.seats[seat].stand_in = "resigned"
+        return self._record([Event("seat_resigned", {"seat": seat})])
+
+    def expire_clock(self, seat: int, action: str) -> list[RecordedEvent]:
+        """The seat's clock ran out: a bot plays for it until it returns, or it forfeits."""
+        self._guard_playable()
+        self._guard_not_quit(seat)
+        self.seats[seat].stand_in = "timeout" if action == "bot" else "forfeited"
+        data: dict[str, JSON] = {"seat": seat, "action": action}
+        if action == "bot":
+            data["until"] = "return"
+        return self._record([Event("clock_expired", data)])
+
+    def lapse(self, seat: int, lapses: int) -> list[RecordedEvent]:
+        """The seat's clock ran out, not for the first times in a row: the stand-in bot plays this
+        one decision (``decision_played``), then the seat and its clock are the player's again."""
+        self._guard_playable()
+        self._guard_not_quit(seat)
+        self.seats[seat].stand_in = "lapsed"
+        return self._record(
+            [Event("clock_expired", {"seat": seat, "action": "bot", "until": "decision", "lapses": lapses})]
+        )
+
+    def decision_played(self, seat: int) -> None:
+        """The stand-in played the lapsed decision: the seat is its player's again."""
+        if self.seats[seat].stand_in == "lapsed":
+            self.seats[seat].stand_in = None
+
+    def return_to_seat(self, seat: int) -> list[RecordedEvent]:
+        """A seat whose clock ran out takes its seat back from the bot (and its lapses restart)."""
+        self._guard_not_quit(seat)
+        if seat in self.timing.seats:
+            self.timing.seats[seat].lapses = 0
+        self.decision_played(seat)  # back before the stand-in played the lapsed decision
+        if self.seats[seat].stand_in != "timeout":
+            return []
+        self._guard_playable()
+        self.seats[seat].stand_in = None
+        return self._record([Event("seat_returned", {"seat": seat})])
+
+    def _guard_not_quit(self, seat: int) -> None:
+        if self.seats[seat].has_quit:
+            raise SeatResigned(f"seat {seat} has {self.seats[seat].stand_in}; a bot plays it to the end")
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    def decision(self) -> Decision | None:
+        if self.status is not MatchStatus.IN_PROGRESS:
+            return None
+        return self.engine.decision(self.state)
+
+    def awaited_seats(self) -> set[int]:
+        """Seats the game is waiting for now: in the decision and not sealed."""
+        decision = self.decision()
+        if decision is None:
+            return set()
+        return {seat for seat in decision.seats if seat not in self.sealed}
+
+    def choices_for(self, seat: int | None) -> tuple[Decision | None, list[Choice]]:
+        """The decision a seat faces now and its legal choices (None and [] if it has none)."""
+        decision = self.decision()
+        if seat is None or decision is None or seat not in decision.seats:
+            return None, []
+        return decision, self.engine.legal_choices(self.state, seat)
+
+    def decision_version_for(self, seat: int | None) -> int | None:
+        """The seat's concurrency token: it changes only when *its* decision or choices change
+        (a new decision is put, or it seals or replaces its own choice), never when another seat
+        seals. None when the seat has nothing to decide."""
+        decision = self.decision()
+        if seat is None or decision is None or seat not in decision.seats:
+            return None
+        return self.sealed_versions.get(seat, self.decision_version)
+
+    def submit(
+        self,
+        seat: int,
+        choice: Choice,
+        expected_version: int | None = None,
+        expected_decision_version: int | None = None,
+    ) -> SubmitResult:
+        """Guard, then seal or apply one seat's choice."""
+        self._guard_playable()
+        self._guard_fresh(seat, expected_version, expected_decision_version)
+        decision = self.engine.decision(self.state)
+        if decision is None or seat not in decision.seats:
+            raise NotYourDecision(f"seat {seat} has nothing to decide now")
+        legal = self.engine.legal_choices(self.state, seat)
+        listed = find_listed_choice(legal, choice)
+        if listed is None:
+            raise IllegalChoice(_explain_illegal(decision, legal, choice))
+        # The listed object, copied: the client's copy (or a later change to the list) never
+        # reaches the state, the sealed choices or the events.
+        choice = copy.deepcopy(listed)
+        if decision.simultaneous:
+            return self._seal(decision, seat, choice)
+        return self._apply(decision, {seat: choice})
+
+    def _guard_playable(self) -> None:
+        if self.status is MatchStatus.LOBBY:
+            raise GameNotInProgress(f"game {self.id} has not started yet")
+        if self.status is not MatchStatus.IN_PROGRESS:
+            raise GameOver(f"game {self.id} is {self.status.value}")
+
+    def _guard_fresh(
+        self, seat: int, expected_version: int | None, expected_decision_version: int | None
+    ) -> None:
+        """Refuse a choice made on a decision that has moved on for this seat. A game ``version``
+        read while the seat's decision was already open is still good: other seats sealing in
+        the meantime change the version, not this seat's decision."""
+        current = self.decision_version_for(seat)
+        moved_at = current if current is not None else self.decision_version
+        if expected_decision_version is not None and expected_decision_version != current:
+            raise StaleDecision(
+                f"seat {seat}'s decision is at decision_version {current}, not "
+                f"{expected_decision_version}; reload the choices and retry"
+            )
+        if expected_version is not None and not moved_at <= expected_version <= self.version:
+            raise StaleDecision(
+                f"version {expected_version} is stale: seat {seat}'s decision changed at version "
+                f"{moved_at} (game {self.id} is at version {self.version}); reload and retry"
+            )
+
+    def _seal(self, decision: Decision, seat: int, choice: Choice) -> SubmitResult:
+        replaced = seat in self.sealed
+        self.sealed[seat] = choice
+        sealed_seats = sorted(self.sealed)
+        sealed_event = Event(
+            "choice_sealed",
+            {
+                "seat": seat,
+                "sealed": sealed_seats,
+                "waiting": [s for s in decision.seats if s not in self.sealed],
+            },
+            {seat: {"choice": choice, "replaced": replaced}},
+        )
+        if any(s not in self.sealed for s in decision.seats):
+            recorded = self._record([sealed_event])
+            self.sealed_versions[seat] = self.version
+            return SubmitResult("sealed", self.version, tuple(recorded))
+        sealed, self.sealed = self.sealed, {}
+        return self._apply(decision, sealed, prefix=[sealed_event])
+
+    def _apply(
+        self, decision: Decision, choices: Mapping[int, Choice], prefix: list[Event] | None = None
+    ) -> SubmitResult:
+        events = [*(prefix or []), *self.engine.apply(self.state, choices)]
+        if not events:
+            # A choice that changes nothing on the table (a Carcassonne figure not placed) still
+            # passes the decision on: record it, so that every change reaches live followers and
+            # the next seat learns from an event that it is asked (with its ``next``).
+            events = [Event("choice_applied", {"seat": min(choices), "decision": decision.kind})]
+        recorded = self._record(events, self._finish_if_over())
+        self._decision_moved()
+        self.new_choices.append(AppliedChoices(self.version, self.last_seq, dict(choices)))
+        return SubmitResult("applied", self.version, tuple(recorded))
+
+    def _decision_moved(self) -> None:
+        """The engine's state changed: every seat's decision is a new one."""
+        self.decision_version = self.version
+        self.sealed_versions.clear()
+
+    def _finish_if_over(self) -> list[Event]:
+        outcome = self.engine.outcome(self.state)
+        if outcome is None:
+            return []
+        self.status = MatchStatus.FINISHED
+        self.result = {
+            "scores": list(outcome.scores),
+            "winners": self._winners_still_playing(outcome.scores, outcome.winners),
+            "details": dict(outcome.details),
+            "resigned": [s.index for s in self.seats if s.stand_in == "resigned"],
+            "forfeited": [s.index for s in self.seats if s.stand_in == "forfeited"],
+        }
+        return [Event("game_over", {**self.result, **self._revealed()})]
+
+    def _winners_still_playing(self, scores: tuple[int, ...], winners: tuple[int, ...]) -> list[int]:
+        """A seat that resigned or forfeited cannot win: the engine's winners without them, or
+        else the best score among the seats that stayed (all of them if everybody quit)."""
+        stayed = [s.index for s in self.seats if not s.has_quit]
+        kept = [w for w in winners if w in stayed]
+        if kept or not stayed:
+            return kept if stayed else list(winners)
+        best = max(scores[s] for s in stayed)
+        return [s for s in stayed if scores[s] == best]
+
+    def _record(self, events: list[Event], extra: list[Event] | None = None) -> list[RecordedEvent]:
+        recorded = []
+        for event in [*events, *(extra or [])]:
+            self.last_seq += 1
+            recorded.append(RecordedEvent(self.last_seq, event))
+        self.new_events.extend(recorded)
+        self.version += 1
+        return recorded
+
+    # -- views -----------------------------------------------------------------------------------
+
+    def view(self, viewer: int | None) -> dict[str, JSON] | None:
+        if self.state is None:
+            return None
+        return self.engine.view(self.state, viewer)
+
+    def replace_seat_token(self, seat: int, token_hash: str) -> None:
+        """A new token for a seat (the old one stops working); no event: tokens are secret."""
+        self.seats[seat].token_hash = token_hash
+        self.version += 1
+
+    def seat_of_token_hash(self, token_hash: str) -> int | None:
+        found = None
+        for seat in self.seats:
+            if seat.bot is not None:
+                continue  # a bot seat answers to no token, even one stored by an older version
+            if hmac.compare_digest(seat.token_hash, token_hash):
+                found = seat.index
+        return found
+
+
+def _explain_illegal(decision: Decision, legal: list[Choice], choice: Choice) -> str:
+    """Say why a choice was refused, using only what the seat may already see."""
+    shapes = sorted({", ".join(sorted(c)) for c in legal})
+    same_keys = [c for c in legal if set(c) == set(choice)]
+    if not same_keys:
+        return (
+            f"choice {as_json(choice)} does not fit decision '{decision.kind}': "
+            f"legal choices have the fields {{{'} or {'.join(shapes)}}}"
+        )
+    differing = sorted({k for c in same_keys for k in c if not same_json(c[k], choice.get(k))})
+    return (
+        f"choice {as_json(choice)} is not one of the {len(legal)} legal choices for decision "
+        f"'{decision.kind}' (check {', '.join(differing)}); GET the choices and post one back verbatim"
+    )
+
+
+def quits(event: Event, seat: int | None) -> bool:
+    """Whether ``event`` takes ``seat`` from its player for good (resigned, or forfeited on the
+    clock): from then on the seat's token sees what a spectator sees."""
+    if seat is None or event.data.get("seat") != seat:
+        return False
+    return event.type == "seat_resigned" or (
+        event.type == "clock_expired" and event.data.get("action") == "forfeit"
+    )

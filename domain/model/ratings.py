@@ -1,0 +1,288 @@
+"""Ratings per identity and game type (OpenSkill's Plackett–Luce model, made for free-for-all games).
+
+A rating belongs to a *subject*: a player identity (its id) or a bot level (``bot:greedy``), so
+players see how strong each level is. What is rated is decided here from the match alone, the same
+way before anyone joins (the lobby and the game view show it) and at the end:
+
+- every person's seat is held by a player identity (an anonymous seat makes the game unrated), and
+  at least two distinct identities sit at the table, one of them a person;
+- the server chose the seed (``seed_mode`` server), and a turn clock runs (nobody can stall);
+- nobody holds two seats (a person in two seats is unrated for everyone: it could only be used to
+  feed one seat's points to the other); a bot level in two seats is an opponent at each seat but
+  its own rating does not move in that game (one rating cannot be two teams);
+- pair farming: once two players have finished ``PAIR_LIMIT`` rated games together within
+  ``PAIR_WINDOW``, further games between them in that window are unrated (checked at the end,
+  from the stored changes).
+
+Ranks come from the stored result: the winners first, then the others by score; a seat that
+resigned or forfeited ranks last whatever its score. Bots are rated opponents: a person's change is
+computed against the bot level's rating, and the level's rating moves from games against people.
+The update runs in the transaction that records the game's end (``record_end``), so it commits
+with the final move or not at all, and the primary key (game, subject) of each stored change
+refuses a second count.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from openskill.models import PlackettLuce
+
+from domain.model.match import Match, MatchStatus, Seat
+from domain.model.seeding import SEED_MODE_SERVER
+
+BOT_PREFIX = "bot:"
+PROVISIONAL_GAMES = 5
+"""A rating is provisional (shown, flagged) until this many rated games."""
+PAIR_LIMIT = 3
+PAIR_WINDOW = timedelta(hours=24)
+
+MODEL = PlackettLuce()
+START_MU = MODEL.mu
+START_SIGMA = MODEL.sigma
+
+WHY_UNRATED = (
+    "anonymous_seat",
+    "fewer_than_two_identities",
+    "host_seed",
+    "no_clock",
+    "same_player_in_two_seats",
+    "pair_limit",
+    "aborted",
+)
+"""The reasons a game is not rated (``pair_limit`` is only known at the end)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    subject: str
+    game_type: str
+    mu: float = START_MU
+    sigma: float = START_SIGMA
+    games: int = 0
+
+    @property
+    def display(self) -> float:
+        """The conservative value shown and ranked by: mean minus three uncertainties."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One subject's rating after one rated game: the rating history, one row per game."""
+
+    game_id: str
+    seat: int
+    rank: int
+    before: Rating
+    after: Rating
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """How a player's seat ended a finished game: its rank and whether it stayed to the end."""
+
+    player_id: str
+    game_id: str
+    game_type: str
+    seat: int
+    rank: int
+    outcome: str
+    """"finished", "resigned" or "timed_out" (forfeited, or a bot still stood in at the end)."""
+    rated: bool
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Finishing:
+    """A player's reputation for finishing games (BGA's): counts over finished games."""
+
+    finished: int = 0
+    resigned: int = 0
+    timed_out: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.finished + self.resigned + self.timed_out
+
+    @property
+    def rate(self) -> float | None:
+        return self.finished / self.games if self.games else None
+
+
+class RatingRepository(Protocol):
+    def ratings(self, game_type: str, subjects: Sequence[str]) -> dict[str, Rating]:
+        """The stored ratings of these subjects (absent ones have none yet)."""
+        ...
+
+    def record(self, changes: Sequence[RatingChange], results: Sequence[SeatResult]) -> None:
+        """Store the new ratings, their history rows and the seats' results, in the caller's
+        transaction; a game's change for a subject is stored at most once."""
+        ...
+
+    def rated_together(self, a: str, b: str, game_type: str, since: datetime) -> int:
+        """Rated games of this type both subjects played since ``since``."""
+        ...
+
+    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]: ...
+
+    def leaderboard(
+        self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
+    ) -> builtins.list[Rating]:
+        """By display value, best first (subject breaks ties), after the cursor ``after``."""
+        ...
+
+    def history(self, subject: str, game_type: str | None, limit: int) -> builtins.list[RatingChange]:
+        """The subject's changes, newest first."""
+        ...
+
+    def results(self, player_id: str, limit: int) -> builtins.list[SeatResult]:
+        """The player's finished games, newest first."""
+        ...
+
+    def of_subject(self, subject: str) -> builtins.list[Rating]:
+        """Every game type's rating of the subject."""
+        ...
+
+    def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The names of these player identities (unknown ids are left out)."""
+        ...
+
+    def game_rated(self, game_id: str) -> bool | None:
+        """Whether the finished game was rated, as decided at its end (None: no results stored)."""
+        ...
+
+
+class RatedUnitOfWork(Protocol):
+    ratings: RatingRepository
+
+
+def subject_of(seat: Seat) -> str | None:
+    """Whose rating a seat plays for: a bot level, the player identity, or nobody (anonymous)."""
+    if seat.bot is not None:
+        return BOT_PREFIX + seat.bot
+    return seat.player_id
+
+
+def why_unrated(match: Match) -> list[str]:
+    """What keeps the game from being rated, from the match alone (empty: rated). In the lobby
+    the seats are not all taken: "fewer_than_two_identities" goes away as identities join."""
+    reasons: list[str] = []
+    if match.status is MatchStatus.ABORTED:
+        reasons.append("aborted")
+    if any(seat.bot is None and seat.player_id is None for seat in match.seats):
+        reasons.append("anonymous_seat")
+    people = [seat.player_id for seat in match.seats if seat.bot is None and seat.player_id]
+    subjects = {subject_of(seat) for seat in match.seats} - {None}
+    if len(subjects) < 2 or not people:
+        reasons.append("fewer_than_two_identities")
+    if len(people) != len(set(people)):
+        reasons.append("same_player_in_two_seats")
+    if match.seed_mode != SEED_MODE_SERVER:
+        reasons.append("host_seed")
+    if not match.timing.settings.runs:
+        reasons.append("no_clock")
+    return reasons
+
+
+def unrated_reasons(match: Match, rated_at_end: bool | None = None) -> list[str]:
+    """``why_unrated``, and for a finished game the decision stored at its end
+    (``rated_at_end``, None: not known): a game the pair limit left unrated says so."""
+    reasons = why_unrated(match)
+    if match.status is MatchStatus.FINISHED and rated_at_end is False and not reasons:
+        reasons.append("pair_limit")
+    return reasons
+
+
+def ranks(match: Match) -> list[int]:
+    """Rank per seat (1 is best, ties share a rank): winners, then by score; quitters last."""
+    result = match.result or {}
+    scores = list(result.get("scores") or [0] * len(match.seats))
+    winners = set(result.get("winners") or [])
+    keys = [(seat.has_quit, seat.index not in winners, -int(scores[seat.index])) for seat in match.seats]
+    ordered = sorted(set(keys))
+    return [ordered.index(key) + 1 for key in keys]
+
+
+def outcome_of(seat: Seat) -> str:
+    if seat.stand_in == "resigned":
+        return "resigned"
+    if seat.stand_in in ("forfeited", "timeout"):
+        return "timed_out"
+    return "finished"
+
+
+def rate(
+    game_id: str,
+    game_type: str,
+    seats: Sequence[tuple[int, str, int]],
+    known: dict[str, Rating],
+    at: datetime,
+) -> list[RatingChange]:
+    """New ratings for ``(seat, subject, rank)`` entries, one team per seat. A subject in several
+    seats (a bot level) is an opponent at each but gets no change of its own."""
+    teams = []
+    for _, subject, _ in seats:
+        before = known.get(subject) or Rating(subject, game_type)
+        teams.append([MODEL.create_rating([before.mu, before.sigma], name=subject)])
+    rated = MODEL.rate(teams, ranks=[float(rank) for _, _, rank in seats])
+    counts = [subject for _, subject, _ in seats]
+    changes: list[RatingChange] = []
+    for (seat, subject, rank), team in zip(seats, rated, strict=True):
+        if counts.count(subject) > 1:
+            continue
+        before = known.get(subject) or Rating(subject, game_type)
+        after = Rating(subject, game_type, team[0].mu, team[0].sigma, before.games + 1)
+        changes.append(RatingChange(game_id, seat, rank, before, after, at))
+    return changes
+
+
+def record_end(uow: RatedUnitOfWork, match: Match, at: datetime) -> list[RatingChange]:
+    """In the transaction that records ``match``'s end: its seats' results and, when it is rated,
+    every subject's new rating. Returns the rating changes (none if unrated)."""
+    seat_ranks = ranks(match)
+    entries = [
+        (seat.index, subject, seat_ranks[seat.index])
+        for seat in match.seats
+        if (subject := subject_of(seat)) is not None
+    ]
+    rated = not why_unrated(match) and not _farmed(uow.ratings, match, at)
+    changes: list[RatingChange] = []
+    if rated:
+        known = uow.ratings.ratings(match.game_type, [subject for _, subject, _ in entries])
+        changes = rate(match.id, match.game_type, entries, known, at)
+    results = [
+        SeatResult(
+            seat.player_id,
+            match.id,
+            match.game_type,
+            seat.index,
+            seat_ranks[seat.index],
+            outcome_of(seat),
+            rated,
+            at,
+        )
+        for seat in match.seats
+        if seat.bot is None and seat.player_id is not None
+    ]
+    uow.ratings.record(changes, results)
+    return changes
+
+
+def _farmed(ratings: RatingRepository, match: Match, at: datetime) -> bool:
+    people = sorted({seat.player_id for seat in match.seats if seat.bot is None and seat.player_id})
+    since = at - PAIR_WINDOW
+    return any(
+        ratings.rated_together(a, b, match.game_type, since) >= PAIR_LIMIT
+        for i, a in enumerate(people)
+        for b in people[i + 1 :]
+    )

@@ -1,0 +1,168 @@
+"""Standing: leaderboards and player profiles, read from the ratings and results stored at each
+game's end (``domain.model.ratings.record_end``), plus the hook that writes them."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+
+from domain.errors import GameTypeNotFound, InvalidRequest, PlayerNotFound, UnknownGameType
+from domain.model.match import Match, MatchStatus
+from domain.model.ratings import (
+    BOT_PREFIX,
+    Finishing,
+    Rating,
+    RatingChange,
+    SeatResult,
+    record_end,
+    subject_of,
+)
+from domain.ports import UnitOfWork
+from domain.services.core import ServiceCore
+
+HISTORY_LIMIT = 200
+RECENT_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A leaderboard line: who (a player, or a bot level), their rating and their place."""
+
+    rank: int
+    rating: Rating
+    name: str
+
+    @property
+    def kind(self) -> str:
+        return "bot" if self.rating.subject.startswith(BOT_PREFIX) else "player"
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    game_type: str
+    entries: list[Standing]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """A seat's standing as the table shows it: its rating in the game's type (None: an
+    anonymous seat, or no rated game yet) and, for a player, the finishing rate."""
+
+    seat: int
+    name: str
+    subject: str | None
+    rating: Rating | None
+    finishing: Finishing | None
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    player_id: str
+    name: str
+    ratings: list[Rating]
+    history: list[RatingChange]
+    recent: list[SeatResult]
+    finishing: Finishing
+
+
+class StandingService:
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        core.when_finished.append(self.game_finished)
+
+    def game_finished(self, uow: UnitOfWork, match: Match) -> None:
+        """In the transaction that records the end: ratings and results (``record_end``)."""
+        record_end(uow, match, self.core.clock.now())
+
+    def leaderboard(
+        self, game_type: str, min_games: int, limit: int, cursor: str | None = None
+    ) -> Leaderboard:
+        """Best display rating first; ``cursor`` continues after the last line of a page."""
+        try:
+            self.core.registry.get(game_type)
+        except UnknownGameType as error:
+            raise GameTypeNotFound(error.message) from None
+        after, offset = _decode(cursor) if cursor else (None, 0)
+        with self.core.uow() as uow:
+            found = uow.ratings.leaderboard(game_type, min_games, limit + 1, after)
+            page = found[:limit]
+            names = uow.ratings.player_names([r.subject for r in page])
+        entries = [
+            Standing(offset + i + 1, rating, names.get(rating.subject, rating.subject))
+            for i, rating in enumerate(page)
+        ]
+        next_cursor = None
+        if len(found) > limit and page:
+            last = page[-1]
+            next_cursor = _encode(last.display, last.subject, offset + len(page))
+        return Leaderboard(game_type, entries, next_cursor)
+
+    def profile(self, player_id: str, game_type: str | None = None) -> Profile:
+        with self.core.uow() as uow:
+            name = uow.ratings.player_names([player_id]).get(player_id)
+            if name is None:
+                raise PlayerNotFound(f"no player with id '{player_id}'")
+            return Profile(
+                player_id,
+                name,
+                uow.ratings.of_subject(player_id),
+                uow.ratings.history(player_id, game_type, HISTORY_LIMIT),
+                uow.ratings.results(player_id, RECENT_LIMIT),
+                uow.ratings.finishing([player_id]).get(player_id, Finishing()),
+            )
+
+    def finishing(self, player_ids: list[str]) -> dict[str, Finishing]:
+        """Finishing rates of several players at once (a lobby's or a table's seats)."""
+        if not player_ids:
+            return {}
+        with self.core.uow() as uow:
+            return uow.ratings.finishing(player_ids)
+
+    def table(self, game_id: str) -> list[TableSeat]:
+        """Every seat's rating in the game's type and each player's finishing rate: what the
+        table shows next to the names (public, as leaderboards are)."""
+        match = self.core.load(game_id)
+        subjects = [subject_of(seat) for seat in match.seats]
+        people = [seat.player_id for seat in match.seats if seat.bot is None and seat.player_id]
+        with self.core.uow() as uow:
+            known = uow.ratings.ratings(match.game_type, [s for s in subjects if s])
+            finishing = uow.ratings.finishing(people) if people else {}
+        return [
+            TableSeat(
+                seat.index,
+                seat.name,
+                subject,
+                known.get(subject) if subject else None,
+                finishing.get(seat.player_id, Finishing()) if seat.bot is None and seat.player_id else None,
+            )
+            for seat, subject in zip(match.seats, subjects, strict=True)
+        ]
+
+    def rated_at_end(self, match: Match) -> bool | None:
+        """For a finished game, whether its end rated it (the pair limit is only known then)."""
+        if match.status is not MatchStatus.FINISHED:
+            return None
+        with self.core.uow() as uow:
+            return uow.ratings.game_rated(match.id)
+
+    def ratings_of(self, game_type: str, subjects: list[str]) -> dict[str, Rating]:
+        if not subjects:
+            return {}
+        with self.core.uow() as uow:
+            return uow.ratings.ratings(game_type, subjects)
+
+
+def _encode(display: float, subject: str, offset: int) -> str:
+    raw = json.dumps([display, subject, offset]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode(cursor: str) -> tuple[tuple[float, str], int]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        display, subject, offset = json.loads(base64.urlsafe_b64decode(padded))
+        return (float(display), str(subject)), int(offset)
+    except (ValueError, TypeError) as error:
+        raise InvalidRequest("the cursor is not one this service returned") from error

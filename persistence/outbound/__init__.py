@@ -1,0 +1,1 @@
+"""Outbound adapters: requests this service makes to others (webhook deliveries)."""
