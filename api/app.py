@@ -161,8 +161,7 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
-    if settings.fast_submit_route:
-        app.add_middleware(PreResolvedSubmit, fastapi=app)
+    app.add_middleware(PreResolvedSubmit, fastapi=app)
     app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(HeadAsGet)

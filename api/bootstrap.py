@@ -60,6 +60,7 @@ class Container:
     presence: PresenceService
     standing: StandingService
     chat: ChatService
+    committer: GroupCommitter
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
@@ -106,8 +107,7 @@ class Container:
             await run_in_threadpool(self.bots.stop)
             self.core.after_change.remove(self.bots.notify)
             self.bots = None
-        if isinstance(self.core.transactions, GroupCommitter):
-            await run_in_threadpool(self.core.transactions.close)
+        await run_in_threadpool(self.committer.close)
 
 
 def group_commit_writers(settings: Settings) -> int:
@@ -138,19 +138,15 @@ def build_container(
         broker = InProcessBroker()
     hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
     units = SqlUnitOfWorkFactory(db_engine, registry, hot_states)
-    committer = (
-        GroupCommitter(units, writers=group_commit_writers(settings)) if settings.group_commit else None
-    )
+    committer = GroupCommitter(units, writers=group_commit_writers(settings))
     services = Services.build(units, registry, broker, SystemClock(), committer)
     core = services.core
     services.seats.max_bot_only_games = settings.max_bot_only_games
     services.lobby.max_open_listed_per_player = settings.max_open_listed_games_per_player
     services.lobby.max_open_listed_per_address = settings.max_open_listed_games_per_address
-    services.play.submit_on_loop = settings.submit_on_loop
     metrics = metrics or Metrics()
     services.play.submit_listeners.append(metrics.count_submit)
-    if committer is not None:
-        committer.batch_listeners.append(metrics.count_batch)
+    committer.batch_listeners.append(metrics.count_batch)
     ttl = settings.lobby_expiry_seconds
     services.lobby.inactivity_days = settings.inactivity_days or None
     deadlines = DeadlineService(
@@ -179,5 +175,6 @@ def build_container(
         PresenceService(core, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
         StandingService(core),
         ChatService(core, units, broker, core.clock),
+        committer,
         metrics,
     )

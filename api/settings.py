@@ -34,29 +34,14 @@ class Settings(BaseSettings):
         description="Games whose last committed engine state is kept in memory so a load skips "
         "rebuilding it (games whose engine can copy a state: Carcassonne); 0 turns it off.",
     )
-    group_commit: bool = Field(
-        True,
-        description="Submits and bot turns that arrive together are written in one transaction "
-        "(one flush) by one writer thread per process, each answered after that commit; off: a "
-        "transaction per submit.",
-    )
     group_commit_writers: int | None = Field(
         None,
         ge=1,
         le=32,
-        description="Writer threads of the group commit per process; games are spread over them by "
-        "id. Default: 1 on SQLite (one write lock per file), 4 on PostgreSQL (one writer mostly "
-        "waits for the server's answers).",
-    )
-    submit_on_loop: bool = Field(
-        True,
-        description="A submit (REST and GraphQL) awaits the group commit's answer on the event "
-        "loop instead of holding a pool thread while it waits; off: a pool thread runs it.",
-    )
-    fast_submit_route: bool = Field(
-        True,
-        description="POST /v1/games/{id}/choices is served by a pre-resolved handler (no FastAPI "
-        "routing or dependency solving per request), same answers; off: by FastAPI alone.",
+        description="Writer threads of the group commit per process (submits and bot turns that "
+        "arrive together are written in one transaction, each answered after that commit); games "
+        "are spread over them by id. Default: 1 on SQLite (one write lock per file), 4 on "
+        "PostgreSQL (one writer mostly waits for the server's answers).",
     )
     gc_young_threshold: int = Field(
         50_000,
@@ -137,12 +122,6 @@ class Settings(BaseSettings):
         description="Wall-clock time one GraphQL document may take: parsing, validation and a "
         "query's execution (a mutation is never cut once it executes); beyond it the operation "
         "is stopped with graphql_deadline_exceeded.",
-    )
-    graphql_shared_events: bool = Field(
-        True,
-        description="A live event is executed and encoded once per group of subscribers that "
-        "see it alike (same subscription document and variables, same viewer) and those bytes go "
-        "to each of them; off: GraphQL runs once per subscriber and event.",
     )
     header_timeout_seconds: float = Field(
         10.0, gt=0, description="Time a client has to send the request line and headers."

@@ -1,12 +1,12 @@
-"""Reveal latency and fan-out CPU of two settings of our server, in one run (issue 23 item 2).
+"""Reveal latency and fan-out CPU of two servers, in one run (issue 23 item 2).
 
-``.venv/bin/python bench/reveal_ab.py [--system ours-sqlite|ours-pg] [--subscribers 100,1000]
-[--pairs 2] [--rounds 5]``
+``.venv/bin/python bench/reveal_ab.py --a-root DIR [--system ours-sqlite|ours-pg]
+[--subscribers 100,1000] [--pairs 2] [--rounds 5]``
 
 Starts two servers as ``bench-peers`` does (each on its own fresh store; with ``--pin`` on CPU 0
-and the load generator on CPU 1): A with ``TABLETOP_GRAPHQL_SHARED_EVENTS=false`` (GraphQL
-executed and encoded per subscriber and event, the old path), B with it on (once per group),
-unless ``--a``/``--b`` say otherwise. For each subscriber count, ``--pairs`` alternations (A B, B A, …) of
+and the load generator on CPU 1): A and B differ by their checkout (``--a-root`` / ``--b-root``,
+e.g. a ``git worktree`` with a patch of ``bench/patches/`` applied) or their settings (``--a`` /
+``--b``). For each subscriber count, ``--pairs`` alternations (A B, B A, …) of
 ``bench/loadgen.py reveal`` (Im Schutze der Burg, spectators on ``gameEvents``, ``--rounds``
 reveals each): reveal p50/p99 from the sealing submit to each subscriber, and the server's CPU per
 delivered event (µs per subscriber per event, measured over the rounds, subscribing excluded).
@@ -52,12 +52,20 @@ def reveal(base: str, pid: int, subscribers: int, rounds: int) -> dict[str, Any]
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sides = {"A": settings(args.a), "B": settings(args.b)}
+    roots = {"A": args.a_root or ROOT, "B": args.b_root or ROOT}
     counts = [int(n) for n in args.subscribers.split(",")]
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         servers = {
             side: stack.enter_context(
-                system_server(args.system, DEFAULT_SCRATCH, Path(tmp) / side, pin=args.pin, extra_env=env)
+                system_server(
+                    args.system,
+                    DEFAULT_SCRATCH,
+                    Path(tmp) / side,
+                    pin=args.pin,
+                    extra_env=env,
+                    root=roots[side],
+                )
             )[0]
             for side, env in sides.items()
         }
@@ -83,7 +91,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     rows.append({"subscribers": count, "pair": number + 1, "side": side, **row})
                     if args.json_lines:
                         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    return {"system": args.system, "settings": sides, "rows": rows, "cpus": os.cpu_count()}
+    return {
+        "system": args.system,
+        "settings": sides,
+        "roots": {side: str(root) for side, root in roots.items()},
+        "rows": rows,
+        "cpus": os.cpu_count(),
+    }
 
 
 def _f(value: float | None, digits: int = 1) -> str:
@@ -91,7 +105,11 @@ def _f(value: float | None, digits: int = 1) -> str:
 
 
 def report(result: dict[str, Any]) -> str:
-    sides = ", ".join(f"{side}: {env}" for side, env in result["settings"].items())
+    roots = result.get("roots", {})
+    sides = ", ".join(
+        f"{side}: {env}" + (f" from {roots[side]}" if roots.get(side, str(ROOT)) != str(ROOT) else "")
+        for side, env in result["settings"].items()
+    )
     lines = [
         f"{result['system']} ({sides})",
         "",
@@ -126,8 +144,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--system", choices=("ours-sqlite", "ours-pg"), default="ours-sqlite")
-    parser.add_argument("--a", action="append", default=None, help="NAME=VALUE for A (default: shared off)")
-    parser.add_argument("--b", action="append", default=None, help="NAME=VALUE for B (default: shared on)")
+    parser.add_argument("--a", action="append", default=[], help="NAME=VALUE for server A (repeatable)")
+    parser.add_argument("--b", action="append", default=[], help="NAME=VALUE for server B (repeatable)")
+    parser.add_argument(
+        "--a-root", type=Path, help="run server A from this checkout (a `git worktree` of another commit)"
+    )
+    parser.add_argument("--b-root", type=Path, help="run server B from this checkout")
     parser.add_argument("--subscribers", default="100,1000")
     parser.add_argument("--pairs", type=int, default=2, help="alternations A B / B A per subscriber count")
     parser.add_argument("--rounds", type=int, default=5, help="reveals per run")
@@ -138,8 +160,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json-lines", action="store_true", help="also each row to stderr as it ends")
     args = parser.parse_args(argv)
-    args.a = args.a or ["TABLETOP_GRAPHQL_SHARED_EVENTS=false"]
-    args.b = args.b or ["TABLETOP_GRAPHQL_SHARED_EVENTS=true"]
     if args.pin and (os.cpu_count() or 1) >= 2:
         os.sched_setaffinity(0, {1})  # the load generators off the servers' CPU 0
     # A server pinned to one core of a loaded machine can take minutes to start.

@@ -40,7 +40,7 @@ class Metrics:
         )
         self.commit_batches = Histogram(
             "tabletop_commit_batch_works",
-            "Submits and bot turns per group-commit transaction (TABLETOP_GROUP_COMMIT).",
+            "Submits and bot turns per group-commit transaction.",
             buckets=(1, 2, 4, 8, 16, 32, 64),
             registry=self.registry,
         )

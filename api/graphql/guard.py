@@ -229,10 +229,9 @@ class GuardedSchema(WithinDeadline, strawberry.Schema):
     """Runs each document under the deadline (``api.graphql.deadline``); logs each GraphQL error
     once, as one JSON line with its code; unexpected ones with the
     traceback (the client only sees ``internal_error``). ``shared_events``: the live answers
-    shared by groups of subscribers (None: each subscriber's executed for it alone);
-    ``documents``: the documents kept parsed and validated."""
+    shared by groups of subscribers; ``documents``: the documents kept parsed and validated."""
 
-    shared_events: SharedRenderings | None = None
+    shared_events: SharedRenderings
     documents: DocumentCache | None = None
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
@@ -254,7 +253,7 @@ class GuardedSchema(WithinDeadline, strawberry.Schema):
 
 
 def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
-    shared = SharedRenderings() if settings.graphql_shared_events else None
+    shared = SharedRenderings()
     documents = DocumentCache(DOCUMENTS_CACHED)
     schema = GuardedSchema(
         query=graphql_schema.Query,
@@ -278,7 +277,7 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
             partial(DeadlineGate, settings.graphql_deadline_seconds),
             partial(ChargeTopLevelFields, limiter),
         ],
-        execution_context_class=grouped_executor(shared) if shared is not None else None,
+        execution_context_class=grouped_executor(shared),
     )
     schema.shared_events = shared
     schema.documents = documents

@@ -35,12 +35,11 @@ class Subscription:
     ) -> AsyncGenerator[Event, None]:
         container, token, language = container_of(info), token_of(info), lang_of(info, lang)
         follower = await follower_of(container, game_id, token)
-        shared = getattr(info.schema, "shared_events", None) is not None
         async with attending(container, follower):
             stream = game_event_stream(container, game_id, follower.seat, max(0, after), follower.final_seq)
             async for event, live, seat in stream:
                 build = partial(_event, event, follower.game_type, language)
-                if live and shared:
+                if live:
                     # The same for every follower of this game seeing it as ``seat`` in ``language``:
                     # executed and encoded by the first of them (api.graphql.fanout).
                     group = (game_id, event["seq"], seat, language)

@@ -46,9 +46,6 @@ class PlayService:
     def __init__(self, core: ServiceCore) -> None:
         self.core = core
         self.submit_listeners: list[SubmitListener] = []
-        self.submit_on_loop = True
-        """``submit_async`` awaits the group commit's answer on the loop; off: a thread runs
-        ``submit`` (for A/B measurements)."""
 
     def pending(self, game_id: str, token: str | None) -> PendingChoices:
         with self.core.uow() as uow:
@@ -108,7 +105,7 @@ class PlayService:
         awaited, so no thread is held while it waits for its commit; ``offload`` runs on a thread
         what blocks (reading an earlier answer, publishing). Same guards, retries and answers."""
         transactions = self.core.transactions
-        if not (self.submit_on_loop and isinstance(transactions, QueuedTransactions)):
+        if not isinstance(transactions, QueuedTransactions):
             return await offload(
                 partial(self.submit, game_id, token, choice, version, idempotency_key, decision_version)
             )

@@ -220,15 +220,12 @@ def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
     assert seen == ["finished", "finished"]
 
 
-@pytest.mark.parametrize("on_loop", [True, False])
 def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
-    service: Services, committer: GroupCommitter, on_loop: bool
+    service: Services, committer: GroupCommitter
 ) -> None:
     """``submit_async`` queues the submit and awaits the writer's answer: while the writer is held,
-    nothing runs on a thread for it, and the answer (then the publish) comes after the commit.
-    Switched off, the whole submit runs on a thread (the A/B baseline)."""
+    nothing runs on a thread for it, and the answer (then the publish) comes after the commit."""
     duel = start_duel(service)
-    service.play.submit_on_loop = on_loop
     holding, release = threading.Event(), threading.Event()
     offloaded: list[str] = []
 
@@ -260,7 +257,7 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
     answer = asyncio.run(scenario())
     assert answer["status"] == "sealed"
     assert service.core.load(duel.game_id).version == answer["version"]
-    assert offloaded == (["after commit"] if on_loop else ["waiting"])
+    assert offloaded == ["after commit"]
     # The same key and body repeated answers the first result, through the same path.
     again = asyncio.run(
         service.play.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")

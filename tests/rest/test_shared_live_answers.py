@@ -2,8 +2,7 @@
 
 Subscribers of one viewer with the same document get the very same bytes (their ids spliced in),
 executed once for all of them; other viewers get their own, and nothing one viewer may not see
-reaches it through another's group. With the setting off, every subscriber is executed for itself:
-the answers are the same either way.
+reaches it through another's group.
 """
 
 from __future__ import annotations
@@ -29,12 +28,12 @@ STREAM = (
 LAST = "banked"
 
 
-def renderings(app: FastAPI) -> SharedRenderings | None:
-    """The served schema's shared answers (None when the setting is off)."""
+def renderings(app: FastAPI) -> SharedRenderings:
+    """The served schema's shared answers."""
     for route in app.routes:
         schema = getattr(getattr(route, "original_router", None), "schema", None)
         if schema is not None:
-            shared: SharedRenderings | None = getattr(schema, "shared_events", None)
+            shared: SharedRenderings = schema.shared_events
             return shared
     raise AssertionError("no GraphQL route")
 
@@ -61,12 +60,11 @@ def frames_until(socket: Any, last_type: str) -> list[str]:
             return frames
 
 
-def play(tmp_path: Path, shared: bool) -> tuple[dict[str, list[str]], int, SharedRenderings | None]:
+def play(tmp_path: Path) -> tuple[dict[str, list[str]], int, SharedRenderings]:
     """Five followers of a duel, subscribed before it starts: seat 0 three times (two from the
     start, one resuming later in the history), seat 1, a spectator. Start, play a round, bank.
     Returns each follower's frames, the last seq before the start, and the shared answers."""
-    tmp_path.mkdir(exist_ok=True)
-    settings = make_settings(tmp_path, graphql_shared_events=shared)
+    settings = make_settings(tmp_path)
     app = create_app(settings, registry=registry_with_test_game())
     with TestClient(app) as client:
         game = new_game(client, options={"rounds": 2}, seed="fanout")
@@ -101,8 +99,7 @@ def events(frames: list[str]) -> list[dict[str, Any]]:
 
 
 def test_one_viewers_subscribers_get_the_same_bytes_executed_once(tmp_path: Path) -> None:
-    frames, before, shared = play(tmp_path, shared=True)
-    assert shared is not None
+    frames, before, shared = play(tmp_path)
     live = len(frames["seat0-a"])
     assert live >= 5 and all(e["seq"] > before for e in events(frames["seat0-a"]))
     spliced = [re.sub(r'^\{"id":"follow-b"', '{"id":"1"', f) for f in frames["seat0-b"]]
@@ -116,7 +113,7 @@ def test_one_viewers_subscribers_get_the_same_bytes_executed_once(tmp_path: Path
 
 
 def test_each_viewer_gets_its_own_answer_and_nothing_hidden_crosses(tmp_path: Path) -> None:
-    frames, _, _ = play(tmp_path, shared=True)
+    frames, _, _ = play(tmp_path)
     seat0, seat1, spectator = (events(frames[n]) for n in ("seat0-a", "seat1", "spectator"))
     assert [e["seq"] for e in seat0] == [e["seq"] for e in seat1] == [e["seq"] for e in spectator]
     bonus0 = next(e["data"]["bonus"] for e in seat0 if e["type"] == "bonus_dealt")
@@ -130,11 +127,3 @@ def test_each_viewer_gets_its_own_answer_and_nothing_hidden_crosses(tmp_path: Pa
     assert [sorted(c["card"] for c in hand) for hand in hands] == [[1, 2], [2, 3]]
     assert all(e["next"] is None for e in spectator)
     assert frames["seat0-a"] != frames["seat1"] != frames["spectator"]
-
-
-def test_shared_answers_equal_those_executed_per_subscriber(tmp_path: Path) -> None:
-    on, _, _ = play(tmp_path / "on", shared=True)
-    off, _, shared = play(tmp_path / "off", shared=False)
-    assert shared is None
-    for name in on:
-        assert [json.loads(f) for f in on[name]] == [json.loads(f) for f in off[name]], name
