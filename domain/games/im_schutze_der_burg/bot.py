@@ -12,13 +12,12 @@ from __future__ import annotations
 import random
 
 from domain.engine import Choice, Decision
-
-from . import flow
-from .building import BACK, PAYMENTS_LISTED_MAX, payment_choices
-from .choices import pick_choices, picked_cards
-from .data import MAX_BUILDS, PLAYER_COUNTS, RESOURCE_VALUE, STONEMASON, YIELD
-from .scoring import final_scores
-from .state import RESOLVE, State, dump_state, load_state
+from domain.games.im_schutze_der_burg import flow
+from domain.games.im_schutze_der_burg.building import BACK, PAYMENTS_LISTED_MAX, payment_choices
+from domain.games.im_schutze_der_burg.choices import pick_choices, picked_cards
+from domain.games.im_schutze_der_burg.data import MAX_BUILDS, PLAYER_COUNTS, RESOURCE_VALUE, STONEMASON, YIELD
+from domain.games.im_schutze_der_burg.scoring import final_scores
+from domain.games.im_schutze_der_burg.state import RESOLVE, State, dump_state, load_state
 
 # Heuristic weights, in victory points per unit. A value point of pieces is worth a share of
 # what building turns it into: a Stonemason gets about 0.6-0.75 VP per value point, a Worker half
@@ -37,7 +36,7 @@ HORIZON_ROUNDS = 3  # with fewer rounds left, unspent means are worth less and l
 _POST_YIELD = tuple((YIELD[k] - 1) * RESOURCE_VALUE[k] for k in range(5))
 
 
-class BurgSearchHooks:
+class SchutzeDerBurgSearchHooks:
     """``determinize``, ``evaluate`` and ``worth_trying`` for ``domain.bots.policies`` (greedy)."""
 
     # Every payment of a building is tried, so the cheapest one (listed first) always is.
@@ -57,17 +56,17 @@ class BurgSearchHooks:
         two states that differ only in what ``seat`` cannot see give the same result for the
         same ``rng``.
         """
-        s = load_state(dump_state(state))
-        deck = sorted(s.winter_deck)
+        st = load_state(dump_state(state))
+        deck = sorted(st.winter_deck)
         rng.shuffle(deck)
-        s.winter_deck = deck
-        if s.picks and not s.revealed:
-            per_seat = PLAYER_COUNTS[s.n].picks
-            for other in range(s.n):
+        st.winter_deck = deck
+        if st.picks and not st.revealed:
+            per_seat = PLAYER_COUNTS[st.n].picks
+            for other in range(st.n):
                 if other != seat:
-                    choice = rng.choice(pick_choices(s.hand[other], per_seat))
-                    s.picks[other] = sorted(picked_cards(choice))
-        return s
+                    choice = rng.choice(pick_choices(st.hand[other], per_seat))
+                    st.picks[other] = sorted(picked_cards(choice))
+        return st
 
     def evaluate(self, state: State, seat: int) -> float:
         """Projected points of ``seat`` minus those of its best opponent.
@@ -83,47 +82,47 @@ def _settled(state: State) -> State:
     """``state`` itself, or when a payment is pending, a copy with the cheapest payment made."""
     if state.pending != "build_payment":
         return state
-    s = load_state(dump_state(state))
-    seat = s.pending_seats[0]
-    flow.pay_for_building(s, [], seat, payment_choices(s, seat)[0])
-    flow.advance(s, [])
-    return s
+    st = load_state(dump_state(state))
+    seat = st.pending_seats[0]
+    flow.pay_for_building(st, [], seat, payment_choices(st, seat)[0])
+    flow.advance(st, [])
+    return st
 
 
-def _projected(s: State) -> list[float]:
-    rows = final_scores(s)
-    if s.over:
+def _projected(st: State) -> list[float]:
+    rows = final_scores(st)
+    if st.over:
         return [
             r["total"] + r["tiebreak_thalers"] * TIEBREAK_THALER + r["tiebreak_value"] * TIEBREAK_VALUE
             for r in rows
         ]
-    rounds_left = s.rounds - s.round + 1
+    rounds_left = st.rounds - st.round + 1
     horizon = min(1.0, rounds_left / HORIZON_ROUNDS)
     out = []
     for seat, r in enumerate(rows):
-        posts = sum(_POST_YIELD[k] for k in range(5) if s.posts[k] == seat)
-        on_workers = sum(e[2 + k] * RESOURCE_VALUE[k] for e in s.workers if e[0] == seat for k in range(5))
+        posts = sum(_POST_YIELD[k] for k in range(5) if st.posts[k] == seat)
+        on_workers = sum(e[2 + k] * RESOURCE_VALUE[k] for e in st.workers if e[0] == seat for k in range(5))
         value = r["tiebreak_value"] + on_workers
         out.append(
             r["total"]
-            + value * PENDING_BUILD_WEIGHT * _stonemason_to_come(s, seat)
+            + value * PENDING_BUILD_WEIGHT * _stonemason_to_come(st, seat)
             + horizon
             * (
                 value * RESOURCE_WEIGHT
                 + r["tiebreak_thalers"] * THALER_WEIGHT
-                + s.helpers[seat] * SUPPLY_HELPER_WEIGHT
+                + st.helpers[seat] * SUPPLY_HELPER_WEIGHT
             )
             + posts * POST_WEIGHT_PER_ROUND * RESOURCE_WEIGHT * (rounds_left - 1) / 2
         )
     return out
 
 
-def _stonemason_to_come(s: State, seat: int) -> bool:
+def _stonemason_to_come(st: State, seat: int) -> bool:
     """Whether a Stonemason of ``seat`` may still build this round (full VP for its pieces)."""
-    resolving = s.phase == RESOLVE
-    first = s.qi if resolving else 0  # before resolution starts, qi is last round's
-    for i in range(first, len(s.queue)):
-        owner, card = s.queue[i]
+    resolving = st.phase == RESOLVE
+    first = st.qi if resolving else 0  # before resolution starts, qi is last round's
+    for i in range(first, len(st.queue)):
+        owner, card = st.queue[i]
         if owner == seat and card == STONEMASON:
-            return i > first or not resolving or (s.sub <= 1 and s.act_built < MAX_BUILDS)
+            return i > first or not resolving or (st.sub <= 1 and st.act_built < MAX_BUILDS)
     return False

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .choices import DONE, available_types
-from .data import (
+from domain.engine import Choice
+from domain.games.im_schutze_der_burg.choices import DONE, available_types
+from domain.games.im_schutze_der_burg.data import (
     BRICKLAYER,
     BRICKLAYER_PER_PIECE,
     BUILDABLE_TYPES,
@@ -36,10 +37,8 @@ from .data import (
     STONEMASON,
     WOOD,
 )
-from .payments import Payment, cheapest, payment_key, payments, payments_for
-from .state import State
-
-Choice = dict[str, Any]
+from domain.games.im_schutze_der_burg.payments import Payment, cheapest, payment_key, payments, payments_for
+from domain.games.im_schutze_der_burg.state import NO_BUILDING, State
 
 PAYMENTS_LISTED_MAX = 100
 """A payment list longer than this is narrowed first. Ordinary holdings stay below it (a house
@@ -70,15 +69,15 @@ def earns(card: int, building: int) -> dict[str, int]:
     return {"vp": vp if card == STONEMASON else vp // 2}
 
 
-def building_choices(s: State, seat: int, card: int) -> list[Choice]:
+def building_choices(st: State, seat: int, card: int) -> list[Choice]:
     """Every unbuilt building type with at least one exact payment, then ``done``; empty if none.
 
     The choice dicts are shared between calls: callers must not mutate them.
     """
-    held = s.res[seat]
+    held = st.res[seat]
     if sum(n * v for n, v in zip(held, _PIECE_VALUE, strict=True)) < _MIN_VALUE:
         return []
-    out = [_build_choice(card, ti) for ti in _payable(available_types(s), held)]
+    out = [_build_choice(card, ti) for ti in _payable(available_types(st), held)]
     if out:
         out.append(DONE)
     return out
@@ -111,16 +110,16 @@ def _build_choice(card: int, building: int) -> Choice:
     return found
 
 
-def fixed_counts(s: State) -> list[int]:
+def fixed_counts(st: State) -> list[int]:
     """Pieces per kind fixed so far for the chosen building (``FREE`` where not fixed)."""
-    return s.act_fixed if s.act_fixed else [FREE] * 5
+    return st.act_fixed if st.act_fixed else [FREE] * 5
 
 
-def completions(s: State, seat: int) -> list[Payment]:
+def completions(st: State, seat: int) -> list[Payment]:
     """The exact payments of the chosen building that agree with every count fixed so far."""
-    value = BUILDING_TYPES[s.act_building].value
-    options = payments(value, s.res[seat])
-    fixed = [(k, n) for k, n in enumerate(fixed_counts(s)) if n != FREE]
+    value = BUILDING_TYPES[st.act_building].value
+    options = payments(value, st.res[seat])
+    fixed = [(k, n) for k, n in enumerate(fixed_counts(st)) if n != FREE]
     if not fixed:
         return options
     return [p for p in options if all(p[k] == n for k, n in fixed)]
@@ -130,40 +129,40 @@ def pay_choice(payment: Payment) -> Choice:
     return {"action": "pay", **dict(zip(KINDS, payment, strict=True))}
 
 
-def next_kind_to_fix(s: State, options: list[Payment]) -> int | None:
+def next_kind_to_fix(st: State, options: list[Payment]) -> int | None:
     """The kind to narrow on next, or None when the payments can be listed in full."""
     if len(options) <= PAYMENTS_LISTED_MAX:
         return None
-    fixed = fixed_counts(s)
+    fixed = fixed_counts(st)
     for k in NARROW_ORDER:
         if fixed[k] == FREE and len({p[k] for p in options}) > 1:
             return k
     return None
 
 
-def payment_choices(s: State, seat: int) -> list[Choice]:
+def payment_choices(st: State, seat: int) -> list[Choice]:
     """The ``build_payment`` choices: the cheapest payment first, then the other payments (or,
     when there are too many, a count to fix for the next kind), then ``back``.
 
     Cached per (payments of the building, counts fixed): callers must not mutate the result.
     """
-    pkey = payment_key(BUILDING_TYPES[s.act_building].value, s.res[seat])
+    pkey = payment_key(BUILDING_TYPES[st.act_building].value, st.res[seat])
     assert pkey is not None, "a building is chosen only when it can be paid"
-    key = (*pkey, *fixed_counts(s))
+    key = (*pkey, *fixed_counts(st))
     found = _payment_choice_cache.get(key)
     if found is None:
-        found = _payment_choices(s, seat)
+        found = _payment_choices(st, seat)
         if len(_payment_choice_cache) >= _CACHE_LIMIT:
             _payment_choice_cache.clear()
         _payment_choice_cache[key] = found
     return found
 
 
-def _payment_choices(s: State, seat: int) -> list[Choice]:
-    options = completions(s, seat)
+def _payment_choices(st: State, seat: int) -> list[Choice]:
+    options = completions(st, seat)
     best = options[cheapest(options)]
     out = [pay_choice(best)]
-    kind = next_kind_to_fix(s, options)
+    kind = next_kind_to_fix(st, options)
     if kind is None:
         out += [pay_choice(p) for p in options if p != best]
     else:
@@ -173,30 +172,30 @@ def _payment_choices(s: State, seat: int) -> list[Choice]:
     return out
 
 
-def choose_building(s: State, building: int) -> None:
-    s.act_building = building
-    s.act_fixed = []
+def choose_building(st: State, building: int) -> None:
+    st.act_building = building
+    st.act_fixed = []
 
 
-def fix_count(s: State, kind: int, count: int) -> None:
-    fixed = list(fixed_counts(s))
+def fix_count(st: State, kind: int, count: int) -> None:
+    fixed = list(fixed_counts(st))
     fixed[kind] = count
-    s.act_fixed = fixed
+    st.act_fixed = fixed
 
 
-def clear_building(s: State) -> None:
-    s.act_building = FREE
-    s.act_fixed = []
+def clear_building(st: State) -> None:
+    st.act_building = NO_BUILDING
+    st.act_fixed = []
 
 
-def payment_data(s: State, seat: int, card: int, first: Choice) -> dict[str, Any]:
+def payment_data(st: State, seat: int, card: int, first: Choice) -> dict[str, Any]:
     """Public context of a ``build_payment`` decision: the building, what it earns, what is
     fixed so far, and the cheapest payment (the first choice, repeated here by name)."""
-    fixed = fixed_counts(s)
+    fixed = fixed_counts(st)
     return {
-        "building": BUILDING_TYPES[s.act_building].id,
-        "earns": earns(card, s.act_building),
+        "building": BUILDING_TYPES[st.act_building].id,
+        "earns": earns(card, st.act_building),
         "fixed": {KINDS[k]: fixed[k] for k in NARROW_ORDER if fixed[k] != FREE},
-        "payments": len(completions(s, seat)),
+        "payments": len(completions(st, seat)),
         "cheapest": dict(first),
     }

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
-from typing import Any
 
-from .data import (
+from domain.engine import Choice
+from domain.games.im_schutze_der_burg.data import (
     ALL_CARDS_MASK,
     BUILD_KINDS,
     BUILDABLE_TILES,
@@ -20,9 +20,7 @@ from .data import (
     TILE_TYPE,
     WINTER_BY_ID,
 )
-from .state import NOBODY, State
-
-Choice = dict[str, Any]
+from domain.games.im_schutze_der_burg.state import GUEST_HOUSE, NOBODY, State
 
 DONE: Choice = {"action": "done"}
 PASS: Choice = {"action": "pass"}
@@ -57,11 +55,11 @@ def picked_cards(choice: Choice) -> list[int]:
     return [CARD_INDEX[c] for c in choice["cards"]]
 
 
-def trader_choices(s: State, seat: int) -> list[Choice]:
+def trader_choices(st: State, seat: int) -> list[Choice]:
     """Helper placements of a Trader; empty when only passing is possible."""
-    if s.helpers[seat] <= 0:
+    if st.helpers[seat] <= 0:
         return []
-    posts = s.posts
+    posts = st.posts
     free = [k for k in range(4) if posts[k] == NOBODY]
     if free:
         return [{"action": "place", "post": KINDS[k]} for k in free] + [PASS]
@@ -70,15 +68,15 @@ def trader_choices(s: State, seat: int) -> list[Choice]:
         out.append({"action": "place", "post": KINDS[4]})
     for k in range(5):
         owner = posts[k]
-        if owner != NOBODY and owner != seat and not s.posts_new[k]:
+        if owner != NOBODY and owner != seat and not st.posts_new[k]:
             out.append({"action": "displace", "post": KINDS[k]})
     if out:
         out.append(PASS)
     return out
 
 
-def tower_choices(s: State) -> list[Choice]:
-    out: list[Choice] = [{"action": "take", "resource": KINDS[k]} for k in range(5) if s.tower[k] > 0]
+def tower_choices(st: State) -> list[Choice]:
+    out: list[Choice] = [{"action": "take", "resource": KINDS[k]} for k in range(5) if st.tower[k] > 0]
     if out:
         out.append(SKIP)
     return out
@@ -91,9 +89,9 @@ _TILE_BITS = tuple((t, 1 << TILE_TYPE[t]) for t in BUILDABLE_TILES)
 _avail_cache: dict[tuple[int, ...], int] = {}
 
 
-def available_types(s: State) -> int:
+def available_types(st: State) -> int:
     """Bitmask of building types with at least one unbuilt tile."""
-    key = tuple(s.built)
+    key = tuple(st.built)
     mask = _avail_cache.get(key)
     if mask is None:
         mask = 0
@@ -106,22 +104,22 @@ def available_types(s: State) -> int:
     return mask
 
 
-def helper_choices(s: State, seat: int) -> list[Choice]:
+def helper_choices(st: State, seat: int) -> list[Choice]:
     """Castle (and guest) placements after building; empty if none is possible.
 
     At most one helper of a seat per building per round (player aid S7): with 2 players this
     spans both cards of the round.
     """
-    if s.act_placed >= MAX_HELPERS:
+    if st.act_placed >= MAX_HELPERS:
         return []
-    sources = ["supply"] if s.helpers[seat] > 0 else []
-    sources.extend(KINDS[k] for k in range(5) if s.posts[k] == seat)
+    sources = ["supply"] if st.helpers[seat] > 0 else []
+    sources.extend(KINDS[k] for k in range(5) if st.posts[k] == seat)
     if not sources:
         return []
-    money = s.thalers[seat]
-    used = s.round_tiles[seat] if s.round_tiles else ()
-    built = s.built
-    occupied = s.spaces
+    money = st.thalers[seat]
+    used = st.round_tiles[seat] if st.round_tiles else ()
+    built = st.built
+    occupied = st.spaces
     out: list[Choice] = []
     seen: set[tuple[int, int]] = set()
     for sp in SPACES:
@@ -133,7 +131,7 @@ def helper_choices(s: State, seat: int) -> list[Choice]:
         seen.add((tile, sp.fee))
         for src in sources:
             out.append({"action": "place", "space": sp.id, "from": src})
-    if s.guest_house and -1 not in used:
+    if st.guest_house and GUEST_HOUSE not in used:
         fee = WINTER_BY_ID["guest_house"].params["fee"]
         if fee <= money:
             for src in sources:
@@ -143,16 +141,16 @@ def helper_choices(s: State, seat: int) -> list[Choice]:
     return out
 
 
-def buy_choices(s: State, seat: int) -> list[Choice]:
+def buy_choices(st: State, seat: int) -> list[Choice]:
     """Stonemason purchases: one piece per other player who played a Worker, never a card's last.
 
     With 2 players an opponent may have two Worker cards: one piece from either, not from both.
     """
-    if s.thalers[seat] < STONEMASON_PRICE:
+    if st.thalers[seat] < STONEMASON_PRICE:
         return []
     out: list[Choice] = []
-    sellers = {s.workers[b][0] for b in s.act_bought}
-    for entry in s.workers:
+    sellers = {st.workers[b][0] for b in st.act_bought}
+    for entry in st.workers:
         owner = entry[0]
         if owner == seat or owner in sellers:
             continue
@@ -174,17 +172,17 @@ def buy_choices(s: State, seat: int) -> list[Choice]:
     return out
 
 
-def worker_options(s: State, card: int) -> list[tuple[list[str], list[int]]]:
+def worker_options(st: State, card: int) -> list[tuple[list[str], list[int]]]:
     """Distinct results of a Worker's free choice given the stock: (requested, delivered)."""
     spec = CARDS[card]
     clip = spec.choose + max(spec.fixed)  # stock beyond this cannot change the outcome
-    key = (card, *(n if n < clip else clip for n in s.supply))
+    key = (card, *(n if n < clip else clip for n in st.supply))
     found = _worker_cache.get(key)
     if found is not None:
         return found
     out: list[tuple[list[str], list[int]]] = []
     seen: set[tuple[int, ...]] = set()
-    base = [s.supply[k] - min(spec.fixed[k], s.supply[k]) for k in range(5)]
+    base = [st.supply[k] - min(spec.fixed[k], st.supply[k]) for k in range(5)]
     for combo in _combos(spec.choose_from, spec.choose):
         avail = list(base)
         got = [0] * 5
@@ -208,15 +206,15 @@ def _combos(kinds: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
     return list(combinations_with_replacement(kinds, n))
 
 
-def firewood_choices(s: State, seat: int) -> list[Choice]:
+def firewood_choices(st: State, seat: int) -> list[Choice]:
     params = WINTER_BY_ID["firewood"].params
     out: list[Choice] = []
-    if s.res[seat][1] >= params["wood"]:
+    if st.res[seat][1] >= params["wood"]:
         out.append({"pay": "wood"})
-    if s.thalers[seat] >= params["thalers"]:
+    if st.thalers[seat] >= params["thalers"]:
         out.append({"pay": "thalers"})
     return out
 
 
-def bid_choices(s: State, seat: int) -> list[Choice]:
-    return [{"bid": b} for b in range(s.thalers[seat] + 1)]
+def bid_choices(st: State, seat: int) -> list[Choice]:
+    return [{"bid": b} for b in range(st.thalers[seat] + 1)]

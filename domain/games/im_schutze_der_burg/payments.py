@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from .data import MIN_KINDS, RESOURCE_TOTAL, RESOURCE_VALUE
+from domain.games.im_schutze_der_burg.data import MIN_KINDS, RESOURCE_TOTAL, RESOURCE_VALUE
 
 Payment = tuple[int, int, int, int, int]
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import Outcome
-
-from .data import (
+from domain.games.im_schutze_der_burg.data import (
     BUILDABLE_TILES,
     BUILDING_TYPES,
     KINDS,
@@ -17,19 +16,19 @@ from .data import (
     TILE_TYPE,
     WINTER_BY_ID,
 )
-from .state import NOBODY, State
+from domain.games.im_schutze_der_burg.state import NOBODY, State
 
 # Palace conversion order: silver first (worth its value as any kind), then the dearest pieces.
 _PALACE_ORDER = (SILVER, *sorted(range(4), key=lambda k: -RESOURCE_VALUE[k]))
 
 
-def targets(s: State) -> dict[str, int]:
+def targets(st: State) -> dict[str, int]:
     """The counts that helper spaces score on."""
-    built_spaces = [sp.index for sp in SPACES if s.built[TILE_OF_SPACE[sp.index]] != NOBODY]
-    castle_helpers = sum(1 for i in built_spaces if s.spaces[i] != NOBODY)
+    built_spaces = [sp.index for sp in SPACES if st.built[TILE_OF_SPACE[sp.index]] != NOBODY]
+    castle_helpers = sum(1 for i in built_spaces if st.spaces[i] != NOBODY)
     towers = houses = unbuilt = 0
     for tile in BUILDABLE_TILES:
-        if s.built[tile] == NOBODY:
+        if st.built[tile] == NOBODY:
             unbuilt += 1
             continue
         category = BUILDING_TYPES[TILE_TYPE[tile]].category
@@ -38,7 +37,7 @@ def targets(s: State) -> dict[str, int]:
         elif category == "house":
             houses += 1
     return {
-        "forge_silver": s.forge,
+        "forge_silver": st.forge,
         "unbuilt_tiles": unbuilt,
         "free_spaces": len(built_spaces) - castle_helpers,
         "castle_helpers": castle_helpers,
@@ -47,16 +46,16 @@ def targets(s: State) -> dict[str, int]:
     }
 
 
-def final_scores(s: State) -> list[dict[str, Any]]:
+def final_scores(st: State) -> list[dict[str, Any]]:
     """Per seat: game VP, end VP per building, and what is left for the tie-breaks."""
-    counts = targets(s)
+    counts = targets(st)
     rows: list[dict[str, Any]] = []
-    for seat in range(s.n):
-        thalers = s.thalers[seat]
-        held = list(s.res[seat])
+    for seat in range(st.n):
+        thalers = st.thalers[seat]
+        held = list(st.res[seat])
         end: dict[str, int] = {}
         for btype in BUILDING_TYPES:
-            owned = [i for i in btype.spaces if s.spaces[i] == seat]
+            owned = [i for i in btype.spaces if st.spaces[i] == seat]
             if not owned:
                 continue
             points = 0
@@ -77,13 +76,13 @@ def final_scores(s: State) -> list[dict[str, Any]]:
                 for i in owned:
                     points += value * SPACES[i].vp // SPACES[i].per
             end[btype.id] = points
-        if s.guests[seat]:
-            end["guest_house"] = s.guests[seat] * WINTER_BY_ID["guest_house"].params["vp"]
-        total = s.vp[seat] + sum(end.values())
+        if st.guests[seat]:
+            end["guest_house"] = st.guests[seat] * WINTER_BY_ID["guest_house"].params["vp"]
+        total = st.vp[seat] + sum(end.values())
         rows.append(
             {
                 "seat": seat,
-                "game_vp": s.vp[seat],
+                "game_vp": st.vp[seat],
                 "end_vp": end,
                 "total": total,
                 "tiebreak_thalers": thalers,
@@ -94,13 +93,13 @@ def final_scores(s: State) -> list[dict[str, Any]]:
     return rows
 
 
-def outcome(s: State) -> Outcome:
-    rows = final_scores(s)
+def outcome(st: State) -> Outcome:
+    rows = final_scores(st)
     keys = [(r["total"], r["tiebreak_thalers"], r["tiebreak_value"]) for r in rows]
     best = max(keys)
     winners = tuple(seat for seat, key in enumerate(keys) if key == best)
     return Outcome(
         scores=tuple(r["total"] for r in rows),
         winners=winners,
-        details={"players": rows, "targets": targets(s)},
+        details={"players": rows, "targets": targets(st)},
     )

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
+from domain.engine import Choice, Decision
+
 # Phases of the round machine.
 ROUND_START = "round_start"
 PICK = "pick"
@@ -18,6 +20,8 @@ OVER = "over"
 
 NOBODY = -1
 BOARD = -2  # builder of a pre-built building (Market, Forge)
+NO_BUILDING = -1  # in ``act_building``: no building chosen
+GUEST_HOUSE = -1  # in ``round_tiles``: the winter Guest House
 
 
 @dataclass(slots=True)
@@ -59,17 +63,17 @@ class State:
     act_built: int = 0
     act_placed: int = 0
     act_bought: list[int] = field(default_factory=list)  # worker entries bought from
-    act_building: int = -1  # building type chosen, its payment still to choose (-1: none)
+    act_building: int = NO_BUILDING  # building type chosen, its payment still to choose
     act_fixed: list[int] = field(default_factory=list)  # pieces per kind fixed (-1 free), or []
-    # Per seat: tiles (or -1 for the Guest House) that got one of its helpers this round.
+    # Per seat: tiles (or GUEST_HOUSE) that got one of its helpers this round.
     round_tiles: list[list[int]] = field(default_factory=list)
     round_builds: list[int] = field(default_factory=list)  # builder seat per building
     pending: str = ""
     pending_seats: list[int] = field(default_factory=list)
     over: bool = False
     # Transient, never dumped: legal choices computed by the round machine.
-    cache: dict[int, list[dict[str, Any]]] | None = None
-    memo: Any = None  # the current Decision object
+    cache: dict[int, list[Choice]] | None = None
+    memo: Decision | None = None  # the current decision, built once
 
 
 _FIELDS = tuple(f for f in State.__slots__ if f not in ("cache", "memo"))
