@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 
 from domain.games.keythedral import market
-from domain.games.keythedral.core import STEPS, advance
 from domain.games.keythedral.data import (
     BLACK,
     BROWN,
@@ -31,6 +30,7 @@ from domain.games.keythedral.data import (
     TILES,
     TRADER_PRICE,
 )
+from domain.games.keythedral.flow import STEPS, advance
 from domain.games.keythedral.state import Frame, Pending, State, clone_state
 
 # Heuristic weights, in points. A house sends a second worker each round: a constant worth (one
@@ -61,17 +61,17 @@ class KeythedralSearchHooks:
         so two states that differ only in what ``seat`` cannot see give the same result for the
         same ``rng``.
         """
-        s = clone_state(state)
-        others = [o for o in range(s.players) if o != seat]
-        _redraw_cubes(s, others, rng)
-        _redraw_laws(s, others, rng)
-        _redraw_tiles(s, rng)
-        field_stack = sorted(s.field_stack)
+        st = clone_state(state)
+        others = [o for o in range(st.players) if o != seat]
+        _redraw_cubes(st, others, rng)
+        _redraw_laws(st, others, rng)
+        _redraw_tiles(st, rng)
+        field_stack = sorted(st.field_stack)
         rng.shuffle(field_stack)
-        s.field_stack = field_stack
-        s.seed = rng.getrandbits(32)
-        _rebuild_pending(s, state.pending)
-        return s
+        st.field_stack = field_stack
+        st.seed = rng.getrandbits(32)
+        _rebuild_pending(st, state.pending)
+        return st
 
     def evaluate(self, state: State, seat: int) -> float:
         """Projected points of ``seat`` minus those of its best opponent."""
@@ -88,54 +88,54 @@ TILE_COSTS = tuple(tuple((c, n) for c, n in enumerate(t.cost) if n) for t in TIL
 
 
 # -- determinize ---------------------------------------------------------------------------
-def _redraw_cubes(s: State, others: list[int], rng: random.Random) -> None:
-    pool = [c for c in range(8) for _ in range(sum(s.cubes[o][c] for o in others))]
+def _redraw_cubes(st: State, others: list[int], rng: random.Random) -> None:
+    pool = [c for c in range(8) for _ in range(sum(st.cubes[o][c] for o in others))]
     rng.shuffle(pool)
     i = 0
     for o in others:
-        n = sum(s.cubes[o])
+        n = sum(st.cubes[o])
         counts = [0] * 8
         for c in pool[i : i + n]:
             counts[c] += 1
         i += n
-        s.cubes[o] = counts
+        st.cubes[o] = counts
 
 
-def _redraw_laws(s: State, others: list[int], rng: random.Random) -> None:
-    hidden_spaces = [] if s.law_cards_face_up else [i for i, c in enumerate(s.spaces) if c]
-    pool = sorted(s.deck + [s.spaces[i] for i in hidden_spaces] + [c for o in others for c in s.hands[o]])
+def _redraw_laws(st: State, others: list[int], rng: random.Random) -> None:
+    hidden_spaces = [] if st.law_cards_face_up else [i for i, c in enumerate(st.spaces) if c]
+    pool = sorted(st.deck + [st.spaces[i] for i in hidden_spaces] + [c for o in others for c in st.hands[o]])
     rng.shuffle(pool)
     for o in others:
-        n = len(s.hands[o])
-        s.hands[o] = pool[:n]
+        n = len(st.hands[o])
+        st.hands[o] = pool[:n]
         del pool[:n]
     for i in hidden_spaces:
-        s.spaces[i] = pool.pop()
-    s.deck = pool
+        st.spaces[i] = pool.pop()
+    st.deck = pool
 
 
-def _redraw_tiles(s: State, rng: random.Random) -> None:
-    for r, row in enumerate(s.rows):
-        if s.face_up(r):
+def _redraw_tiles(st: State, rng: random.Random) -> None:
+    for r, row in enumerate(st.rows):
+        if st.face_up(r):
             continue
-        pool = sorted(row + s.pools[r])
+        pool = sorted(row + st.pools[r])
         rng.shuffle(pool)
-        s.rows[r] = pool[: len(row)]
-        s.pools[r] = sorted(pool[len(row) :])
+        st.rows[r] = pool[: len(row)]
+        st.pools[r] = sorted(pool[len(row) :])
 
 
-def _rebuild_pending(s: State, original: Pending | None) -> None:
+def _rebuild_pending(st: State, original: Pending | None) -> None:
     """The decision of the redrawn state: the same one when it still stands (a seat's own
     decision always does), else the flow runs on to the next one."""
-    s.pending = None
-    if original is None or not s.stack or s.over:
+    st.pending = None
+    if original is None or not st.stack or st.over:
         return
-    top = s.stack[-1]
-    pending = STEPS[top["t"]](s, top, [])
+    top = st.stack[-1]
+    pending = STEPS[top["t"]](st, top, [])
     if pending is not None and (len(pending.choices) >= 2 or pending.seats is not None or pending.held):
-        s.pending = pending
+        st.pending = pending
         return
-    advance(s, [])
+    advance(st, [])
 
 
 # -- evaluate ------------------------------------------------------------------------------

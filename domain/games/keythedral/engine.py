@@ -1,27 +1,18 @@
-"""The Keythedral engine: the ``GameEngine`` interface over the frame machine."""
+"""The engine adapter: the ``GameEngine`` interface over the modules that hold the rules."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
 
-from domain.engine import (
-    JSON,
-    Choice,
-    Decision,
-    Event,
-    GameMeta,
-    OptionSpec,
-    Outcome,
-)
-from domain.games.keythedral import actions, flow, laws, transfers  # noqa: F401  (frames)
+from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome
+from domain.games.keythedral import actions, flow, laws, phases, transfers  # noqa: F401  (frames)
 from domain.games.keythedral.bot import KeythedralSearchHooks
-from domain.games.keythedral.core import answer, rebuild_pending
 from domain.games.keythedral.invariants import check_invariants
 from domain.games.keythedral.scoring import outcome
 from domain.games.keythedral.setup import new_game
 from domain.games.keythedral.state import State, dump_state, load_state
-from domain.games.keythedral.view import prompt, view
+from domain.games.keythedral.view import view_state
 
 META = GameMeta(
     slug="keythedral",
@@ -74,7 +65,9 @@ META = GameMeta(
 
 
 class KeythedralEngine:
-    meta = META
+    """Keythedral (Pro Ludo edition)."""
+
+    meta: GameMeta = META
     search_hooks: KeythedralSearchHooks = KeythedralSearchHooks()
 
     def setup(
@@ -83,35 +76,16 @@ class KeythedralEngine:
         return new_game(players, options, rng)
 
     def decision(self, state: State) -> Decision | None:
-        pending = state.pending
-        if pending is None:
-            return None
-        if pending.decision is None:
-            if pending.seats is not None:
-                pending.decision = Decision(
-                    tuple(pending.seats),
-                    pending.kind,
-                    prompt(pending.kind),
-                    simultaneous=True,
-                    data=pending.data,
-                )
-            else:
-                pending.decision = _decision(pending.seat, pending.kind, pending.data)
-        return pending.decision
+        return flow.decision(state)
 
     def legal_choices(self, state: State, seat: int) -> list[Choice]:
-        pending = state.pending
-        if pending is None:
-            return []
-        return list(pending.choices_of(seat))
+        return flow.legal_choices(state, seat)
 
     def apply(self, state: State, choices: Mapping[int, Choice]) -> list[Event]:
-        events: list[Event] = []
-        answer(state, choices, events)
-        return events
+        return flow.apply(state, choices)
 
     def view(self, state: State, viewer: int | None) -> dict[str, JSON]:
-        return view(state, viewer)
+        return view_state(state, viewer)
 
     def outcome(self, state: State) -> Outcome | None:
         return outcome(state) if state.over else None
@@ -120,27 +94,13 @@ class KeythedralEngine:
         return dump_state(state)
 
     def load(self, data: Mapping[str, JSON]) -> State:
-        state = load_state(dict(data))
-        rebuild_pending(state)
+        state = load_state(data)
+        flow.rebuild_pending(state)
         return state
 
     def check_invariants(self, state: State) -> list[str]:
         """Broken invariants (conservation, no negatives, board consistency), in words."""
         return check_invariants(state)
-
-
-_DECISIONS: dict[tuple[object, ...], Decision] = {}
-
-
-def _decision(seat: int, kind: str, data: dict[str, JSON]) -> Decision:
-    """Decisions are frozen and their data are scalars, so equal ones are shared, not rebuilt."""
-    key = (seat, kind, *data.items()) if data else (seat, kind)
-    found = _DECISIONS.get(key)
-    if found is None:
-        if len(_DECISIONS) > 50_000:
-            _DECISIONS.clear()
-        found = _DECISIONS[key] = Decision((seat,), kind, prompt(kind), data=data)
-    return found
 
 
 ENGINE = KeythedralEngine()

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain.engine import Choice, Event
-from domain.games.keythedral import board, market
-from domain.games.keythedral.core import ask_all, frame_type, push
+from domain.games.keythedral import board, effects, market
 from domain.games.keythedral.data import (
     COLOUR_INDEX,
     COLOURS,
@@ -33,6 +32,7 @@ from domain.games.keythedral.data import (
     YELLOW,
     law_id,
 )
+from domain.games.keythedral.flow import ask_all, frame_type, push
 from domain.games.keythedral.state import Frame, Pending, State
 
 ANY_TIME = frozenset({3, 4, 7, 11, 13, 17})
@@ -336,8 +336,7 @@ def resolve(st: State, seat: int, card: int, a: dict[str, object], events: list[
     elif card == 19:
         fx.blight = FIELD_INDEX[str(a["field"])]
     elif card == 20:
-        st.start = int(str(a["target_seat"]))
-        events.append(Event("start_player", {"seat": st.start, "named_by": seat}))
+        effects.name_start_player(st, seat, int(str(a["target_seat"])), events)
 
 
 def replace_off_board(st: State) -> None:

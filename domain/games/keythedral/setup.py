@@ -7,7 +7,6 @@ from collections.abc import Mapping
 
 from domain.engine import JSON, Event
 from domain.errors import InvalidOptions
-from domain.games.keythedral.core import advance
 from domain.games.keythedral.data import (
     COTTAGES,
     CUBE_TOTALS,
@@ -21,7 +20,8 @@ from domain.games.keythedral.data import (
     field_tiles,
     law_spaces,
 )
-from domain.games.keythedral.state import KEYTHEDRAL, Effects, State
+from domain.games.keythedral.flow import advance
+from domain.games.keythedral.state import KEYTHEDRAL, LawEffects, State
 
 
 def first_player(option: JSON, players: int, rng: random.Random) -> int:
@@ -66,7 +66,7 @@ def new_game(players: int, options: Mapping[str, JSON], rng: random.Random) -> t
     rng.shuffle(st.deck)
     st.spaces = [st.deck.pop() for _ in range(law_spaces(players))]
     st.hands = [[] for _ in range(players)]
-    st.fx = Effects.fresh(players)
+    st.fx = LawEffects.fresh(players)
     st.out = [False] * players
     st.start = first_player(options.get("first_player", "random"), players, rng)
     st.stack = [{"t": "setup", "i": 0}]

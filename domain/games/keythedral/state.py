@@ -7,6 +7,7 @@ plain copy.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,7 @@ class Pending:
 
 
 @dataclass(slots=True)
-class Effects:
+class LawEffects:
     """What law cards changed for the current round only."""
 
     work_order: int = -1  # L01 holder
@@ -57,7 +58,7 @@ class Effects:
     renumber: list[list[int] | None] = field(default_factory=list)  # L06 [number, marker]
 
     @classmethod
-    def fresh(cls, players: int) -> Effects:
+    def fresh(cls, players: int) -> LawEffects:
         return cls(
             harvest_choice=[-1] * players,
             hard_worker=[None] * players,
@@ -100,7 +101,7 @@ class State:
     hands: list[list[int]] = field(default_factory=list)
     discard: list[int] = field(default_factory=list)
     markers: list[int] = field(default_factory=list)  # numbers chosen, marker 1 first
-    fx: Effects = field(default_factory=Effects)
+    fx: LawEffects = field(default_factory=LawEffects)
     cur: int = 0  # phase 3: the seat whose turn it is
     streak: int = 0  # phase 3: consecutive passes
     out: list[bool] = field(default_factory=list)  # phase 3: procured a law card
@@ -183,7 +184,7 @@ def clone_state(st: State) -> State:
         hands=[list(h) for h in st.hands],
         discard=list(st.discard),
         markers=list(st.markers),
-        fx=Effects(
+        fx=LawEffects(
             work_order=fx.work_order,
             right_of_way=list(fx.right_of_way),
             restriction=fx.restriction,
@@ -259,7 +260,7 @@ def dump_state(st: State) -> dict[str, JSON]:
     return data
 
 
-def load_state(d: dict[str, Any]) -> State:
+def load_state(d: Mapping[str, Any]) -> State:
     fx = d["fx"]
     st = State(
         players=d["players"],
@@ -294,7 +295,7 @@ def load_state(d: dict[str, Any]) -> State:
         hands=[list(h) for h in d["hands"]],
         discard=list(d["discard"]),
         markers=list(d["markers"]),
-        fx=Effects(
+        fx=LawEffects(
             work_order=fx["work_order"],
             right_of_way=list(fx["right_of_way"]),
             restriction=fx["restriction"],

@@ -36,12 +36,8 @@ PROMPTS = {
     "bid": "Bid cubes for the right to choose the next start player, or pass (0).",
     "choose_start": "Name the new start player.",
 }
-
-
-def prompt(kind: str) -> str:
-    """The prompt of a decision, addressed to whoever decides (``Decision.seats`` says who): no
-    seat number in the text, like the other games' prompts and every translation."""
-    return PROMPTS[kind]
+"""The English prompt of each decision kind, addressed to whoever decides (``Decision.seats``
+says who): no seat number in the text, like every translation (``prompt.<kind>``)."""
 
 
 def cube_map(counts: list[int]) -> dict[str, int]:
@@ -56,7 +52,7 @@ def own_tiles(st: State, seat: int) -> list[JSON]:
     return [{"id": TILES[t].id, "value": TILES[t].value} for t in st.bought[seat]]
 
 
-def view(st: State, viewer: int | None) -> dict[str, JSON]:
+def view_state(st: State, viewer: int | None) -> dict[str, JSON]:
     """The decision and the legal choices are not repeated here: they are the game's top-level
     ``decision`` and ``GET /v1/games/{id}/choices``."""
     fx = st.fx

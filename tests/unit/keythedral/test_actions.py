@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.keythedral import ENGINE
-from domain.games.keythedral.actions import turn_choices
+from domain.games.keythedral.choices import turn_choices
 from domain.games.keythedral.state import State
-from tests.unit.keythedral.helpers import (
+from tests.unit.keythedral.support import (
     COTTAGES,
     act,
     asked,

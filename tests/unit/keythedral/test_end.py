@@ -7,9 +7,9 @@ import json
 from domain.engine import Event
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import ROUND_CAP
-from domain.games.keythedral.flow import start_round
+from domain.games.keythedral.phases import start_round
 from domain.games.keythedral.state import State
-from tests.unit.keythedral.helpers import (
+from tests.unit.keythedral.support import (
     act,
     cubes,
     deal_law,

@@ -19,7 +19,7 @@ from typing import Any
 
 from domain.engine import Choice, Event
 from domain.games.keythedral import ENGINE, market
-from domain.games.keythedral.actions import keytown_choices
+from domain.games.keythedral.choices import keytown_choices
 from domain.games.keythedral.data import LAW_NUMBER, TILE_INDEX
 from domain.games.keythedral.state import State
 

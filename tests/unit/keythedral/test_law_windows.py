@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.state import State
-from tests.unit.keythedral.helpers import (
+from tests.unit.keythedral.support import (
     COTTAGES,
     PASS,
     act,

@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.state import State
-from tests.unit.keythedral.helpers import (
+from tests.unit.keythedral.support import (
     COTTAGES,
     act,
     cubes,

@@ -1,10 +1,10 @@
-"""Phases 1, 2, 4 and 5 worked by hand on the small board of ``helpers``."""
+"""Phases 1, 2, 4 and 5 worked by hand on the small board of ``support``."""
 
 from __future__ import annotations
 
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.state import State
-from tests.unit.keythedral.helpers import (
+from tests.unit.keythedral.support import (
     act,
     cubes,
     deal_law,

@@ -14,7 +14,7 @@ from domain.errors import InvalidOptions
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import FIELD_TYPES
 from domain.games.keythedral.state import State
-from tests.unit.keythedral.helpers import act, decision
+from tests.unit.keythedral.support import act, decision
 
 
 def new(players: int, **options: Any) -> tuple[State, list[Event]]:

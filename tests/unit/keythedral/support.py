@@ -8,9 +8,9 @@ from typing import Any
 from domain.engine import Choice, Event
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.board import place_cottage
-from domain.games.keythedral.core import advance
 from domain.games.keythedral.data import COLOURS, CUBE_TOTALS, FIELD_INDEX, LAW_NUMBER, TILE_INDEX
-from domain.games.keythedral.state import KEYTHEDRAL, Effects, Frame, State
+from domain.games.keythedral.flow import advance
+from domain.games.keythedral.state import KEYTHEDRAL, Frame, LawEffects, State
 
 # A small board around the Keythedral (0, 0):
 #   fields  Q(1,1) quarry, F(-1,-1) forest, L(1,-1) lake, M(-1,1) farm, V(3,1) vineyard
@@ -58,7 +58,7 @@ def scenario(
     st.hands = [[] for _ in range(players)]
     st.round = 1
     st.start = 0
-    st.fx = Effects.fresh(players)
+    st.fx = LawEffects.fresh(players)
     st.out = [False] * players
     return st
 
