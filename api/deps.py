@@ -43,7 +43,7 @@ def parse_bearer(authorization: str | None) -> str | None:
         return None
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        raise Unauthorized("the Authorization header must be {expected!q}", expected="Bearer <token>")
     return token.strip()
 
 
@@ -63,7 +63,12 @@ def bearer_from_connection_params(params: object) -> str | None:
     if not values or values[0] is None:
         return None
     if len(values) > 1 or not isinstance(values[0], str):
-        raise Unauthorized("connection_init must carry one 'authorization': 'Bearer <token>'")
+        raise Unauthorized(
+            "{field} must carry one {other_field!q}: {expected!q}",
+            field="connection_init",
+            other_field="authorization",
+            expected="Bearer <token>",
+        )
     return parse_bearer(values[0])
 
 

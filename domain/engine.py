@@ -36,12 +36,20 @@ class OptionSpec:
     def validate(self, value: JSON) -> JSON:
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise InvalidOptions(f"option '{self.name}' must be true or false, got {as_json(value)}")
+                raise InvalidOptions(
+                    "option {option!q} must be true or false, got {got!j}", option=self.name, got=value
+                )
         elif self.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InvalidOptions(f"option '{self.name}' must be an integer, got {as_json(value)}")
+            raise InvalidOptions(
+                "option {option!q} must be an integer, got {got!j}", option=self.name, got=value
+            )
         if self.allowed and value not in self.allowed:
-            allowed = ", ".join(as_json(a) for a in self.allowed)
-            raise InvalidOptions(f"option '{self.name}' must be one of {allowed}, got {as_json(value)}")
+            raise InvalidOptions(
+                "option {option!q} must be one of {allowed}, got {got!j}",
+                option=self.name,
+                allowed=[as_json(a) for a in self.allowed],
+                got=value,
+            )
         return value
 
 
@@ -73,8 +81,10 @@ class GameMeta:
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise InvalidOptions(
-                f"unknown option(s) for {self.slug}: {', '.join(unknown)}; "
-                f"known: {', '.join(known) or 'none'}"
+                "unknown option(s) for {type}: {unknown}; known: {known}",
+                type=self.slug,
+                unknown=unknown,
+                known=", ".join(known) or "none",
             )
         return {
             name: spec.validate(given[name]) if name in given else spec.default

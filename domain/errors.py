@@ -1,8 +1,18 @@
-"""Typed domain errors. Each carries a stable machine-readable ``code`` that the API maps to HTTP."""
+"""Typed domain errors. Each carries a stable machine-readable ``code`` that the API maps to HTTP,
+and the values at fault as named fields: a sentence with ``{field}`` placeholders and the values
+that fill them (``raise SeatNotFound("game {game} has no seat {seat}", game=game_id, seat=7)``).
+
+English is the sentence filled in. Another language shows the code's own sentence followed by the
+same values, each with the words ``FIELDS`` gives its field (``Platz 7``, ``höchstens 64 Zeichen``):
+``api.problems.translations``. A field name means one thing wherever it is used."""
 
 from __future__ import annotations
 
 import json
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Self
 
 
 def as_json(value: object) -> str:
@@ -13,18 +23,135 @@ def as_json(value: object) -> str:
         return json.dumps(str(value), ensure_ascii=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Field:
+    """How a translation names a field's value: the word before it and the word after it, as
+    ``problem.word.<word>`` texts of ``domain/i18n``; or not at all, for a field that only words the
+    English sentence (``this {whose}``: player, client address)."""
+
+    label: str | None = None
+    unit: str | None = None
+    in_translation: bool = True
+
+
+# fmt: off
+FIELDS: dict[str, Field] = {
+    # what the value is
+    "game": Field("game"), "seat": Field("seat"), "version": Field("version"),
+    "game_version": Field("version"), "changed_version": Field("version"),
+    "decision_version": Field("decision_version"), "option": Field("option"),
+    "level": Field("level"), "phrase": Field("phrase"), "endpoint": Field("endpoint"),
+    "host": Field("host"), "mode": Field("mode"), "clock": Field("clock"),
+    "status": Field("status"), "type": Field("type"), "other_type": Field("type"),
+    # lists of names
+    "known": Field("known"), "allowed": Field("allowed"), "unknown": Field("unknown"),
+    "waiting": Field("waiting"),
+    # the value sent, and bounds
+    "got": Field("got"), "at_most": Field("at_most"), "at_least": Field("at_least"),
+    "max_characters": Field("at_most", "characters"), "max_messages": Field("at_most", "messages"),
+    "min_seats": Field("at_least", "seats"), "max_requests": Field("more_than", "requests"),
+    "retry_s": Field("retry", "s"), "window_s": Field(unit="s"), "window_seconds": Field(unit="seconds"),
+    "bytes": Field(unit="bytes"), "seats": Field(unit="seats"), "players": Field(unit="players"),
+    "games": Field(unit="games"), "min_distinct": Field("at_least"), "min_bits": Field("at_least"),
+    "deadline_s": Field(unit="s"), "timeout_s": Field(unit="s"), "requests": Field(unit="requests"),
+    "levels": Field(unit="levels"), "max_levels": Field("at_most", "levels"), "fields": Field(unit="fields"),
+    "aliases": Field(unit="aliases"),
+    # words of the English sentence, not values at fault
+    "what": Field(in_translation=False), "whose": Field(in_translation=False),
+    "unicode_name": Field(in_translation=False),
+}
+"""Every field with a word of its own; any other field's value is shown alone: an id, a name the
+API spells (``seed_mode``, ``body.type``), a number whose sentence already says what it is."""
+# fmt: on
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """Two bounds, said ``1 and 200`` or ``2 to 4`` in English (``{bounds:and}``, ``{bounds:to}``)
+    and ``1–200`` in a translation."""
+
+    low: int | float
+    high: int | float
+
+    def __format__(self, spec: str) -> str:
+        return f"{self.low} {spec} {self.high}" if spec else str(self)
+
+    def __str__(self) -> str:
+        return f"{self.low}–{self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One value of a detail as it reads: the field it fills and its text."""
+
+    field: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """A sentence with named values. Placeholders follow ``str.format`` (``{seat}``, ``{wait:g}``,
+    ``{name!r}``), with ``!q`` for a value in single quotes and ``!j`` for one quoted as JSON; a list
+    or tuple reads as its items joined by commas."""
+
+    template: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def plain(cls, text: str) -> Detail:
+        """A sentence that names no value (a library's own, say), taken as it is."""
+        return cls(text.replace("{", "{{").replace("}", "}}"))
+
+    @property
+    def english(self) -> str:
+        return "".join(literal + (text.text if text is not None else "") for literal, text in self._parts())
+
+    def shown(self) -> list[Shown]:
+        """The values in the order the sentence names them, each as the English shows it (a
+        range as ``1–200``)."""
+        return [text for _, text in self._parts(translated=True) if text is not None]
+
+    def _parts(self, translated: bool = False) -> list[tuple[str, Shown | None]]:
+        parts: list[tuple[str, Shown | None]] = []
+        for literal, name, spec, conversion in string.Formatter().parse(self.template):
+            if name is None:
+                parts.append((literal, None))
+                continue
+            value = self.values[name]
+            if conversion == "j":
+                value = as_json(value)
+            elif conversion == "q":
+                value = f"'{value}'"
+            elif conversion == "r":
+                value = repr(value)
+            elif isinstance(value, list | tuple):
+                value = ", ".join(str(item) for item in value)
+            text = str(value) if translated and isinstance(value, Range) else format(value, spec or "")
+            parts.append((literal, Shown(name, _encodable(text))))
+        return parts
+
+
+def _encodable(text: str) -> str:
+    """A lone surrogate a client sent (say, as an option name) cannot be encoded as UTF-8: quoted
+    back verbatim it would turn a refusal into a 500."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class DomainError(Exception):
     """Base of every expected failure; the message is safe to show to the caller."""
 
     code = "domain_error"
     status = 400
 
-    def __init__(self, message: str) -> None:
-        # A lone surrogate a client sent (say, as an option name) cannot be encoded as UTF-8:
-        # quoted back verbatim it would turn a refusal into a 500.
-        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
-        super().__init__(message)
-        self.message = message
+    def __init__(self, template: str, /, **values: object) -> None:
+        self.detail = Detail(template, values)
+        self.message = self.detail.english
+        super().__init__(self.message)
+
+    @classmethod
+    def saying(cls, detail: Detail) -> Self:
+        """This error with another's detail (the same fault, seen from another resource)."""
+        return cls(detail.template, **detail.values)
 
 
 class UnknownGameType(DomainError):
@@ -223,6 +350,6 @@ class ChatRateLimited(DomainError):
     code = "chat_rate_limited"
     status = 429
 
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(message)
+    def __init__(self, template: str, /, *, retry_after: float, **values: object) -> None:
+        super().__init__(template, **values)
         self.retry_after = retry_after

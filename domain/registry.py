@@ -24,8 +24,9 @@ class EngineRegistry:
         try:
             return self._engines[slug]
         except KeyError:
-            known = ", ".join(sorted(self._engines))
-            raise UnknownGameType(f"unknown game type '{slug}'; known: {known}") from None
+            raise UnknownGameType(
+                "unknown game type {type!q}; known: {known}", type=slug, known=sorted(self._engines)
+            ) from None
 
     def __iter__(self) -> Iterator[GameEngine[Any]]:
         return iter(sorted(self._engines.values(), key=lambda e: e.meta.slug))

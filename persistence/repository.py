@@ -200,7 +200,7 @@ class SqlGameRepository:
             statement = _GET_GAME_FOR_UPDATE if locked else _GET_GAME
         row = statement.first(self.session.connection(), {"game_id": game_id})
         if row is None:
-            raise GameNotFound(f"no game with id '{game_id}'")
+            raise GameNotFound("no game with id {id!q}", id=game_id)
         if targets is not None:
             targets.loaded(game_id, row.pop("webhook_targets"), row["seats"])
         stored = row["state"]
@@ -233,8 +233,9 @@ class SqlGameRepository:
             if self._hot_states is not None:
                 self._hot_states.forget(match.id)
             raise VersionConflict(
-                f"game {match.id} changed since it was loaded at version {match.loaded_version}; "
-                "reload and retry"
+                "game {game} changed since it was loaded at version {version}; reload and retry",
+                game=match.id,
+                version=match.loaded_version,
             )
         self._written(match)
         self._append_events(match, events_written=with_events)
@@ -286,7 +287,7 @@ class SqlGameRepository:
         ).mappings()
         found = [event_from_row(row) for row in rows]
         if not found and not self._exists(game_id):
-            raise GameNotFound(f"no game with id '{game_id}'")
+            raise GameNotFound("no game with id {id!q}", id=game_id)
         return found
 
     def bot_games_in_progress(self, after: str, limit: int) -> builtins.list[BotGame]:

@@ -23,7 +23,7 @@ from api.edge.metrics import Metrics
 from api.edge.rate_limits import Network, RateLimiter, SocketCaps, Verdict, client_address, parse_networks
 from api.problems.details import known, localized, scope_language
 from api.settings import Settings
-from domain.errors import DomainError
+from domain.errors import Detail, DomainError
 
 log = logging.getLogger("tabletop.access")
 REQUEST_ID = b"x-request-id"
@@ -40,7 +40,7 @@ WS_TRY_AGAIN_LATER = 1013
 WS_POLICY_VIOLATION = 1008
 WS_MESSAGE_TOO_BIG = 1009
 
-Problem = tuple[int, str, str]
+Problem = tuple[int, str, Detail]
 
 
 def problem_body(status: int, code: str, detail: str) -> bytes:
@@ -144,8 +144,7 @@ class RequestGuard:
             if rejection is not None:
                 status, code, detail = rejection
                 lang = scope_language(scope)
-                detail = localized(code, detail, lang)
-                await self._send_problem(send_with_headers, status, code, detail, lang)
+                await self._send_problem(send_with_headers, status, code, localized(code, detail, lang), lang)
             else:
                 await self.app(scope, receive, send_with_headers)
         finally:
@@ -169,10 +168,15 @@ class RequestGuard:
         scope.setdefault("state", {})[RATE_KEY] = key
         return await self.limiter.hit(key)
 
-    def _slow_down(self, verdict: Verdict) -> str:
-        return (
-            f"more than {verdict.limit} requests in {verdict.window_seconds} s from this token or "
-            f"address; retry after {max(1, verdict.reset_seconds)} s"
+    def _slow_down(self, verdict: Verdict) -> Detail:
+        return Detail(
+            "more than {max_requests} requests in {window_s} s from this token or address; retry "
+            "after {retry_s} s",
+            {
+                "max_requests": verdict.limit,
+                "window_s": verdict.window_seconds,
+                "retry_s": max(1, verdict.reset_seconds),
+            },
         )
 
     def _check_length(self, headers: dict[bytes, bytes]) -> Problem | None:
@@ -183,7 +187,7 @@ class RequestGuard:
             if int(length) > self.max_body_bytes:
                 return 413, "payload_too_large", self._too_large()
         except ValueError:
-            return 400, "bad_content_length", "the Content-Length header is not a number"
+            return 400, "bad_content_length", Detail("the Content-Length header is not a number")
         return None
 
     @staticmethod
@@ -211,7 +215,9 @@ class RequestGuard:
                 if not message.get("more_body", False):
                     break
         except TimeoutError:
-            detail = f"the request body was not received within {self.body_timeout:g} s"
+            detail = Detail(
+                "the request body was not received within {timeout_s:g} s", {"timeout_s": self.body_timeout}
+            )
             return receive, (408, "request_timeout", detail)
 
         async def replay() -> Message:
@@ -219,8 +225,8 @@ class RequestGuard:
 
         return replay, None
 
-    def _too_large(self) -> str:
-        return f"the request body exceeds {self.max_body_bytes} bytes"
+    def _too_large(self) -> Detail:
+        return Detail("the request body exceeds {bytes} bytes", {"bytes": self.max_body_bytes})
 
     async def _send_problem(self, send: Send, status: int, code: str, detail: str, lang: str) -> None:
         body = problem_body(status, code, detail)
@@ -266,7 +272,7 @@ class RequestGuard:
             verdict = await self.limiter.hit(key)
             if not verdict.allowed:
                 await self.sockets.close(address)
-                refusal = WS_TRY_AGAIN_LATER, f"rate limited: {self._slow_down(verdict)}"
+                refusal = WS_TRY_AGAIN_LATER, f"rate limited: {self._slow_down(verdict).english}"
         if refusal is not None:
             await self._refuse_socket(scope, receive, send, *refusal)
             return
@@ -288,7 +294,7 @@ class RequestGuard:
             elif self.rate_limited:
                 verdict = await self.limiter.hit(key)
                 if not verdict.allowed:
-                    problem = WS_POLICY_VIOLATION, f"rate limited: {self._slow_down(verdict)}"
+                    problem = WS_POLICY_VIOLATION, f"rate limited: {self._slow_down(verdict).english}"
             if problem is None:
                 return message
             code, reason = problem

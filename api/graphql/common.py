@@ -14,8 +14,8 @@ from strawberry.types import Info
 from api.bootstrap import Container
 from api.deps import bearer_from_connection_params, idempotency_caller, parse_bearer
 from api.edge.input_limits import check_idempotency_key
-from api.problems.details import localized
-from domain.errors import DomainError, InvalidRequest
+from api.problems.details import localized, validation_detail
+from domain.errors import Detail, DomainError, InvalidRequest, Range
 from domain.i18n import negotiate
 
 
@@ -26,12 +26,12 @@ from domain.i18n import negotiate
 class Problem:
     code: str
     http_status: int
-    message: strawberry.Private[str]
-    """The English sentence naming the values at fault."""
+    reason: strawberry.Private[Detail]
+    """The sentence naming the values at fault, and those values."""
 
     @strawberry.field(description="Why, in the request's `Accept-Language` (else English).")
     def detail(self, info: Info) -> str:
-        return localized(self.code, self.message, lang_of(info, None))
+        return localized(self.code, self.reason, lang_of(info, None))
 
 
 T = TypeVar("T")
@@ -78,16 +78,18 @@ def lang_of(info: Info, lang: str | None) -> str:
 
 def problem_of(exc: Exception) -> Problem:
     if isinstance(exc, DomainError):
-        return Problem(code=exc.code, http_status=exc.status, message=exc.message)
+        return Problem(code=exc.code, http_status=exc.status, reason=exc.detail)
     assert isinstance(exc, ValidationError)
-    detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-    return Problem(code="invalid_request", http_status=422, message=detail)
+    detail = validation_detail([(".".join(map(str, e["loc"])), e["msg"]) for e in exc.errors()])
+    return Problem(code="invalid_request", http_status=422, reason=detail)
 
 
 def in_range(name: str, value: int, low: int, high: int) -> int:
     """A paging argument, refused out of range as REST refuses the same query parameter (422)."""
     if not low <= value <= high:
-        raise InvalidRequest(f"{name} must be between {low} and {high}, not {value}")
+        raise InvalidRequest(
+            "{field} must be between {bounds:and}, not {got}", field=name, bounds=Range(low, high), got=value
+        )
     return value
 
 

@@ -24,7 +24,9 @@ from strawberry.extensions import SchemaExtension
 from strawberry.types.execution import ExecutionResult
 from strawberry.types.graphql import OperationType
 
+from api.graphql.refusals import Refusal
 from api.problems.details import known
+from domain.errors import Detail
 
 log = logging.getLogger("tabletop.graphql")
 
@@ -32,9 +34,12 @@ _TIMER: ContextVar[asyncio.Timeout | None] = ContextVar("graphql_deadline", defa
 
 
 def deadline_error(seconds: float) -> GraphQLError:
-    return GraphQLError(
-        f"the operation took longer than the server's deadline of {seconds:g} s and was stopped",
-        extensions={"code": known("graphql_deadline_exceeded")},
+    return Refusal(
+        known("graphql_deadline_exceeded"),
+        Detail(
+            "the operation took longer than the server's deadline of {deadline_s:g} s and was stopped",
+            {"deadline_s": seconds},
+        ),
     )
 
 

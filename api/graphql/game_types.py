@@ -173,7 +173,7 @@ class GameTypeQuery:
             try:
                 engine = registry.get(slug)
             except UnknownGameType as exc:
-                raise GameTypeNotFound(exc.message) from None
+                raise GameTypeNotFound.saying(exc.detail) from None
             detail = GameTypeDetailPublic.detail(engine, language)
             return GameTypeDetail(
                 **game_type_fields(detail),

@@ -379,9 +379,13 @@ class GameMutation:
 
         def create() -> GameCreated:
             if options is not None and game_options is not None:
-                raise InvalidOptions("give at most one of options and gameOptions")
+                raise InvalidOptions(
+                    "give at most one of {field} and {other_field}",
+                    field="options",
+                    other_field="gameOptions",
+                )
             if game_options is not None and of_game(game_options, type) is None:
-                raise InvalidOptions(f"gameOptions holds no options under the field of `{type}`")
+                raise InvalidOptions("gameOptions holds no options under the field of `{slug}`", slug=type)
             body = GameCreate.model_validate(
                 {
                     "type": type,

@@ -41,9 +41,10 @@ from api.graphql import schema as graphql_schema
 from api.graphql.deadline import DeadlineGate, WithinDeadline
 from api.graphql.fanout import SharedRenderings, grouped_executor
 from api.graphql.limits import limits_rule, root_fields
+from api.graphql.refusals import Refusal, library_detail
 from api.problems.details import known, localized, scope_language
 from api.settings import Settings
-from domain.errors import DomainError
+from domain.errors import Detail, DomainError
 from domain.i18n import DEFAULT_LANGUAGE
 
 log = logging.getLogger("tabletop.graphql")
@@ -61,35 +62,37 @@ INTERNAL_MESSAGE = "an unexpected error occurred; it has been logged"
 @dataclass(frozen=True, slots=True)
 class Classified:
     code: str
-    message: str
+    detail: Detail
     expected: bool
 
 
 def classify(error: GraphQLError) -> Classified:
-    """The code and the client-safe message of an error. Anything not known to be the client's
+    """The code and the client-safe detail of an error. Anything not known to be the client's
     doing is an internal error whose text stays in the log."""
+    if isinstance(error, Refusal):
+        return Classified(error.code, error.detail, True)
     given = (error.extensions or {}).get("code")
+    message = error.message
     if isinstance(given, str):
-        return Classified(given, error.message, True)
+        return Classified(given, library_detail(message), True)
     original = error.original_error
     if isinstance(original, DomainError):
-        return Classified(original.code, original.message, True)
+        return Classified(original.code, original.detail, True)
     if isinstance(original, GraphQLError):
         return classify(original)
-    message = error.message
     if isinstance(error, GraphQLSyntaxError) or isinstance(original, GraphQLSyntaxError):
         if "more than" in message and "tokens" in message:
-            return Classified("too_many_tokens", message, True)
-        return Classified("graphql_parse_failed", message, True)
+            return Classified("too_many_tokens", library_detail(message), True)
+        return Classified("graphql_parse_failed", library_detail(message), True)
     if original is None and not error.path:
         if "exceeds maximum operation depth" in message:
-            return Classified("query_too_deep", message, True)
+            return Classified("query_too_deep", library_detail(message), True)
         if "aliases found" in message:
-            return Classified("too_many_aliases", message, True)
+            return Classified("too_many_aliases", library_detail(message), True)
         if message.startswith("Variable '$"):
-            return Classified("invalid_request", message, True)
-        return Classified("graphql_validation_failed", message, True)
-    return Classified("internal_error", INTERNAL_MESSAGE, False)
+            return Classified("invalid_request", library_detail(message), True)
+        return Classified("graphql_validation_failed", library_detail(message), True)
+    return Classified("internal_error", Detail(INTERNAL_MESSAGE), False)
 
 
 def coded(error: GraphQLError, request_id: str | None, lang: str = DEFAULT_LANGUAGE) -> GraphQLError:
@@ -97,12 +100,12 @@ def coded(error: GraphQLError, request_id: str | None, lang: str = DEFAULT_LANGU
     found = classify(error)
     extensions: dict[str, Any] = {
         "code": known(found.code),
-        "detail": localized(found.code, found.message, lang),
+        "detail": localized(found.code, found.detail, lang),
     }
     if not found.expected and request_id:
         extensions["request_id"] = request_id
     return GraphQLError(
-        found.message,
+        found.detail.english,
         nodes=error.nodes,
         source=error.source,
         positions=error.positions,
@@ -162,10 +165,13 @@ class ChargeTopLevelFields(SchemaExtension):
         if extra > 0 and isinstance(key, str):
             verdict = await self.limiter.hit(key, cost=extra)
             if not verdict.allowed:
-                error = GraphQLError(
-                    f"this operation counts as {extra + 1} requests, more than this token or "
-                    f"address has left; retry after {max(1, verdict.reset_seconds)} s",
-                    extensions={"code": "rate_limited"},
+                error = Refusal(
+                    "rate_limited",
+                    Detail(
+                        "this operation counts as {requests} requests, more than this token or address "
+                        "has left; retry after {retry_s} s",
+                        {"requests": extra + 1, "retry_s": max(1, verdict.reset_seconds)},
+                    ),
                 )
                 context.result = GraphQLExecutionResult(data=None, errors=[error])
                 response = context.context.get("response") if isinstance(context.context, dict) else None

@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.graphql.refusals import library_detail
 from api.problems.details import PROBLEM_TYPE, known, localized, scope_language
 from domain.i18n import DEFAULT_LANGUAGE
 
@@ -34,7 +35,7 @@ def problem_body(status: int, detail: str, lang: str = DEFAULT_LANGUAGE) -> byte
         "title": code.replace("_", " "),
         "status": status,
         "code": code,
-        "detail": localized(code, detail or "not a GraphQL request", lang),
+        "detail": localized(code, library_detail(detail or "not a GraphQL request"), lang),
     }
     return json.dumps(body).encode()
 

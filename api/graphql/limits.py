@@ -26,6 +26,9 @@ from graphql import (
     ValidationRule,
 )
 
+from api.graphql.refusals import Refusal
+from domain.errors import Detail
+
 LIST_SIZES = {"games": (50, 200), "events": (500, 1000)}
 """Fields whose ``limit`` argument sizes a list: (default, largest the resolver allows). Their
 sub-selection is counted that many times in an operation's cost."""
@@ -126,8 +129,8 @@ class DocumentMeasure:
         return measured
 
 
-def _refusal(message: str, code: str) -> GraphQLError:
-    return GraphQLError(message, extensions={"code": code})
+def _refusal(code: str, template: str, **values: object) -> GraphQLError:
+    return Refusal(code, Detail(template, values))
 
 
 def limits_rule(max_depth: int, max_aliases: int, max_cost: int) -> type[ValidationRule]:
@@ -147,28 +150,38 @@ def limits_rule(max_depth: int, max_aliases: int, max_cost: int) -> type[Validat
                     if tally.depth > max_depth:
                         context.report_error(
                             _refusal(
-                                f"the operation nests {tally.depth} levels; at most {max_depth} are allowed",
                                 "query_too_deep",
+                                "the operation nests {levels} levels; at most {at_most} are allowed",
+                                levels=tally.depth,
+                                at_most=max_depth,
                             )
                         )
                     if tally.cost > max_cost:
                         context.report_error(
                             _refusal(
-                                f"the operation would resolve {tally.cost} fields; at most "
-                                f"{max_cost} are allowed (list limits count in full)",
                                 "query_too_costly",
+                                "the operation would resolve {fields} fields; at most {at_most} are allowed "
+                                "(list limits count in full)",
+                                fields=tally.cost,
+                                at_most=max_cost,
                             )
                         )
             except RecursionError:
                 context.report_error(
-                    _refusal(f"the document nests too deeply; at most {max_depth} levels", "query_too_deep")
+                    _refusal(
+                        "query_too_deep",
+                        "the document nests too deeply; at most {max_levels} levels",
+                        max_levels=max_depth,
+                    )
                 )
                 return
             if aliases > max_aliases:
                 context.report_error(
                     _refusal(
-                        f"{aliases} aliases found in the document; at most {max_aliases} are allowed",
                         "too_many_aliases",
+                        "{aliases} aliases found in the document; at most {at_most} are allowed",
+                        aliases=aliases,
+                        at_most=max_aliases,
                     )
                 )
 

@@ -7,7 +7,8 @@ and a test holds the README's table of codes equal to this registry.
 ``detail`` speaks the caller's language (``?lang=``, else ``Accept-Language``): in English the
 sentence that names the values at fault; in German, French or Spanish the code's text from
 ``domain/i18n/<lang>.json`` (``problem.<code>``), which exists for every registered code, followed
-by the same values, each with its word in that language (``api.problems.translations``)."""
+by the same values, each with its word in that language (``api.problems.translations``). Both come
+from one ``domain.errors.Detail``: a sentence and its named values."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 from api.problems.translations import translated_detail
-from domain.errors import DomainError
+from domain.errors import Detail, DomainError
 from domain.i18n import DEFAULT_LANGUAGE, negotiate
 
 log = logging.getLogger("tabletop.errors")
@@ -84,11 +85,11 @@ def known(code: str) -> str:
     return code
 
 
-def localized(code: str, detail: str, lang: str) -> str:
-    """The ``detail`` of a problem in ``lang``: the English sentence itself, else the code's text
-    with the values the English sentence names (``api.problems.translations``)."""
+def localized(code: str, detail: Detail, lang: str) -> str:
+    """The ``detail`` of a problem in ``lang``: the English sentence, else the code's text with
+    the same values (``api.problems.translations``)."""
     if lang == DEFAULT_LANGUAGE:
-        return detail
+        return detail.english
     return translated_detail(known(code), detail, lang)
 
 
@@ -99,7 +100,9 @@ def scope_language(scope: Any) -> str:
     return negotiate((query.get("lang") or [None])[0], header or None)
 
 
-def problem(status: int, code: str, detail: str, lang: str = DEFAULT_LANGUAGE, **extra: Any) -> JSONResponse:
+def problem(
+    status: int, code: str, detail: Detail, lang: str = DEFAULT_LANGUAGE, **extra: Any
+) -> JSONResponse:
     known(code)
     body = {
         "type": PROBLEM_TYPE + code,
@@ -117,10 +120,20 @@ def problem(status: int, code: str, detail: str, lang: str = DEFAULT_LANGUAGE, *
 def _validation_problem(exc: RequestValidationError, lang: str) -> JSONResponse:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return problem(400, "malformed_json", "the request body is not valid JSON", lang)
+        return problem(400, "malformed_json", Detail("the request body is not valid JSON"), lang)
     fields = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in errors]
-    summary = "; ".join(f"{'.'.join(f['loc'])}: {f['msg']}" for f in fields)
-    return problem(422, "invalid_request", summary or "invalid request", lang, errors=fields)
+    detail = validation_detail(
+        [(".".join(map(str, e.get("loc", ()))), str(e.get("msg", ""))) for e in errors]
+    )
+    return problem(422, "invalid_request", detail, lang, errors=fields)
+
+
+def validation_detail(errors: list[tuple[str, str]]) -> Detail:
+    """``field: why; field: why``, pydantic's own sentence for why: a translation names the fields."""
+    if not errors:
+        return Detail("invalid request")
+    template = "; ".join(f"{{field_{i}}}: {Detail.plain(why).template}" for i, (_, why) in enumerate(errors))
+    return Detail(template, {f"field_{i}": field for i, (field, _) in enumerate(errors)})
 
 
 def allowed_methods(request: Request) -> str:
@@ -141,7 +154,7 @@ def allowed_methods(request: Request) -> str:
 def install_problem_handlers(app: FastAPI) -> None:
     async def on_domain_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, DomainError)
-        answer = problem(exc.status, exc.code, exc.message, scope_language(request.scope))
+        answer = problem(exc.status, exc.code, exc.detail, scope_language(request.scope))
         retry_after = getattr(exc, "retry_after", None)
         if retry_after is not None:  # a refusal that passes with time (``chat_rate_limited``)
             answer.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
@@ -155,7 +168,7 @@ def install_problem_handlers(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         codes = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
         code = codes.get(exc.status_code, "invalid_request" if exc.status_code < 500 else "internal_error")
-        answer = problem(exc.status_code, code, str(exc.detail), scope_language(request.scope))
+        answer = problem(exc.status_code, code, Detail.plain(str(exc.detail)), scope_language(request.scope))
         answer.headers.update(exc.headers or {})
         if exc.status_code == 405:
             answer.headers["Allow"] = allowed_methods(request) or "GET, HEAD"  # static files
@@ -163,12 +176,14 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     async def on_too_deep(request: Request, exc: Exception) -> JSONResponse:
         lang = scope_language(request.scope)
-        return problem(400, "malformed_json", "the request body is nested too deeply", lang)
+        return problem(400, "malformed_json", Detail("the request body is nested too deeply"), lang)
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("unhandled error", exc_info=exc)
         lang = scope_language(request.scope)
-        return problem(500, "internal_error", "an unexpected error occurred; it has been logged", lang)
+        return problem(
+            500, "internal_error", Detail("an unexpected error occurred; it has been logged"), lang
+        )
 
     app.add_exception_handler(Exception, on_unexpected)
     app.add_exception_handler(DomainError, on_domain_error)

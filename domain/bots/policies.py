@@ -56,7 +56,7 @@ def context_for(engine: GameEngine[Any], state: Any, decision: Decision, seat: i
 
 def validate_level(level: str) -> str:
     if level not in BOT_LEVELS:
-        raise UnknownBotLevel(f"unknown bot level '{level}'; known: {', '.join(BOT_LEVELS)}")
+        raise UnknownBotLevel("unknown bot level {level!q}; known: {known}", level=level, known=BOT_LEVELS)
     return level
 
 

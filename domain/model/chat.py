@@ -104,7 +104,9 @@ def clean_message(text: str) -> str:
         raise InvalidChatMessage("a chat message needs at least one visible character")
     if len(cleaned) > MAX_MESSAGE_LENGTH:
         raise InvalidChatMessage(
-            f"chat messages have at most {MAX_MESSAGE_LENGTH} characters, not {len(cleaned)}"
+            "chat messages have at most {max_characters} characters, not {got}",
+            max_characters=MAX_MESSAGE_LENGTH,
+            got=len(cleaned),
         )
     return cleaned
 
@@ -125,7 +127,9 @@ def _joins_emoji(text: str, index: int) -> bool:
 
 def check_phrase(code: str) -> str:
     if code not in PHRASES:
-        raise InvalidChatMessage(f"unknown phrase {code[:40]!r}; one of {', '.join(PHRASES)}")
+        raise InvalidChatMessage(
+            "unknown phrase {phrase!r}; one of {allowed}", phrase=code[:40], allowed=PHRASES
+        )
     return code
 
 
@@ -311,14 +315,17 @@ class ChatService:
         def write(uow: ChatUnitOfWork, match: Match, reader: Reader) -> ChatEntry | None:
             seat = self._writer(reader)
             if seat in uow.chat.muted(game_id):
-                raise ChatMuted(f"the host muted seat {seat}: it cannot write in this game's chat")
+                raise ChatMuted("the host muted seat {seat}: it cannot write in this game's chat", seat=seat)
             now = self.clock.now()
             wait = retry_after(uow.chat.message_times(game_id, seat, now - BURST_WINDOW), now)
             if wait is not None:
                 raise ChatRateLimited(
-                    f"a seat writes at most {BURST} messages in {BURST_WINDOW.total_seconds():g} "
-                    f"seconds; try again in {wait:.1f} s",
-                    wait,
+                    "a seat writes at most {max_messages} messages in {window_seconds:g} seconds; "
+                    "try again in {retry_s:.1f} s",
+                    retry_after=wait,
+                    max_messages=BURST,
+                    window_seconds=BURST_WINDOW.total_seconds(),
+                    retry_s=wait,
                 )
             return self._add(uow, game_id, MESSAGE, now, seat=seat, text=content, phrase=code)
 
@@ -399,7 +406,7 @@ class ChatService:
     @staticmethod
     def _seat_of(match: Match, seat: int) -> int:
         if not 0 <= seat < len(match.seats):
-            raise SeatNotFound(f"game {match.id} has no seat {seat}")
+            raise SeatNotFound("game {game} has no seat {seat}", game=match.id, seat=seat)
         return seat
 
     @staticmethod

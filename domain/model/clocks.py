@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.engine import JSON
-from domain.errors import InvalidOptions, as_json
+from domain.errors import InvalidOptions, Range
 
 CLOCK_MODES = ("none", "per_decision", "fischer")
 EXPIRY_ACTIONS = ("bot", "forfeit")
@@ -59,21 +59,31 @@ class ClockSettings:
             return cls()
         unknown = sorted(set(given) - {"mode", "seconds", "increment", "on_expiry"})
         if unknown:
-            raise InvalidOptions(f"unknown clock field(s): {', '.join(unknown)}")
+            raise InvalidOptions("unknown clock field(s): {unknown}", unknown=unknown)
         mode = given.get("mode", "none")
         if mode not in CLOCK_MODES:
-            raise InvalidOptions(f"clock mode must be one of {', '.join(CLOCK_MODES)}, got {as_json(mode)}")
+            raise InvalidOptions(
+                "clock {clock} must be one of {allowed}, got {got!j}",
+                clock="mode",
+                allowed=CLOCK_MODES,
+                got=mode,
+            )
         on_expiry = given.get("on_expiry", "bot")
         if on_expiry not in EXPIRY_ACTIONS:
             raise InvalidOptions(
-                f"clock on_expiry must be one of {', '.join(EXPIRY_ACTIONS)}, got {as_json(on_expiry)}"
+                "clock {clock} must be one of {allowed}, got {got!j}",
+                clock="on_expiry",
+                allowed=EXPIRY_ACTIONS,
+                got=on_expiry,
             )
         seconds = _seconds(given, "seconds", 0 if mode == "none" else None)
         increment = _seconds(given, "increment", 0)
         if mode != "none" and seconds < MIN_CLOCK_SECONDS:
             raise InvalidOptions(
-                f"clock mode {mode} needs seconds >= {MIN_CLOCK_SECONDS:g}: a clock below human "
-                "reaction time only hands the seat to the stand-in bot"
+                "clock mode {mode} needs seconds >= {min_seconds:g}: a clock below human "
+                "reaction time only hands the seat to the stand-in bot",
+                mode=mode,
+                min_seconds=MIN_CLOCK_SECONDS,
             )
         if mode != "fischer" and increment:
             raise InvalidOptions("clock increment only applies to mode fischer")
@@ -101,11 +111,13 @@ def inactivity_limited(settings: ClockSettings, days: float | None) -> ClockSett
 def _seconds(given: Mapping[str, JSON], name: str, default: float | None) -> float:
     value = given.get(name, default)
     if value is None:
-        raise InvalidOptions(f"clock {name} is required")
+        raise InvalidOptions("clock {clock} is required", clock=name)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidOptions(f"clock {name} must be a number of seconds, got {as_json(value)}")
+        raise InvalidOptions("clock {clock} must be a number of seconds, got {got!j}", clock=name, got=value)
     if not 0 <= value <= MAX_CLOCK_SECONDS:
-        raise InvalidOptions(f"clock {name} must be between 0 and {MAX_CLOCK_SECONDS}")
+        raise InvalidOptions(
+            "clock {clock} must be between {bounds:and}", clock=name, bounds=Range(0, MAX_CLOCK_SECONDS)
+        )
     return float(value)
 
 

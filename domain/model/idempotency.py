@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from domain.engine import JSON
-from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey
+from domain.errors import Detail, IdempotencyKeyReused, InvalidIdempotencyKey, Range
 
 MIN_TOKEN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 128
@@ -32,13 +32,21 @@ TOKEN_KEY_PATTERN = f"^[\\x21-\\x7e]{{{MIN_TOKEN_KEY_LENGTH},{MAX_KEY_LENGTH}}}$
 MIN_KEY_BITS = 32
 """A create or join key's characters, counted as a sample, must carry at least this many bits."""
 MIN_DISTINCT_CHARACTERS = 5
-TOKEN_KEY_RULE = (
-    f"{MIN_TOKEN_KEY_LENGTH} to {MAX_KEY_LENGTH} printable ASCII characters that look random: at "
-    f"least {MIN_DISTINCT_CHARACTERS} different characters, at least {MIN_KEY_BITS} bits by their "
-    "frequencies (length × Shannon entropy), at most three quarters of neighbours consecutive (as in "
-    "'abcd' or '1234'). A random UUID fits. The key is scoped to the caller (its bearer token, "
-    "else its client address): another caller's retry with the same key is a new request."
+TOKEN_KEY_RULE_DETAIL = Detail(
+    "{lengths:to} printable ASCII characters that look random: at least {min_distinct} different "
+    "characters, at least {min_bits} bits by their frequencies (length × Shannon entropy), at most "
+    "three quarters of neighbours consecutive (as in {letters!q} or {digits!q}). A random UUID fits. "
+    "The key is scoped to the caller (its bearer token, else its client address): another caller's "
+    "retry with the same key is a new request.",
+    {
+        "lengths": Range(MIN_TOKEN_KEY_LENGTH, MAX_KEY_LENGTH),
+        "min_distinct": MIN_DISTINCT_CHARACTERS,
+        "min_bits": MIN_KEY_BITS,
+        "letters": "abcd",
+        "digits": "1234",
+    },
 )
+TOKEN_KEY_RULE = TOKEN_KEY_RULE_DETAIL.english
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +88,8 @@ def check_token_key(key: str) -> str:
     """A key whose retry answers with a token: long and random enough that nobody guesses it."""
     if not (re.fullmatch(TOKEN_KEY_PATTERN, key) and _looks_random(key)):
         raise InvalidIdempotencyKey(
-            "an Idempotency-Key for creating a game or taking a seat is " + TOKEN_KEY_RULE
+            "an Idempotency-Key for creating a game or taking a seat is " + TOKEN_KEY_RULE_DETAIL.template,
+            **TOKEN_KEY_RULE_DETAIL.values,
         )
     return key
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from domain.engine import GameEngine
-from domain.errors import InvalidRequest
+from domain.errors import InvalidRequest, Range
 from domain.model.clocks import CLOCK_MODES, ClockSettings, Timing
 from domain.model.match import Match, MatchStatus, Seat
 from domain.model.ratings import why_unrated
@@ -116,13 +116,28 @@ class LobbyFilter:
 
     def __post_init__(self) -> None:
         if self.status is not None and self.status not in STATUSES:
-            raise InvalidRequest(f'status must be one of {", ".join(STATUSES)}, got "{self.status}"')
+            raise InvalidRequest(
+                "{field} must be one of {allowed}, got {got!j}",
+                field="status",
+                allowed=STATUSES,
+                got=self.status,
+            )
         if self.clock is not None and self.clock not in CLOCK_MODES:
-            raise InvalidRequest(f'clock must be one of {", ".join(CLOCK_MODES)}, got "{self.clock}"')
+            raise InvalidRequest(
+                "{field} must be one of {allowed}, got {got!j}",
+                field="clock",
+                allowed=CLOCK_MODES,
+                got=self.clock,
+            )
         for name in ("open_seats", "players"):
             value = getattr(self, name)
             if value is not None and not 1 <= value <= MAX_FILTER_SEATS:
-                raise InvalidRequest(f"{name} must be 1 to {MAX_FILTER_SEATS}, got {value}")
+                raise InvalidRequest(
+                    "{field} must be {bounds:to}, got {got}",
+                    field=name,
+                    bounds=Range(1, MAX_FILTER_SEATS),
+                    got=value,
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +161,9 @@ class LobbyCursor:
                 raise ValueError("not a cursor we issue")
             return cls(created_at, game_id)
         except (binascii.Error, ValueError, TypeError, UnicodeDecodeError):
-            raise InvalidRequest("cursor is not one this API issued: pass next_cursor back") from None
+            raise InvalidRequest(
+                "cursor is not one this API issued: pass {field} back", field="next_cursor"
+            ) from None
 
 
 def _plain_id(value: object) -> bool:

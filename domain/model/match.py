@@ -17,6 +17,7 @@ from typing import Any
 
 from domain.engine import JSON, Choice, Decision, Event, GameEngine, event_for, find_listed_choice, same_json
 from domain.errors import (
+    Detail,
     GameFull,
     GameNotFinished,
     GameNotInLobby,
@@ -30,7 +31,6 @@ from domain.errors import (
     SeatNotFound,
     SeatResigned,
     StaleDecision,
-    as_json,
 )
 from domain.model.clocks import Timing
 from domain.model.seeding import SEED_MODE_SERVER, rng_for_seed
@@ -218,15 +218,17 @@ class Match:
     ) -> Seat:
         if self.status is not MatchStatus.LOBBY:
             raise GameNotInLobby(
-                f"game {self.id} is {self.status.value}; seats can only be taken in the lobby"
+                "game {game} is {status}; seats can only be taken in the lobby",
+                game=self.id,
+                status=self.status.value,
             )
         seat = Seat(len(self.seats), name, "" if bot is not None else token_hash, bot)
         if bot is None:
             seat.player_id, seat.address_hash = player_id, address_hash
             if set(seat.identities()) & set(self.blocked):
-                raise SeatBlocked(f"the host of game {self.id} removed and blocked you")
+                raise SeatBlocked("the host of game {game} removed and blocked you", game=self.id)
         if len(self.seats) >= self.max_players:
-            raise GameFull(f"game {self.id} already has its {self.max_players} seats")
+            raise GameFull("game {game} already has its {seats} seats", game=self.id, seats=self.max_players)
         self.seats.append(seat)
         self._record([Event("seat_joined", {"seat": seat.index, "name": name, "bot": bot})])
         return seat
@@ -237,10 +239,12 @@ class Match:
         choice) keeps the seat's player and client address from sitting down again."""
         if self.status is not MatchStatus.LOBBY:
             raise GameNotInLobby(
-                f"game {self.id} is {self.status.value}; seats can only be left in the lobby"
+                "game {game} is {status}; seats can only be left in the lobby",
+                game=self.id,
+                status=self.status.value,
             )
         if not 0 <= index < len(self.seats):
-            raise SeatNotFound(f"game {self.id} has no seat {index}")
+            raise SeatNotFound("game {game} has no seat {seat}", game=self.id, seat=index)
         seat = self.seats.pop(index)
         if block:
             self.blocked.extend(i for i in seat.identities() if i not in self.blocked)
@@ -251,14 +255,20 @@ class Match:
 
     def start(self) -> list[RecordedEvent]:
         if self.status is not MatchStatus.LOBBY:
-            raise GameNotInLobby(f"game {self.id} is {self.status.value}; only a lobby can start")
+            raise GameNotInLobby(
+                "game {game} is {status}; only a lobby can start", game=self.id, status=self.status.value
+            )
         meta = self.engine.meta
         waiting = [s.index for s in self.seats if not s.confirmed]
         if waiting:
-            raise NotEnoughPlayers(f"rematch seat(s) {', '.join(map(str, waiting))} have not joined yet")
+            raise NotEnoughPlayers("rematch seat(s) {waiting} have not joined yet", waiting=waiting)
         if len(self.seats) < meta.min_players:
             raise NotEnoughPlayers(
-                f"{meta.name} needs at least {meta.min_players} seats, game {self.id} has {len(self.seats)}"
+                "{game_name} needs at least {min_seats} seats, game {game} has {count}",
+                game_name=meta.name,
+                min_seats=meta.min_players,
+                game=self.id,
+                count=len(self.seats),
             )
         self.state, opening = self.engine.setup(len(self.seats), self.options, rng_for_seed(self.seed))
         self.status = MatchStatus.IN_PROGRESS
@@ -269,7 +279,7 @@ class Match:
 
     def abort(self) -> list[RecordedEvent]:
         if self.is_over:
-            raise GameOver(f"game {self.id} is already {self.status.value}")
+            raise GameOver("game {game} is already {status}", game=self.id, status=self.status.value)
         self.status = MatchStatus.ABORTED
         self.sealed.clear()
         self.sealed_versions.clear()
@@ -278,7 +288,9 @@ class Match:
     def expire_lobby(self) -> list[RecordedEvent]:
         """An abandoned lobby ends as aborted, with the reason recorded (nothing is deleted)."""
         if self.status is not MatchStatus.LOBBY:
-            raise GameNotInLobby(f"game {self.id} is {self.status.value}; only a lobby expires")
+            raise GameNotInLobby(
+                "game {game} is {status}; only a lobby expires", game=self.id, status=self.status.value
+            )
         self.status = MatchStatus.ABORTED
         return self._record([Event("game_aborted", {**self._revealed(), "reason": "lobby_expired"})])
 
@@ -305,7 +317,11 @@ class Match:
     def confirm_seat(self, seat: int, token_hash: str) -> list[RecordedEvent]:
         """The previous game's seat takes its rematch seat under a fresh token."""
         if self.status is not MatchStatus.LOBBY:
-            raise GameNotInLobby(f"game {self.id} is {self.status.value}; seats are taken in the lobby")
+            raise GameNotInLobby(
+                "game {game} is {status}; seats are taken in the lobby",
+                game=self.id,
+                status=self.status.value,
+            )
         taken = self.seats[seat]
         taken.token_hash = token_hash
         taken.confirmed = True
@@ -313,10 +329,14 @@ class Match:
 
     def link_rematch(self, rematch_id: str) -> None:
         if self.rematch_id is not None:
-            raise RematchExists(f"game {self.id} already has its rematch: {self.rematch_id}")
+            raise RematchExists(
+                "game {game} already has its rematch: {rematch}", game=self.id, rematch=self.rematch_id
+            )
         if self.status is not MatchStatus.FINISHED:
             raise GameNotFinished(
-                f"game {self.id} is {self.status.value}; only a finished game has a rematch"
+                "game {game} is {status}; only a finished game has a rematch",
+                game=self.id,
+                status=self.status.value,
             )
         self.rematch_id = rematch_id
         self.version += 1
@@ -369,7 +389,11 @@ class Match:
 
     def _guard_not_quit(self, seat: int) -> None:
         if self.seats[seat].has_quit:
-            raise SeatResigned(f"seat {seat} has {self.seats[seat].stand_in}; a bot plays it to the end")
+            raise SeatResigned(
+                "seat {seat} has {stand_in}; a bot plays it to the end",
+                seat=seat,
+                stand_in=self.seats[seat].stand_in,
+            )
 
     # -- decisions -------------------------------------------------------------------------------
 
@@ -413,11 +437,11 @@ class Match:
         self._guard_fresh(seat, expected_version, expected_decision_version)
         decision = self.engine.decision(self.state)
         if decision is None or seat not in decision.seats:
-            raise NotYourDecision(f"seat {seat} has nothing to decide now")
+            raise NotYourDecision("seat {seat} has nothing to decide now", seat=seat)
         legal = self.engine.legal_choices(self.state, seat)
         listed = find_listed_choice(legal, choice)
         if listed is None:
-            raise IllegalChoice(_explain_illegal(decision, legal, choice))
+            raise IllegalChoice.saying(_explain_illegal(decision, legal, choice))
         # The listed object, copied: the client's copy (or a later change to the list) never
         # reaches the state, the sealed choices or the events.
         choice = copy.deepcopy(listed)
@@ -427,9 +451,9 @@ class Match:
 
     def _guard_playable(self) -> None:
         if self.status is MatchStatus.LOBBY:
-            raise GameNotInProgress(f"game {self.id} has not started yet")
+            raise GameNotInProgress("game {game} has not started yet", game=self.id)
         if self.status is not MatchStatus.IN_PROGRESS:
-            raise GameOver(f"game {self.id} is {self.status.value}")
+            raise GameOver("game {game} is {status}", game=self.id, status=self.status.value)
 
     def _guard_fresh(
         self, seat: int, expected_version: int | None, expected_decision_version: int | None
@@ -441,13 +465,21 @@ class Match:
         moved_at = current if current is not None else self.decision_version
         if expected_decision_version is not None and expected_decision_version != current:
             raise StaleDecision(
-                f"seat {seat}'s decision is at decision_version {current}, not "
-                f"{expected_decision_version}; reload the choices and retry"
+                "seat {seat}'s decision is at decision_version {decision_version}, not {got}; "
+                "reload the choices and retry",
+                seat=seat,
+                decision_version=current,
+                got=expected_decision_version,
             )
         if expected_version is not None and not moved_at <= expected_version <= self.version:
             raise StaleDecision(
-                f"version {expected_version} is stale: seat {seat}'s decision changed at version "
-                f"{moved_at} (game {self.id} is at version {self.version}); reload and retry"
+                "version {version} is stale: seat {seat}'s decision changed at version {changed_version} "
+                "(game {game} is at version {game_version}); reload and retry",
+                version=expected_version,
+                seat=seat,
+                changed_version=moved_at,
+                game=self.id,
+                game_version=self.version,
             )
 
     def _seal(self, decision: Decision, seat: int, choice: Choice) -> SubmitResult:
@@ -544,19 +576,21 @@ class Match:
         return found
 
 
-def _explain_illegal(decision: Decision, legal: list[Choice], choice: Choice) -> str:
+def _explain_illegal(decision: Decision, legal: list[Choice], choice: Choice) -> Detail:
     """Say why a choice was refused, using only what the seat may already see."""
     shapes = sorted({", ".join(sorted(c)) for c in legal})
     same_keys = [c for c in legal if set(c) == set(choice)]
     if not same_keys:
-        return (
-            f"choice {as_json(choice)} does not fit decision '{decision.kind}': "
-            f"legal choices have the fields {{{'} or {'.join(shapes)}}}"
+        return Detail(
+            "choice {choice!j} does not fit decision {decision!q}: legal choices have the fields "
+            "{legal_fields}",
+            {"choice": choice, "decision": decision.kind, "legal_fields": "{" + "} or {".join(shapes) + "}"},
         )
     differing = sorted({k for c in same_keys for k in c if not same_json(c[k], choice.get(k))})
-    return (
-        f"choice {as_json(choice)} is not one of the {len(legal)} legal choices for decision "
-        f"'{decision.kind}' (check {', '.join(differing)}); GET the choices and post one back verbatim"
+    return Detail(
+        "choice {choice!j} is not one of the {count} legal choices for decision {decision!q} "
+        "(check {check}); GET the choices and post one back verbatim",
+        {"choice": choice, "count": len(legal), "decision": decision.kind, "check": differing},
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from domain.errors import InvalidName
+from domain.errors import DomainError, InvalidName
 
 MAX_NAME_LENGTH = 64
 MAX_COMBINING_RUN = 3
@@ -39,14 +39,16 @@ def clean_seat_name(name: str) -> str:
     if not cleaned:
         raise InvalidName("a seat name needs at least one visible character")
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise InvalidName(f"seat names have at most {MAX_NAME_LENGTH} characters")
+        raise InvalidName(
+            "seat names have at most {max_characters} characters", max_characters=MAX_NAME_LENGTH
+        )
     return cleaned
 
 
 def refuse_invisible(
     text: str,
     what: str,
-    error: Callable[[str], Exception],
+    error: type[DomainError],
     allowed: Callable[[str, int], bool] = lambda text, index: False,
 ) -> None:
     """Raise ``error`` naming the first refused character of ``text`` (one ``allowed`` at its index
@@ -59,10 +61,14 @@ def refuse_invisible(
             continue
         if category in _REFUSED_CATEGORIES or char in _BLANK_LETTERS:
             raise error(
-                f"{what} may not contain U+{ord(char):04X} "
-                f"({unicodedata.name(char, 'unnamed')}): control, bidi, zero-width and blank "
-                "characters are refused"
+                "{what} may not contain {character} ({unicode_name}): control, bidi, zero-width and "
+                "blank characters are refused",
+                what=what,
+                character=f"U+{ord(char):04X}",
+                unicode_name=unicodedata.name(char, "unnamed"),
             )
         run = run + 1 if category in ("Mn", "Me") else 0
         if run > MAX_COMBINING_RUN:
-            raise error(f"{what} may stack at most {MAX_COMBINING_RUN} marks on a letter")
+            raise error(
+                "{what} may stack at most {at_most} marks on a letter", what=what, at_most=MAX_COMBINING_RUN
+            )

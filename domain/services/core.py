@@ -115,7 +115,11 @@ class ServiceCore:
         viewer = self.viewer(match, token)
         if viewer.quit_seat is not None:
             seat = viewer.quit_seat
-            raise SeatResigned(f"seat {seat} has {match.seats[seat].stand_in}; a bot plays it to the end")
+            raise SeatResigned(
+                "seat {seat} has {stand_in}; a bot plays it to the end",
+                seat=seat,
+                stand_in=match.seats[seat].stand_in,
+            )
         if viewer.seat is None:
             raise Forbidden("only a seated player may do this; the host token is not a seat")
         return viewer.seat

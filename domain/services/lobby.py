@@ -72,11 +72,20 @@ class LobbyService:
         clock_settings = ClockSettings.parse(clock)
         mode = seed_mode or (SEED_MODE_HOST if seed is not None else SEED_MODE_SERVER)
         if mode not in SEED_MODES:
-            raise InvalidSeed(f"unknown seed_mode '{mode}'; known: {', '.join(SEED_MODES)}")
+            raise InvalidSeed(
+                "unknown {field} {seed_mode!q}; known: {known}",
+                field="seed_mode",
+                seed_mode=mode,
+                known=SEED_MODES,
+            )
         if mode == SEED_MODE_HOST and seed is None:
-            raise InvalidSeed("seed_mode 'host' needs a seed")
+            raise InvalidSeed("{field} {seed_mode!q} needs a seed", field="seed_mode", seed_mode="host")
         if mode == SEED_MODE_SERVER and seed is not None:
-            raise InvalidSeed("a seed chosen by the host needs seed_mode 'host' (shown to every joiner)")
+            raise InvalidSeed(
+                "a seed chosen by the host needs {field} {seed_mode!q} (shown to every joiner)",
+                field="seed_mode",
+                seed_mode="host",
+            )
         key, request = None, ""
         if idempotency_key is not None:
             key = check_token_key(idempotency_key)
@@ -135,8 +144,11 @@ class LobbyService:
         ):
             if cap is not None and count >= cap:
                 raise TooManyListedGames(
-                    f"this {whose} already has {count} open listed games (at most {cap}): start "
-                    "or abort one, or create a private game"
+                    "this {whose} already has {count} open listed games (at most {at_most}): start "
+                    "or abort one, or create a private game",
+                    whose=whose,
+                    count=count,
+                    at_most=cap,
                 )
 
     def _created_earlier(self, key: str, caller: str, request: str) -> Created | None:

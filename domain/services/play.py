@@ -145,7 +145,9 @@ class PlayService:
                     same_request(earlier, request)
                     return earlier.response, None, match
             if match.seats[seat].has_quit:
-                raise SeatResigned(f"seat {seat} has {match.seats[seat].stand_in}")
+                raise SeatResigned(
+                    "seat {seat} has {stand_in}", seat=seat, stand_in=match.seats[seat].stand_in
+                )
             result = match.submit(seat, choice, *expected)
             match.return_to_seat(seat)  # acting again takes the seat back from a stand-in bot
             response: dict[str, JSON] = {

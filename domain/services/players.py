@@ -111,9 +111,11 @@ class PlayerService:
 
         def change(match: Match) -> int:
             if not 0 <= seat < len(match.seats):
-                raise GameNotFound(f"game {game_id} has no seat {seat}")
+                raise GameNotFound("game {game} has no seat {seat}", game=game_id, seat=seat)
             if match.seats[seat].player_id != player.id:
-                raise Forbidden(f"seat {seat} of game {game_id} is not held by this player")
+                raise Forbidden(
+                    "seat {seat} of game {game} is not held by this player", seat=seat, game=game_id
+                )
             match.replace_seat_token(seat, hash_token(new))
             return seat
 

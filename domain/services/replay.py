@@ -38,9 +38,13 @@ class ReplayService:
         with self.core.uow() as uow:
             match = uow.games.get(game_id)
             if not match.is_over:
-                raise GameNotFinished(f"game {game_id} is {match.status.value}; only an ended game replays")
+                raise GameNotFinished(
+                    "game {game} is {status}; only an ended game replays",
+                    game=game_id,
+                    status=match.status.value,
+                )
             if seat is not None and not 0 <= seat < len(match.seats):
-                raise SeatNotFound(f"game {game_id} has no seat {seat}")
+                raise SeatNotFound("game {game} has no seat {seat}", game=game_id, seat=seat)
             at = max(0, min(at, match.last_seq))
             events = uow.games.events(game_id, 0, max(1, at)) if at else []
             applied = uow.games.applied_choices(game_id)

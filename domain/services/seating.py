@@ -47,7 +47,11 @@ def take_seat(
                 address=address,
             )
     if bot is None and name is None:
-        raise InvalidRequest("give 'name' (a human), 'bot' (a bot level), or join with a player token")
+        raise InvalidRequest(
+            "give {field!q} (a human), {other_field!q} (a bot level), or join with a player token",
+            field="name",
+            other_field="bot",
+        )
     return seats.join(
         game_id,
         name or f"{bot} bot",
@@ -67,5 +71,7 @@ def creator_of(players: PlayerService, token: str | None) -> str | None:
         return None
     player = players.find(token)
     if player is None:
-        raise Unauthorized("create a game with a player token (POST /v1/players), or with none")
+        raise Unauthorized(
+            "create a game with a player token (POST {path}), or with none", path="/v1/players"
+        )
     return player.id

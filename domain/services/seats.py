@@ -151,8 +151,9 @@ class SeatService:
                 bots_only = bool(match.seats) and all(seat.bot for seat in match.seats)
                 if bots_only and uow.games.count_bot_only_in_progress() >= limit:
                     raise TooManyBotOnlyGames(
-                        f"{limit} games of bots only are already in progress; seat a person, "
-                        "or start this game later"
+                        "{games} games of bots only are already in progress; seat a person, "
+                        "or start this game later",
+                        games=limit,
                     )
         return self._host_change(game_id, token, lambda match: match.start())
 
@@ -181,7 +182,7 @@ class SeatService:
     def _require_invite(match: Match, invite_code: str | None) -> None:
         expected = match.invite_code_hash or ""
         if invite_code is None or not hmac.compare_digest(hash_token(invite_code), expected):
-            raise InviteRequired(f"game {match.id} is private: join it with its invite code")
+            raise InviteRequired("game {game} is private: join it with its invite code", game=match.id)
 
     def _host_change(self, game_id: str, token: str | None, change: Callable[[Match], Any]) -> Match:
         def guarded(match: Match) -> Match:

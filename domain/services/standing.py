@@ -83,7 +83,7 @@ class StandingService:
         try:
             self.core.registry.get(game_type)
         except UnknownGameType as error:
-            raise GameTypeNotFound(error.message) from None
+            raise GameTypeNotFound.saying(error.detail) from None
         after, offset = _decode(cursor) if cursor else (None, 0)
         with self.core.uow() as uow:
             found = uow.ratings.leaderboard(game_type, min_games, limit + 1, after)
@@ -103,7 +103,7 @@ class StandingService:
         with self.core.uow() as uow:
             name = uow.ratings.player_names([player_id]).get(player_id)
             if name is None:
-                raise PlayerNotFound(f"no player with id '{player_id}'")
+                raise PlayerNotFound("no player with id {player!q}", player=player_id)
             return Profile(
                 player_id,
                 name,

@@ -61,11 +61,15 @@ class WebhookService:
         unknown = sorted(set(filters) - set(FILTERS))
         if not filters or unknown:
             raise InvalidRequest(
-                f"filters must be a non-empty list of {', '.join(FILTERS)}"
-                + (f"; unknown: {', '.join(unknown)}" if unknown else "")
+                "{field} must be a non-empty list of {allowed}" + ("; unknown: {unknown}" if unknown else ""),
+                field="filters",
+                allowed=FILTERS,
+                unknown=unknown,
             )
         if token is None:
-            raise Unauthorized("a player token, or the host token with a game_id, is required")
+            raise Unauthorized(
+                "a player token, or the host token with a {field}, is required", field="game_id"
+            )
         with self.core.uow() as uow:
             self._owner(uow, token, game_id)
         # Only an authenticated owner learns anything about the URL's host (resolves, private),
@@ -74,7 +78,9 @@ class WebhookService:
         with self.core.uow() as uow:
             player_id, owned_game = self._owner(uow, token, game_id)
             if len(uow.webhooks.endpoints_of(player_id, owned_game)) >= MAX_ENDPOINTS_PER_OWNER:
-                raise InvalidRequest(f"at most {MAX_ENDPOINTS_PER_OWNER} webhook endpoints each")
+                raise InvalidRequest(
+                    "at most {at_most} webhook endpoints each", at_most=MAX_ENDPOINTS_PER_OWNER
+                )
             endpoint = Endpoint(
                 id=uuid.uuid4().hex,
                 url=url,
@@ -137,7 +143,7 @@ class WebhookService:
     def _owned(self, uow: UnitOfWork, token: str, endpoint_id: str) -> Endpoint:
         endpoint = uow.webhooks.get_endpoint(endpoint_id)
         if endpoint is None or endpoint.status == "deleted":
-            raise WebhookNotFound(f"no webhook endpoint '{endpoint_id}'")
+            raise WebhookNotFound("no webhook endpoint {endpoint!q}", endpoint=endpoint_id)
         if endpoint.player_id is not None:
             player = uow.players.by_token_hash(hash_token(token))
             if player is None or player.id != endpoint.player_id:

@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 import httpx
 from standardwebhooks.webhooks import Webhook
 
-from domain.errors import WebhookTargetRefused, as_json
+from domain.errors import WebhookTargetRefused
 from domain.model.webhooks import Attempt, ClaimedDelivery
 from domain.ports import UnitOfWorkFactory
 from domain.services.webhooks import RetryPolicy
@@ -47,6 +47,7 @@ from domain.services.webhooks import RetryPolicy
 log = logging.getLogger("tabletop.webhooks")
 
 Resolver = Callable[[str, int], list[str]]
+MAX_URL_LENGTH = 2048
 
 
 def resolve(host: str, port: int) -> list[str]:
@@ -109,8 +110,10 @@ class TargetGuard:
             raise WebhookTargetRefused("a webhook URL must be an absolute http:// or https:// URL")
         if parts.username or parts.password:
             raise WebhookTargetRefused("a webhook URL must not carry credentials")
-        if len(url) > 2048:
-            raise WebhookTargetRefused("a webhook URL is at most 2048 characters")
+        if len(url) > MAX_URL_LENGTH:
+            raise WebhookTargetRefused(
+                "a webhook URL is at most {max_characters} characters", max_characters=MAX_URL_LENGTH
+            )
         if self.allow_private:
             return None
         try:
@@ -120,12 +123,12 @@ class TargetGuard:
         try:
             addresses = self.resolver(parts.hostname, port)
         except OSError:
-            raise WebhookTargetRefused(f"the host {as_json(parts.hostname)} does not resolve") from None
+            raise WebhookTargetRefused("the host {host!j} does not resolve", host=parts.hostname) from None
         refused = [a for a in addresses if _forbidden_address(a)]
         if refused or not addresses:
             raise WebhookTargetRefused(
-                f"the host {as_json(parts.hostname)} resolves to a non-public address; webhooks only "
-                "go to public addresses"
+                "the host {host!j} resolves to a non-public address; webhooks only go to public addresses",
+                host=parts.hostname,
             )
         return addresses[0]
 

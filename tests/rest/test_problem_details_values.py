@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+import string
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,8 +19,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.graphql.common import in_range
 from api.problems.details import localized, problem_codes
 from domain import errors
+from domain.errors import Range
 from domain.i18n import LANGUAGES, platform_texts
 from tests.rest.conftest import make_settings, registry_with_test_game
 from tests.rest.test_rest_contract import auth, seated_game
@@ -27,7 +30,7 @@ from tests.rest.test_rest_contract import auth, seated_game
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SERVER_CODES = {"illegal_choice", "invalid_idempotency_key"}
-"""Domain codes whose message is built by a function: answered by the server below."""
+"""Domain codes whose detail is built by a function: answered by the server below."""
 EDGE_CODES = {
     "invalid_request",
     "malformed_json",
@@ -51,13 +54,13 @@ EDGE_CODES = {
 """Codes the edge raises itself (``API_CODES``), answered by the server below."""
 
 
-def error_codes() -> dict[str, str]:
-    """Each domain error class's name and its code."""
-    found: dict[str, str] = {}
+def error_classes() -> dict[str, type[errors.DomainError]]:
+    """Each domain error class by its name."""
+    found: dict[str, type[errors.DomainError]] = {}
     pending = [errors.DomainError]
     while pending:
         error = pending.pop()
-        found[error.__name__] = error.code
+        found[error.__name__] = error
         pending.extend(error.__subclasses__())
     return found
 
@@ -69,25 +72,28 @@ WORDS = {
     "name": "increment",
     "mode": "fischer",
     "slug": "keythedral",
+    "type": "keythedral",
     "whose": "player",
     "level": "expert",
     "code": "gg_wp",
     "bot": "expert",
 }
 """Values that are words, by the expression's last name (as they are at run time)."""
-WORDING = {"whose"}
-"""Expressions that choose the sentence's wording ("this player", "this client address"), not a
-value at fault: the translated sentence says it its own way."""
+LISTS = ("known", "allowed", "unknown", "waiting", "check")
+"""Fields whose value is a list of names."""
 
 
-def sample(expression: ast.expr, counter: Iterator[int]) -> object:
+def sample(field: str, expression: ast.expr, counter: Iterator[int]) -> object:
     """A value like the one the expression gives at run time: an id, a status, a name, a list of
     names or a number (each distinct, so that a translation dropping one is caught)."""
     source = ast.unparse(expression)
-    if ".join(" in source:
-        return f"alpha{next(counter)}, beta{next(counter)}"
-    if source.startswith("as_json("):
-        return f'"value{next(counter)}"'
+    if isinstance(expression, ast.Constant):
+        return expression.value
+    if isinstance(expression, ast.Call) and ast.unparse(expression.func) == "Range":
+        low, high = (b.value if isinstance(b, ast.Constant) else next(counter) for b in expression.args)
+        return Range(low, high + 100)
+    if field in LISTS:
+        return [f"alpha{next(counter)}", f"beta{next(counter)}"]
     if source.endswith("id"):
         return uuid.uuid4().hex
     if "status" in source:
@@ -100,33 +106,10 @@ def sample(expression: ast.expr, counter: Iterator[int]) -> object:
     return next(counter)
 
 
-def rendered(node: ast.JoinedStr | ast.Constant, counter: Iterator[int]) -> tuple[str, list[str]]:
-    """The English detail of one raise site with sample values, and those values as shown."""
-    if isinstance(node, ast.Constant):
-        return str(node.value), []
-    text, values = "", []
-    for part in node.values:
-        if isinstance(part, ast.Constant):
-            text += str(part.value)
-            continue
-        assert isinstance(part, ast.FormattedValue)
-        if ast.unparse(part.value) in WORDING:
-            text += "player"
-            continue
-        value = sample(part.value, counter)
-        if part.conversion == ord("r"):
-            value = repr(value)
-        spec = "".join(str(c.value) for c in part.format_spec.values) if part.format_spec else ""  # type: ignore[attr-defined]
-        shown = format(value, spec)
-        text += shown
-        values.append(shown)
-    return text, values
-
-
-def raise_sites() -> list[tuple[str, str, str, list[str]]]:
-    """Every ``raise <DomainError>(message)`` of the service: where, its code, its English
-    detail with sample values, and those values."""
-    codes = error_codes()
+def raise_sites() -> list[tuple[str, errors.DomainError]]:
+    """Every ``raise <DomainError>(template, **values)`` of the service: where, and the error
+    with sample values."""
+    classes = error_classes()
     counter = itertools.count(3)
     sites = []
     for path in sorted(
@@ -137,14 +120,14 @@ def raise_sites() -> list[tuple[str, str, str, list[str]]]:
                 continue
             name = node.exc.func
             name_id = name.id if isinstance(name, ast.Name) else getattr(name, "attr", "")
-            if name_id not in codes or not node.exc.args:
+            if name_id not in classes or not node.exc.args:
                 continue
-            message = node.exc.args[0]
-            if not isinstance(message, ast.JoinedStr | ast.Constant):
+            template = node.exc.args[0]
+            if not (isinstance(template, ast.Constant) and isinstance(template.value, str)):
                 continue
-            text, values = rendered(message, counter)
-            where = f"{path.relative_to(ROOT)}:{node.lineno}"
-            sites.append((where, codes[name_id], text, values))
+            values = {k.arg: sample(k.arg, k.value, counter) for k in node.exc.keywords if k.arg is not None}
+            error = classes[name_id](template.value, **values)
+            sites.append((f"{path.relative_to(ROOT)}:{node.lineno}", error))
     return sites
 
 
@@ -153,7 +136,7 @@ SITES = raise_sites()
 
 def test_every_registered_code_is_raised_somewhere_or_answered_by_the_edge() -> None:
     assert len(SITES) > 80
-    raised = {code for _, code, _, _ in SITES}
+    raised = {error.code for _, error in SITES}
     covered = raised | SERVER_CODES | EDGE_CODES
     assert set(problem_codes()) <= covered, set(problem_codes()) - covered
 
@@ -161,27 +144,59 @@ def test_every_registered_code_is_raised_somewhere_or_answered_by_the_edge() -> 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_raise_site_keeps_its_values_in_every_language(lang: str) -> None:
     lost = []
-    for where, code, english, values in SITES:
-        translated = localized(code, english, lang)
-        assert translated != english
-        lost += [f"{where} {code}: {v!r} missing from {translated!r}" for v in values if v not in translated]
+    for where, error in SITES:
+        translated = localized(error.code, error.detail, lang)
+        assert translated != error.message
+        values = [
+            v.text for v in error.detail.shown() if errors.FIELDS.get(v.field, errors.Field()).in_translation
+        ]
+        lost += [
+            f"{where} {error.code}: {v!r} missing from {translated!r}" for v in values if v not in translated
+        ]
     assert lost == []
 
 
+def test_every_field_a_raise_site_fills_is_in_its_sentence() -> None:
+    for where, error in SITES:
+        named = {name for _, name, _, _ in string.Formatter().parse(error.detail.template) if name}
+        assert named == set(error.detail.values), (where, error.detail.template)
+
+
+def said(error: errors.DomainError, lang: str) -> str:
+    return localized(error.code, error.detail, lang)
+
+
 def test_a_translation_names_each_value_with_its_word_in_that_language() -> None:
-    assert localized("seat_not_found", "game 0f3a has no seat 7", "de") == (
-        "Diesen Platz gibt es in diesem Spiel nicht (Spiel 0f3a; Platz 7)."
+    missing = errors.SeatNotFound("game {game} has no seat {seat}", game="0f3a", seat=7)
+    assert missing.message == "game 0f3a has no seat 7"
+    assert said(missing, "de") == "Diesen Platz gibt es in diesem Spiel nicht (Spiel 0f3a; Platz 7)."
+    fast = errors.ChatRateLimited(
+        "a seat writes at most {max_messages} messages in {window_seconds:g} seconds; "
+        "try again in {retry_s:.1f} s",
+        retry_after=2.5,
+        max_messages=5,
+        window_seconds=10.0,
+        retry_s=2.5,
     )
-    assert localized(
-        "chat_rate_limited", "a seat writes at most 5 messages in 10 seconds; try again in 2.5 s", "es"
-    ) == (
+    assert fast.message == "a seat writes at most 5 messages in 10 seconds; try again in 2.5 s"
+    assert said(fast, "es") == (
         "Escribes demasiado rápido; espera unos segundos "
         "(como máximo 5 mensajes; 10 segundos; reintentar en 2.5 s)."
     )
-    assert localized("game_over", "game 0f3a is finished", "fr").endswith("(partie 0f3a; statut finished).")
-    assert localized("invalid_request", "limit must be between 1 and 200, not 500", "de").endswith(
-        "(limit; 1–200; erhalten: 500)."
+    over = errors.GameOver("game {game} is {status}", game="0f3a", status="finished")
+    assert said(over, "fr").endswith("(partie 0f3a; statut finished).")
+    with pytest.raises(errors.InvalidRequest) as refused:
+        in_range("limit", 500, 1, 200)
+    assert refused.value.message == "limit must be between 1 and 200, not 500"
+    assert said(refused.value, "de").endswith("(limit; 1–200; erhalten: 500).")
+
+
+def test_a_value_quoted_as_json_or_holding_braces_reads_as_the_client_wrote_it() -> None:
+    refused = errors.InvalidOptions(
+        "option {option!q} must be an integer, got {got!j}", option="{x}", got="é\ud800"
     )
+    assert refused.message == "option '{x}' must be an integer, got \"é\\ud800\""
+    assert said(refused, "de").endswith("(Option '{x}'; erhalten: \"é\\ud800\").")
 
 
 VALUE = re.compile(r"""'[^']*'|"[^"]*"|\d+(?:\.\d+)?""")

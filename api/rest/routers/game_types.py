@@ -41,7 +41,7 @@ def get_game_type(
     try:
         engine = core.registry.get(slug)
     except UnknownGameType as exc:
-        raise GameTypeNotFound(exc.message) from None
+        raise GameTypeNotFound.saying(exc.detail) from None
     detail = GameTypeDetail.detail(engine, lang)
     etag = content_etag(detail.model_dump_json())
     headers = {"ETag": etag, "Vary": "Accept-Language", "Cache-Control": "no-cache", "Content-Language": lang}

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 
 from domain.engine import JSON, Event
-from domain.errors import InvalidOptions
+from domain.errors import InvalidOptions, Range
 from domain.games.im_schutze_der_burg import flow
 from domain.games.im_schutze_der_burg.data import (
     ALL_CARDS_MASK,
@@ -28,7 +28,11 @@ from domain.games.im_schutze_der_burg.state import BOARD, NOBODY, State
 
 def new_game(players: int, options: Mapping[str, JSON], rng: random.Random) -> tuple[State, list[Event]]:
     if players not in PLAYER_COUNTS:
-        raise InvalidOptions(f"Im Schutze der Burg needs 2 to 4 players, got {players}")
+        raise InvalidOptions(
+            "Im Schutze der Burg needs {players:to} players, got {got}",
+            players=Range(min(PLAYER_COUNTS), max(PLAYER_COUNTS)),
+            got=players,
+        )
     count = PLAYER_COUNTS[players]
     winter = bool(options.get("winter", False))
     deck = [card.id for card in WINTER_CARDS]

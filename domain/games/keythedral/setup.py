@@ -30,7 +30,12 @@ def first_player(option: JSON, players: int, rng: random.Random) -> int:
         return rng.randrange(players)
     seat = int(str(option))
     if seat >= players:
-        raise InvalidOptions(f"first_player {seat} names no seat of a {players}-player game")
+        raise InvalidOptions(
+            "{field} {first_player} names no seat of a {players}-player game",
+            field="first_player",
+            first_player=seat,
+            players=players,
+        )
     return seat
 
 
