@@ -142,7 +142,7 @@ def test_constraints_pin_every_dependency_and_the_venv_follows_them() -> None:
     pins = _pins()
     missing = _requirement_names() - set(pins)
     assert not missing, f"not pinned in constraints.txt (run ./run lock): {missing}"
-    assert "playwright" in pins and "uvicorn" in pins and "pip" in pins
+    assert "playwright" in pins and "uvicorn" in pins and "pip" in pins and "uv" in pins
     for name in _requirement_names():
         assert version(name) == pins[name], f"{name}: installed {version(name)}, pinned {pins[name]}"
 
