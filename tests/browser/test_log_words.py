@@ -25,10 +25,10 @@ PLURALS = "points|cities|tiles|buildings|Punkte|Städte|Karten|villes|tuiles|pun
 
 RENDER = """
 async ([lang, slug, samples, names]) => {
-  const i18n = await import("/play/js/i18n.js");
+  const i18n = await import("/play/js/core/i18n.js");
   await i18n.setLanguage(lang);
-  const { describeEvent } = await import("/play/js/log.js");
-  const { resultDetails } = await import("/play/js/result.js");
+  const { describeEvent } = await import("/play/js/panels/log.js");
+  const { resultDetails } = await import("/play/js/panels/result.js");
   const response = await fetch(`/v1/game-types/${slug}`, { headers: { "Accept-Language": lang } });
   const detail = await response.json();
   const nameOf = (seat) => (seat === null || seat === undefined ? i18n.t("game.nobody") : names[seat]);

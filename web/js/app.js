@@ -1,21 +1,23 @@
+// @ts-check
 // Entry point: language, then a hash router between the lobby, a join link, a game page, the
 // leaderboards and player profiles.
 
-import { preferredLanguage, setLanguage } from "./i18n.js";
-import { showLobby, showJoin } from "./lobby.js";
-import { showGame } from "./game.js";
-import { clear } from "./dom.js";
-import { openMine, signIn } from "./identity.js";
-import { showLeaderboard } from "./leaderboard.js";
-import { showProfile } from "./profile.js";
+import { preferredLanguage, setLanguage } from "./core/i18n.js";
+import { showLobby, showJoin } from "./pages/lobby.js";
+import { showGame } from "./pages/game.js";
+import { byId, clear } from "./core/dom.js";
+import { openMine, signIn } from "./core/identity.js";
+import { showLeaderboard } from "./pages/leaderboard.js";
+import { showProfile } from "./pages/profile.js";
 
-const main = document.getElementById("app");
+const main = byId("app", HTMLElement);
+/** @type {(() => void) | null} */
 let leave = null; // the current page's clean-up (closes its live stream)
 
 async function route() {
   if (leave) { leave(); leave = null; }
   clear(main);
-  document.getElementById("live-status").textContent = "";
+  byId("live-status", HTMLElement).textContent = "";
   const [page, id, code] = location.hash.replace(/^#\/?/, "").split("/");
   if (page === "signin" && id) { signIn(id); location.hash = "#/"; return; }
   if (page === "mine" && id) { await openMine(id, code); location.hash = `#/game/${id}`; return; }
@@ -27,7 +29,7 @@ async function route() {
 }
 
 async function boot() {
-  const select = document.getElementById("lang-select");
+  const select = byId("lang-select", HTMLSelectElement);
   const lang = preferredLanguage();
   await setLanguage(lang);
   select.value = lang;

@@ -1,12 +1,13 @@
+// @ts-check
 // Carcassonne: every tile drawn from the static data (its 13 zones, each owned by a segment whose
 // kind gives the colour and a pattern), pan and zoom, a preview of the drawn tile on every legal
 // position with every legal rotation (all read from the choices), figures placed by clicking the
 // feature on the tile just placed, the pile count and the scores.
 
-import { panZoom } from "../pan_zoom.js";
-import { h, s, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
-import { t } from "../i18n.js";
-import { item } from "../catalog.js";
+import { panZoom } from "./pan_zoom.js";
+import { h, s, clickable, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { item } from "../core/catalog.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 
@@ -115,7 +116,7 @@ function label(choice, ctx) {
   return generic.choiceLabel(choice);
 }
 
-function fit(ctx, squares) {
+function fit(squares) {
   const xs = squares.map((p) => p[0]);
   const ys = squares.map((p) => p[1]);
   const minX = Math.min(...xs) - 1;
@@ -202,8 +203,8 @@ function board(ctx) {
   // Tiles are tapped at ≥ 64 px; a figure is placed with the new tile zoomed to ≥ 240 px, where its
   // spots (a fifth of a tile apart) are 44 px targets.
   const controls = justPlaced
-    ? panZoom(svg, `${ctx.game.id}:figure:${where.x},${where.y}`, fit(ctx, all), { unit: T, minPx: 240, focus: [(justPlaced.x + 0.5) * T, (justPlaced.y + 0.5) * T] })
-    : panZoom(svg, ctx.game.id, fit(ctx, all), { unit: T, minPx: 64, focus: focusOf(all, squares) });
+    ? panZoom(svg, `${ctx.game.id}:figure:${where.x},${where.y}`, fit(all), { unit: T, minPx: 240, focus: [(justPlaced.x + 0.5) * T, (justPlaced.y + 0.5) * T] })
+    : panZoom(svg, ctx.game.id, fit(all), { unit: T, minPx: 64, focus: focusOf(all, squares) });
   return h("div", { class: "carc" }, [controls, svg]);
 }
 

@@ -1,8 +1,9 @@
+// @ts-check
 // Any game: the view as a readable tree, every legal move as a button (keyboard and screen-reader
 // friendly, and the fallback for a game without a renderer of its own).
 
-import { h } from "../dom.js";
-import { plain, humanize } from "../format.js";
+import { h } from "../core/dom.js";
+import { plain, humanize } from "../core/format.js";
 
 export const generic = {
   board(ctx) {

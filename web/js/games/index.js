@@ -1,3 +1,4 @@
+// @ts-check
 // One renderer per game type; the generic one draws any game as its choices list alone.
 // A renderer is {board(ctx) -> Element, choiceLabel?(choice, ctx) -> string, panel?(ctx) -> Element}.
 
@@ -18,5 +19,5 @@ export function rendererFor(slug) {
 
 export function choiceText(slug, choice, ctx) {
   const renderer = rendererFor(slug);
-  return (renderer.choiceLabel && renderer.choiceLabel(choice, ctx)) || generic.choiceLabel(choice, ctx);
+  return (renderer.choiceLabel && renderer.choiceLabel(choice, ctx)) || generic.choiceLabel(choice);
 }

@@ -1,10 +1,11 @@
+// @ts-check
 // Im Schutze der Burg: the castle (buildings with their helper spaces), the carts and the rider,
 // the watchtower, the round track, every seat's cards and stock, your hand. Secret picks: your own
 // sealed pick is shown only to you (the API sends it to you alone) until everyone's are revealed.
 
-import { h, s, stacked, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
-import { t } from "../i18n.js";
-import { nameOf, item } from "../catalog.js";
+import { h, s, stacked, clickable, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { nameOf, item } from "../core/catalog.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 

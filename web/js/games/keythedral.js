@@ -1,12 +1,13 @@
+// @ts-check
 // Keythedral: fields (octagons) and gaps (diamonds: cottages, houses, the Keythedral) on the
 // parity lattice the view uses, fences between a gap and a field, workers; Keytown; the store;
 // the building tiles for sale; your own screen (cubes, law cards with their texts). The API sends
 // nobody else's cubes or law cards, so none are drawn.
 
-import { h, s, stacked, clickable, SEAT_COLOURS, SEAT_MARKS } from "../dom.js";
-import { t } from "../i18n.js";
-import { nameOf, item } from "../catalog.js";
-import { panZoom } from "../pan_zoom.js";
+import { h, s, stacked, clickable, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { nameOf, item } from "../core/catalog.js";
+import { panZoom } from "./pan_zoom.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 

@@ -1,10 +1,11 @@
+// @ts-check
 // Shared move picking for renderers: the board groups the legal choices by what you click
 // (a tile, a space, a card). One choice behind a click is submitted at once; several (a payment,
 // a rotation, where a helper comes from) open a small step in the move panel. Nothing here knows
 // a rule: every button is one of the listed choices, posted back verbatim.
 
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { h } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 
 /** Choices grouped by keyOf(choice) (null: not on the board), and the rest. */
 export function group(choices, keyOf) {
@@ -25,7 +26,7 @@ export function activate(ctx, groups, key) {
   else if (options.length > 1) {
     ctx.ui.pending = key;
     ctx.rerender();
-    document.querySelector("#step button")?.focus({ preventScroll: true });
+    document.getElementById("step")?.querySelector("button")?.focus({ preventScroll: true });
   }
 }
 

@@ -1,11 +1,12 @@
+// @ts-check
 // A player's profile page (#/player/<id>): ratings per game type, a rating-history chart drawn here
 // in SVG, the finishing rate and the recent games with links to their replays. Everything comes
 // from GET /v1/players/{id}/profile.
 
-import { api } from "./api.js";
-import { h, s, clear, stacked, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
-import { t } from "./i18n.js";
-import { ratingText } from "./leaderboard.js";
+import { api, messageOf } from "../core/api.js";
+import { h, s, stacked, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { ratingText } from "../panels/ratings.js";
 
 const WIDTH = 640;
 const HEIGHT = 260;
@@ -76,7 +77,7 @@ export async function showProfile(main, playerId) {
   try {
     profile = await api.profile(playerId);
   } catch (failure) {
-    main.append(h("h1", {}, [t("ratings.profile")]), h("p", { class: "error", role: "alert" }, [failure.message]));
+    main.append(h("h1", {}, [t("ratings.profile")]), h("p", { class: "error", role: "alert" }, [messageOf(failure)]));
     return;
   }
   const types = await api.gameTypes();
@@ -111,26 +112,4 @@ export async function showProfile(main, playerId) {
     ]))),
   ]);
   if (profile.recent_games.length) main.append(stacked(recent));
-}
-
-/** On the game page: whether the game is rated (or why not) and each seat's rating beside its
- * name (placeholders `.seat-rating[data-rating-seat]` that renderSeats draws). Read once per
- * game status and set of seats: ratings change only when a game ends. */
-const tables = new Map();
-export function showTableRatings(container, game) {
-  const rated = h("p", { id: "rated", class: "rated" }, game.rated
-    ? [t("ratings.rated_game")]
-    : [t("ratings.unrated_game"), " ", game.unrated_reasons.map((reason) => reason.text).join(" ")]);
-  container.append(rated);
-  const key = `${game.id}:${game.status}:${game.seats.map((seat) => seat.name).join("|")}`;
-  if (!tables.has(key)) tables.set(key, api.tableRatings(game.id).catch(() => null));
-  tables.get(key).then((table) => {
-    for (const seat of table?.seats || []) {
-      const slot = container.querySelector(`.seat-rating[data-rating-seat="${seat.seat}"]`);
-      if (!slot || !seat.rating) continue;
-      const text = t("ratings.at_table", { rating: ratingText(seat.rating) });
-      clear(slot).append(" · ", seat.subject && !seat.subject.startsWith("bot:")
-        ? h("a", { href: `#/player/${encodeURIComponent(seat.subject)}` }, [text]) : text);
-    }
-  });
 }

@@ -1,8 +1,9 @@
+// @ts-check
 // The turn clock of a new game, the same for every game type: none, a limit per decision, or a
 // Fischer bank with an increment; and what happens when it runs out. Sent as `clock` at creation.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 
 export function clockFieldset() {
   const mode = h("select", { id: "clock-mode", name: "clock-mode" }, ["none", "per_decision", "fischer"].map((value) =>

@@ -1,10 +1,11 @@
+// @ts-check
 // The rules in brief, per game and language (web/rules/<slug>.json, summarised from the rules
 // references), and every component that has a text in the static data (cards, buildings, laws,
 // Keytown spaces, figures: its name, cost or points and what it does), in one panel.
 
-import { h } from "./dom.js";
-import { t, language } from "./i18n.js";
-import { label } from "./labels.js";
+import { h } from "../core/dom.js";
+import { t, language } from "../core/i18n.js";
+import { label } from "../core/labels.js";
 
 const summaries = new Map();
 
@@ -17,8 +18,13 @@ async function summary(slug) {
 
 const TEXTS = ["effect", "text", "scoring_text", "timing_text"];
 
-/** Every component of the static data that says what it does, grouped by its list. */
+/**
+ * Every component of the static data that says what it does, grouped by its list.
+ * @param {import("../core/types.js").StaticData | null} data
+ * @returns {[string, [string, string][]][]} [list, [name, text] per component] per list
+ */
 function components(data) {
+  /** @type {[string, [string, string][]][]} */
   const groups = [];
   for (const [list, entries] of Object.entries(data || {})) {
     if (!Array.isArray(entries)) continue;

@@ -1,3 +1,4 @@
+// @ts-check
 // The live stream: the GraphQL `gameEvents` subscription over graphql-transport-ws.
 // It resubscribes by itself after any drop with `after` = the last sequence number it delivered,
 // and drops anything at or below it, so no event is lost and none comes twice.

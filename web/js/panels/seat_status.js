@@ -1,9 +1,10 @@
+// @ts-check
 // Beside each seat's name: whether it follows the game now (a dot and words, never colour alone),
 // why a bot plays it, and its turn clock ticking down. Everything comes from the game view
 // (seats[].connected, seats[].stand_in, clock.seats[]); the page only counts the seconds down.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 
 /** "1:05" or "1:02:03" for a number of seconds (never negative). */
 export function formatSeconds(seconds) {
@@ -56,8 +57,10 @@ export function seatStatus(game, seat, selfLive = false) {
 export function tickClocks() {
   const timer = setInterval(() => {
     for (const node of document.querySelectorAll(".clock.running")) {
+      if (!(node instanceof HTMLElement)) continue;
       const left = (Number(node.dataset.endsAt) - Date.now()) / 1000;
-      node.querySelector(".clock-time").textContent = formatSeconds(left);
+      const time = node.querySelector(".clock-time");
+      if (time) time.textContent = formatSeconds(left);
       node.classList.toggle("urgent", left <= 10);
     }
   }, 500);

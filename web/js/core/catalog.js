@@ -1,3 +1,4 @@
+// @ts-check
 // A game type's static data (GET /v1/game-types/{slug}: names, texts, cards, tiles, board), read
 // once per language. Renderers look names up here and fall back to the bare id while a game type
 // has no static data.

@@ -1,3 +1,4 @@
+// @ts-check
 // Printed names for the ids that events and results carry ("worker_2", "large_tower", "T04-3",
 // "BA/CFC.2"), read from the game type's static data in the page's language. An event key says
 // which list to look in first (a "post" and a "resource" may share an id); else any list will do.

@@ -1,10 +1,11 @@
+// @ts-check
 // The game log in words. The platform's own events have sentences of their own; a game's events
 // use the game type's templates (`log_templates`, in the page's language), with seat numbers
 // replaced by names and every id by the printed name from the static data (labels.js).
 
-import { language, t, tOptional } from "./i18n.js";
-import { humanize } from "./format.js";
-import { label } from "./labels.js";
+import { language, t, tOptional } from "../core/i18n.js";
+import { humanize } from "../core/format.js";
+import { label } from "../core/labels.js";
 
 const SEAT_KEYS = new Set(["seat", "player", "by", "active", "start", "start_player", "winner", "from", "named_by", "played_by"]);
 const SEAT_LISTS = new Set(["winners", "sealed", "waiting", "order"]);
@@ -62,7 +63,7 @@ export function describeEvent(event, { nameOf, templates, data }) {
   }
   const name = tOptional(`event_name.${event.type}`) || humanize(event.type);
   const who = Number.isInteger(fields.seat) ? `${nameOf(fields.seat)}: ` : "";
-  const rest = Object.entries(fields).filter(([key]) => key !== "seat" && key !== "seed").map(([key, raw]) => `${humanize(key)} ${params[key]}`);
+  const rest = Object.entries(fields).filter(([key]) => key !== "seat" && key !== "seed").map(([key]) => `${humanize(key)} ${params[key]}`);
   return `${who}${name}${rest.length ? ` (${rest.join("; ")})` : ""}`;
 }
 

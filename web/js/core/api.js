@@ -1,8 +1,14 @@
+// @ts-check
 // The REST client: every call the page makes goes through here (public API only).
 
 import { language } from "./i18n.js";
 
+/** A refusal by the API: its HTTP status and RFC 9457 problem details (`code`, `detail`, ...). */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {{ code?: string, detail?: string, title?: string } | null} problem
+   */
   constructor(status, problem) {
     super(problem?.detail || problem?.title || `HTTP ${status}`);
     this.status = status;
@@ -11,11 +17,30 @@ export class ApiError extends Error {
   }
 }
 
+/** What a failure says to the person: its message (an ApiError's is the problem's detail). */
+export function messageOf(/** @type {unknown} */ failure) {
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
+/**
+ * @typedef {object} CallOptions
+ * @property {string | null} [token] a seat, host or player token (Bearer)
+ * @property {unknown} [body] sent as JSON
+ * @property {{ [name: string]: string | number | boolean | null | undefined }} [query]
+ */
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {CallOptions} [options]
+ * @returns {Promise<any>} the answer's JSON, as the API documents it for this path
+ */
 async function call(method, path, { token, body, query } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
-    if (value !== undefined && value !== null) url.searchParams.set(key, value);
+    if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
   }
+  /** @type {Record<string, string>} */
   const headers = { "Accept": "application/json", "Accept-Language": language() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";

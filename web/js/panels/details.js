@@ -1,13 +1,14 @@
+// @ts-check
 // Details of any piece on the page: a card, building, tile, law, Keytown space, cube, figure. A
 // renderer marks a piece with data-info="<list>:<id>" (a list of the game type's static data);
 // tapping or clicking a piece that is not a move shows its name, cost, effect and points in the
 // panel, in the page's language. "Details" mode makes every marked piece answer (moves included)
 // and reachable with Tab, so keyboard and touch users read the same texts as the mouse.
 
-import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { label } from "./labels.js";
-import { item } from "./catalog.js";
+import { h, clear } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { label } from "../core/labels.js";
+import { item } from "../core/catalog.js";
 
 /** Numbers worth a row, in the order shown: [field, i18n key of its label]. */
 const NUMBERS = [

@@ -1,11 +1,13 @@
+// @ts-check
 // Table talk: the game's chat beside the board. Every message is drawn as text (text nodes, never
 // HTML), isolated from the text around it (dir=auto, CSS unicode-bidi: isolate) and wrapped
 // anywhere, so no message can run scripts, reverse its neighbours or widen the page. History comes
 // from the server (a reload shows it again); new entries come live on the `chatMessages`
 // subscription, which resumes after the last entry it delivered.
 
-import { h, clear } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { h, clear } from "../core/dom.js";
+import { language, t } from "../core/i18n.js";
+import { messageOf } from "../core/api.js";
 
 const PHRASES = ["hello", "good_luck", "your_turn", "thinking", "one_moment", "well_played", "oops", "thanks", "good_game", "bye"];
 const MAX_LENGTH = 500;
@@ -62,6 +64,7 @@ function followChat({ gameId, token, after, onEntry }) {
  * game view (its seats and the viewer's seat). Returns {element, update(), close()}.
  */
 export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
+  /** @type {{ seat: number | null, canWrite: boolean, muted: number[], hidden: number[], last: number, live: { close(): void } | null, busy: boolean }} */
   const state = { seat: null, canWrite: false, muted: [], hidden: [], last: 0, live: null, busy: false };
   const log = h("ol", { id: "chat-log", class: "chat-log", "aria-live": "polite", tabindex: 0, "aria-label": t("chat.title") });
   const input = h("input", { id: "chat-input", type: "text", maxlength: MAX_LENGTH, autocomplete: "off", "aria-label": t("chat.message") });
@@ -160,7 +163,7 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
       add(await request("POST", `/v1/games/${gameId}/chat`, token, body));
       if (body.text !== undefined) input.value = "";
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = messageOf(failure);
     } finally {
       state.busy = false;
       controls();
@@ -174,11 +177,11 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
       await request(method, `/v1/games/${gameId}/chat/${path}`, bearer);
       await load();
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = messageOf(failure);
     }
   }
 
-  load().catch((failure) => { error.textContent = failure.message; });
+  load().catch((failure) => { error.textContent = messageOf(failure); });
   return {
     element,
     update: controls,

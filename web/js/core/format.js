@@ -1,3 +1,4 @@
+// @ts-check
 // Plain-text formatting of API values for tables and lists.
 
 export function humanize(key) {

@@ -1,8 +1,10 @@
+// @ts-check
 // UI strings from web/i18n/<lang>.json. Game texts (names, prompts, rules) come from the API in the
 // same language, asked for with Accept-Language. A key missing in the chosen language is shown as
 // the key itself and recorded in window.__i18nMissing, so tests can prove nothing is untranslated.
 
 export const LANGUAGES = ["en", "de", "fr", "es"];
+/** @type {Record<string, string>} */
 let strings = {};
 let current = "en";
 window.__i18nMissing = new Set();
@@ -14,7 +16,7 @@ export function language() {
 /** The stored choice, else the browser's first supported language, else English. */
 export function preferredLanguage() {
   const stored = localStorage.getItem("tabletop.lang");
-  if (LANGUAGES.includes(stored)) return stored;
+  if (stored && LANGUAGES.includes(stored)) return stored;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const base = tag.toLowerCase().split("-")[0];
     if (LANGUAGES.includes(base)) return base;
@@ -28,7 +30,7 @@ export async function setLanguage(lang) {
   current = lang;
   localStorage.setItem("tabletop.lang", lang);
   document.documentElement.lang = lang;
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.getAttribute("data-i18n") ?? "");
 }
 
 function fill(template, params) {

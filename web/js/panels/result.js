@@ -1,12 +1,13 @@
+// @ts-check
 // The end screen: the ranking, then one table per player that explains their score (the result's
 // details gathered by seat, every line named in the page's language and every id by its printed
 // name), then what the whole table shares (rounds, the castle's counts). Narrow enough for a phone:
 // each table has two columns.
 
-import { h } from "./dom.js";
-import { humanize } from "./format.js";
-import { t, tOptional } from "./i18n.js";
-import { label } from "./labels.js";
+import { h } from "../core/dom.js";
+import { humanize } from "../core/format.js";
+import { t, tOptional } from "../core/i18n.js";
+import { label } from "../core/labels.js";
 import { spell } from "./log.js";
 
 const isRow = (value) => value && typeof value === "object" && !Array.isArray(value);

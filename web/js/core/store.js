@@ -1,3 +1,4 @@
+// @ts-check
 // What the browser remembers: the player's name, the language, the tokens of games it joined and
 // the player identity (player token) that ties those seats together across devices.
 

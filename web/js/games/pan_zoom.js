@@ -1,14 +1,24 @@
+// @ts-check
 // Pan and zoom for a board drawn in SVG: drag with one finger or the mouse, pinch with two fingers,
 // the wheel, or the +, − and Fit buttons. A person's view is kept per board across redraws. The
 // first view is the whole board unless that makes a unit (a tile, a field) smaller than `minPx`
 // on screen: then it is zoomed in around `focus` so every target there can be tapped (≥ 44 px).
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 
-const views = new Map(); // board key -> the viewBox a person panned or zoomed to
+/** @typedef {{ x: number, y: number, w: number, h: number }} ViewBox */
 
-/** Attach pan and zoom to `svg`; returns the buttons. `whole` is the viewBox showing everything. */
+/** @type {Map<string, ViewBox>} board key -> the viewBox a person panned or zoomed to */
+const views = new Map();
+
+/**
+ * Attach pan and zoom to `svg`; returns the buttons. `whole` is the viewBox showing everything.
+ * @param {SVGSVGElement} svg
+ * @param {string} key
+ * @param {ViewBox} whole
+ * @param {{ unit?: number, minPx?: number, focus?: number[] | null }} [options]
+ */
 export function panZoom(svg, key, whole, { unit, minPx = 0, focus = null } = {}) {
   let view = views.get(key) || whole;
   const apply = () => svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
@@ -49,7 +59,7 @@ export function panZoom(svg, key, whole, { unit, minPx = 0, focus = null } = {})
     } else gesture = null;
   };
   svg.addEventListener("pointerdown", (event) => {
-    if (event.target.closest(".target") && !pointers.size) return; // a tap on a target is a move
+    if (event.target instanceof Element && event.target.closest(".target") && !pointers.size) return; // a tap on a target is a move
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     svg.setPointerCapture(event.pointerId);
     start();

@@ -1,18 +1,19 @@
+// @ts-check
 // A background tab tells the player it is their turn: the title starts with the words, the
 // favicon becomes a filled dot, and (only if the person allowed it) the browser shows one
 // notification per turn while the tab is hidden. No push service: the open page does it all.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h } from "../core/dom.js";
+import { t } from "../core/i18n.js";
 
 const ICON_IDLE = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="6" fill="none" stroke="#3b2a14" stroke-width="2"/></svg>');
 const ICON_TURN = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d33"/></svg>');
 
+/** @type {string | null} */
 let announced = null; // the decision already notified, so one turn gives one notification
 
 function favicon(href) {
-  let link = document.querySelector("link[rel=icon]");
-  if (!link) link = document.head.appendChild(h("link", { rel: "icon" }));
+  const link = document.querySelector("link[rel=icon]") ?? document.head.appendChild(h("link", { rel: "icon" }));
   link.setAttribute("href", href);
   document.body.dataset.turn = href === ICON_TURN ? "mine" : "";
 }

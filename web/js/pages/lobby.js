@@ -1,13 +1,15 @@
+// @ts-check
 // The lobby: joinable games, creating a game of any type with its options (each explained), and
 // joining by an invite link. Seats and the start button live on the game page (game.js).
 
-import { api } from "./api.js";
-import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { fillBotLevels } from "./catalog.js";
-import { clockFieldset, readClock } from "./clock_options.js";
-import { playerName, rememberName, rememberTokens } from "./store.js";
-import { myGamesCard, playerFor } from "./identity.js";
+import { api, messageOf } from "../core/api.js";
+import { h, clear } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { fillBotLevels } from "../core/catalog.js";
+import { clockFieldset, readClock } from "../panels/clock_options.js";
+import { playerName, rememberName, rememberTokens } from "../core/store.js";
+import { playerFor } from "../core/identity.js";
+import { myGamesCard } from "../panels/my_games.js";
 
 function nameField(id) {
   const input = h("input", { id, name: "player-name", required: true, maxlength: 64, autocomplete: "nickname", value: playerName() });
@@ -111,7 +113,7 @@ function createForm(types) {
       for (let i = 0; i < botCount; i++) await api.join(created.id, { bot: level.value }, created.host_token);
       location.hash = `#/game/${created.id}`;
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = messageOf(failure);
     }
   });
   return form;
@@ -192,7 +194,7 @@ async function openGames(types) {
       if (!page.items.length) list.append(h("li", {}, [t("lobby.no_open_games")]));
       for (const game of page.items) list.append(openGameItem(game, names));
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = messageOf(failure);
     }
     list.dataset.loaded = "true";
   }
@@ -232,7 +234,7 @@ export async function showJoin(main, gameId, inviteCode) {
       rememberTokens(gameId, { seat: seat.token, seatIndex: seat.seat });
       location.hash = `#/game/${gameId}`;
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = messageOf(failure);
     }
   });
   main.append(form);

@@ -1,3 +1,4 @@
+// @ts-check
 // What changed on the board since the viewer's own last move is outlined (as on Board Game Arena),
 // and what changed since the previous picture flashes: the opponents' moves are seen, not only read
 // in the log. Renderers draw the whole board from the view each time, so the page compares

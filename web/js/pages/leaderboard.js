@@ -1,18 +1,14 @@
+// @ts-check
 // The leaderboard page (#/leaderboard/<game type>): players and bot levels by display rating, best
 // first, one cursor page at a time, with a "minimum games" filter. Everything comes from
 // GET /v1/leaderboards/{game_type}.
 
-import { api } from "./api.js";
-import { h, clear, stacked } from "./dom.js";
-import { t } from "./i18n.js";
+import { api, messageOf } from "../core/api.js";
+import { h, clear, stacked } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { ratingText } from "../panels/ratings.js";
 
 const PAGE = 25;
-
-/** A rating as shown everywhere: one decimal, a "?" while provisional. */
-export function ratingText(rating) {
-  const value = rating.rating.toFixed(1);
-  return rating.provisional ? t("ratings.provisional_value", { value }) : value;
-}
 
 /** A leaderboard line's name: a link to a player's profile; a bot level's translated name. */
 export function subjectName(entry) {
@@ -66,7 +62,7 @@ export async function showLeaderboard(main, gameType) {
       more.hidden = !cursor;
       if (!body.children.length) status.textContent = t("ratings.nobody_yet");
     } catch (failure) {
-      status.textContent = failure.message;
+      status.textContent = messageOf(failure);
     }
   }
   more.addEventListener("click", () => load(cursor));

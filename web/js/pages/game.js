@@ -1,25 +1,26 @@
+// @ts-check
 // The game page: seats and the host's lobby controls, the board (one renderer per game), whose turn
 // it is and why the game waits, every legal move, the game log and the final scores. It follows the
 // game live and re-reads the view after each event; all it shows comes from the API.
 
-import { api, ApiError } from "./api.js";
-import { h, clear, SEAT_COLOURS, SEAT_MARKS } from "./dom.js";
-import { t } from "./i18n.js";
-import { followGame } from "./live.js";
-import { chatPanel } from "./chat.js";
-import { describeEvent } from "./log.js";
-import { markChanges } from "./highlight.js";
-import { rulesPanel } from "./rules.js";
-import { resultDetails } from "./result.js";
-import { gameTokens, rememberTokens } from "./store.js";
-import { rendererFor, choiceText } from "./games/index.js";
-import { fillBotLevels, gameTypeDetail } from "./catalog.js";
-import { seatStatus, tickClocks } from "./seat_status.js";
-import { rematchControl, resignControl, seatRemovalControl } from "./seat_actions.js";
-import { clearTurn, notifyControl, showTurn } from "./turn_notice.js";
-import { renewSeat } from "./identity.js";
-import { showTableRatings } from "./profile.js";
-import { detailsPanel } from "./details.js";
+import { api, ApiError, messageOf } from "../core/api.js";
+import { h, byId, clear, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { followGame } from "../core/live.js";
+import { chatPanel } from "../panels/chat.js";
+import { describeEvent } from "../panels/log.js";
+import { markChanges } from "../games/highlight.js";
+import { rulesPanel } from "../panels/rules.js";
+import { resultDetails } from "../panels/result.js";
+import { gameTokens, rememberTokens } from "../core/store.js";
+import { rendererFor, choiceText } from "../games/index.js";
+import { fillBotLevels, gameTypeDetail } from "../core/catalog.js";
+import { seatStatus, tickClocks } from "../panels/seat_status.js";
+import { rematchControl, resignControl, seatRemovalControl } from "../panels/seat_actions.js";
+import { clearTurn, notifyControl, showTurn } from "../panels/turn_notice.js";
+import { renewSeat } from "../core/identity.js";
+import { showTableRatings } from "../panels/ratings.js";
+import { detailsPanel } from "../panels/details.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
@@ -30,8 +31,37 @@ function seatBadge(seat, name) {
   ]);
 }
 
+/** @typedef {import("../core/types.js").GameView} GameView */
+
+/**
+ * What the game page knows: the view, the moves open to the viewer, the half-made choice (`ui`,
+ * kept while the same moves stay open) and the log read so far.
+ * @typedef {object} PageState
+ * @property {string} id
+ * @property {string | null} token the viewer's seat token (null: a spectator)
+ * @property {string | null} hostToken
+ * @property {GameView | null} game
+ * @property {import("../core/types.js").GameType | null} type
+ * @property {import("../core/types.js").GameTypeDetail | null} detail
+ * @property {import("../core/types.js").Choice[] | null} choices
+ * @property {number | null} decisionVersion
+ * @property {import("../core/types.js").GameEvent[]} events
+ * @property {{ [key: string]: any }} ui a renderer's half-made choice (which square, which cards)
+ * @property {boolean} busy
+ * @property {boolean} live this page's own stream is connected
+ * @property {object} marks the board pictures highlight.js compares
+ * @property {number | false} ownMove the version of the viewer's own move the next picture follows, else false
+ * @property {Promise<string | null> | null} renewing
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} gameId
+ * @returns {Promise<() => void>} the clean-up when the person leaves the page
+ */
 export async function showGame(main, gameId) {
   const tokens = gameTokens(gameId);
+  /** @type {PageState} */
   const page = {
     id: gameId,
     token: tokens.seat || null,
@@ -40,12 +70,14 @@ export async function showGame(main, gameId) {
     type: null,
     detail: null,
     choices: null,
+    decisionVersion: null,
     events: [],
     ui: {},
     busy: false,
-    live: false, // this page's own stream is connected
-    marks: {}, // the board pictures highlight.js compares
-    ownMove: false, // the version of the viewer's own move the next picture follows, else false
+    live: false,
+    marks: {},
+    ownMove: false,
+    renewing: null,
   };
   const els = {
     title: h("h1", { id: "game-title" }),
@@ -71,11 +103,12 @@ export async function showGame(main, gameId) {
   const names = () => Object.fromEntries((page.game?.seats || []).map((seat) => [seat.seat, seat.name]));
   const nameOf = (seat) => (seat === null || seat === undefined ? t("game.nobody") : names()[seat] ?? `#${seat}`);
 
-  function context() {
-    const mySeat = page.game.viewer?.seat ?? null;
+  /** What a renderer draws from. @param {GameView} game */
+  function context(game) {
+    const mySeat = game.viewer?.seat ?? null;
     return {
-      game: page.game,
-      state: page.game.state || {},
+      game,
+      state: game.state || {},
       type: page.type,
       data: page.detail?.data || null,
       choices: page.choices || [],
@@ -91,16 +124,19 @@ export async function showGame(main, gameId) {
   /**
    * `call(token)` with this page's seat token; when the server no longer knows the token (the same
    * player opened the game on another device), once more with a fresh one from the identity.
+   * @template T
+   * @param {(token: string | null) => Promise<T>} call
+   * @returns {Promise<T>}
    */
   async function withSeat(call) {
     const used = page.token;
     try {
       return await call(used);
     } catch (failure) {
-      if (failure.status !== 401 || !used) throw failure;
+      if (!(failure instanceof ApiError) || failure.status !== 401 || !used) throw failure;
       if (page.token === used) {
         page.renewing ||= renewSeat(gameId)
-          .catch((gone) => { if (gone.status === 404) return null; throw gone; })
+          .catch((gone) => { if (gone instanceof ApiError && gone.status === 404) return null; throw gone; })
           .finally(() => { page.renewing = null; });
         const fresh = await page.renewing;
         if (!fresh && page.game?.status === "lobby") {
@@ -130,7 +166,7 @@ export async function showGame(main, gameId) {
       page.choices = null;
       await refresh();
     } catch (failure) {
-      els.error.textContent = failure.message;
+      els.error.textContent = messageOf(failure);
       await refresh().catch(() => {}); // the message above says why; a dead server also fails this
     } finally {
       page.busy = false;
@@ -176,9 +212,9 @@ export async function showGame(main, gameId) {
     refresh().catch((failure) => { if (failure instanceof ApiError) els.error.textContent = failure.message; });
   }
 
-  function renderStatus() {
-    const game = page.game;
-    const ctx = context();
+  /** @param {GameView} game */
+  function renderStatus(game) {
+    const ctx = context(game);
     clear(els.status);
     if (game.status === "lobby") {
       els.status.append(t("status.lobby", { count: game.seats.length, max: game.max_players }));
@@ -204,8 +240,8 @@ export async function showGame(main, gameId) {
     }
   }
 
-  function renderSeats() {
-    const game = page.game;
+  /** @param {GameView} game */
+  function renderSeats(game) {
     clear(els.lobby).append(h("h2", {}, [t("game.players")]));
     const list = h("ul", { class: "seats" });
     for (const seat of game.seats) {
@@ -253,32 +289,34 @@ export async function showGame(main, gameId) {
 
   async function act(action) {
     els.error.textContent = "";
-    try { await action(); await refresh(); } catch (failure) { els.error.textContent = failure.message; refreshSoon(); }
+    try { await action(); await refresh(); } catch (failure) { els.error.textContent = messageOf(failure); refreshSoon(); }
   }
 
-  function renderActions() {
+  /** @param {GameView} game */
+  function renderActions(game) {
     clear(els.actions);
-    const ctx = context();
+    const ctx = context(game);
     if (!page.choices) { els.actions.hidden = true; return; }
     els.actions.hidden = false;
-    els.actions.append(h("h2", {}, [page.game.decision?.prompt || t("game.your_move")]));
-    const renderer = rendererFor(page.game.type);
+    els.actions.append(h("h2", {}, [game.decision?.prompt || t("game.your_move")]));
+    const renderer = rendererFor(game.type);
     if (renderer.panel) {
       const panel = renderer.panel(ctx);
       if (panel) els.actions.append(panel);
     }
     const list = h("ul", { class: "choice-list" });
     page.choices.forEach((choice, index) => {
-      list.append(h("li", {}, [h("button", { type: "button", class: "choice", dataset: { index }, onclick: () => submit(choice) }, [choiceText(page.game.type, choice, ctx)])]));
+      list.append(h("li", {}, [h("button", { type: "button", class: "choice", dataset: { index }, onclick: () => submit(choice) }, [choiceText(game.type, choice, ctx)])]));
     });
     els.actions.append(h("details", { class: "all-moves", open: Boolean(renderer.movesOpen) }, [h("summary", {}, [t("game.all_moves", { count: page.choices.length })]), list]));
   }
 
-  function renderResult() {
-    const result = page.game.result;
+  /** @param {GameView} game */
+  function renderResult(game) {
+    const result = game.result;
     if (!result) { els.result.hidden = true; return; }
     els.result.hidden = false;
-    const rows = page.game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : "" }, [
+    const rows = game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : "" }, [
       h("th", { scope: "row" }, [seatBadge(seat.seat, seat.name), result.winners.includes(seat.seat) ? ` ★ ${t("result.winner")}` : ""]),
       h("td", {}, [String(result.scores[seat.seat])]),
     ]));
@@ -289,32 +327,33 @@ export async function showGame(main, gameId) {
         h("tbody", {}, rows),
       ]),
       h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]),
-        resultDetails(result, page.game, { nameOf, data: page.detail?.data, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) })]),
+        resultDetails(result, game, { nameOf, data: page.detail?.data, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) })]),
     );
     // A spectator has no rematch to offer (DOM append would write a null as the text "null").
-    const rematch = rematchControl(page.game, page.token, page.hostToken, (message) => { els.error.textContent = message; });
+    const rematch = rematchControl(game, page.token, page.hostToken, (message) => { els.error.textContent = message; });
     if (rematch) els.result.append(rematch);
   }
 
   function render() {
     const game = page.game;
+    if (!game) return;
     page.type = types.find((type) => type.slug === game.type) || null;
     els.title.textContent = page.type ? page.type.name : game.type;
     showTurn(`${els.title.textContent} · ${t("app.title")}`, Boolean(page.choices), `${gameId}/${page.decisionVersion}`);
-    renderStatus();
-    renderSeats();
+    renderStatus(game);
+    renderSeats(game);
     const renderer = rendererFor(game.type);
     clear(els.board);
     if (game.state) {
-      els.board.append(renderer.board(context()));
+      els.board.append(renderer.board(context(game)));
       // The picture after our own move is the base; if others moved already, the one before it.
       const own = page.ownMove;
       const rebase = own === false ? (page.busy ? "busy" : null) : (game.version <= own ? "now" : "previous");
       markChanges(els.board, page.marks, rebase);
       page.ownMove = false;
     }
-    renderActions();
-    renderResult();
+    renderActions(game);
+    renderResult(game);
     details.refresh();
   }
 
@@ -324,16 +363,19 @@ export async function showGame(main, gameId) {
   /** A line of the log; `live` lines by others since the viewer's last move are marked recent. */
   function addToLog(event, live = false) {
     page.events.push(event);
-    const others = Number.isInteger(page.game?.viewer?.seat) && event.data?.seat !== page.game.viewer.seat;
+    const mySeat = page.game?.viewer.seat;
+    const others = Number.isInteger(mySeat) && event.data?.seat !== mySeat;
     els.log.append(h("li", { class: live && others ? "recent" : null, dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, templates: page.detail?.log_templates, data: page.detail?.data })]));
     // Only the log's own box scrolls, and only while the reader has not scrolled back: the page never moves.
     if (followLog) els.log.scrollTop = els.log.scrollHeight;
   }
 
   await refresh();
-  page.detail = await gameTypeDetail(page.game.type);
+  const game = page.game;
+  if (!game) throw new Error(`game ${gameId} was not read`);
+  page.detail = await gameTypeDetail(game.type);
   render();
-  const rules = await rulesPanel(page.game.type, page.detail?.data);
+  const rules = await rulesPanel(game.type, page.detail?.data ?? null);
   if (rules) els.lobby.after(rules);
   const chat = chatPanel({ gameId, token: page.token, hostToken: page.hostToken, game: () => page.game, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) });
   els.lobby.parentNode.append(chat.element);
@@ -355,7 +397,7 @@ export async function showGame(main, gameId) {
       pending = setTimeout(refreshSoon, 40);
     },
     onStatus(status, detail) {
-      const label = document.getElementById("live-status");
+      const label = byId("live-status", HTMLElement);
       label.textContent = t(`live.${status}`);
       label.dataset.state = status;
       page.live = status === "live";
@@ -363,7 +405,7 @@ export async function showGame(main, gameId) {
         // A token refused at (re)subscription: refresh renews it if it can, then follow again with it.
         const refused = page.token;
         refresh().then(() => { if (page.token !== refused) live.reconnect(); else if (detail) els.error.textContent = detail; })
-          .catch((failure) => { els.error.textContent = failure.message; });
+          .catch((failure) => { els.error.textContent = messageOf(failure); });
       }
       if (status === "live") refreshSoon();
     },
@@ -375,13 +417,13 @@ export async function showGame(main, gameId) {
   window.addEventListener("resize", onResize);
   // Presence changes record no event: re-read the view now and then while the game is open.
   const presenceTimer = setInterval(() => {
-    if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status)) refreshSoon();
+    if (!document.hidden && ["lobby", "in_progress"].includes(page.game?.status ?? "")) refreshSoon();
   }, PRESENCE_REFRESH_MS);
   // On a finished game, the rematch offer appears for everyone at the table within seconds.
   const rematchTimer = setInterval(() => {
     if (page.game?.status === "finished" && !page.game.rematch_id && (page.token || page.hostToken)) refreshSoon();
   }, REMATCH_POLL_MS);
   window.__tabletop = { page, live };
-  if (tokens.seat && page.game.viewer?.seat !== null) rememberTokens(gameId, { seatIndex: page.game.viewer.seat });
+  if (tokens.seat && game.viewer.seat !== null) rememberTokens(gameId, { seatIndex: game.viewer.seat });
   return () => { live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); window.removeEventListener("resize", onResize); };
 }

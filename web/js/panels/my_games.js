@@ -1,50 +1,11 @@
-// A player identity the person can carry: every seat taken in this browser is tied to one player
-// (POST /v1/players, once), so "my games" (GET /v1/players/me/games) lists them with whose turn it
-// is on any device that holds the sign-in link. Opening one of them on another device asks for a
-// fresh seat token; the old device's token then stops working, and that device asks for a fresh
-// one the same way the next time the server refuses its token (renewSeat).
+// @ts-check
+// The lobby's "My games" card: the games of this browser's player identity, whose turn it is in
+// each, and the sign-in link (with its QR code) that carries the identity to another device.
 
-import { api } from "./api.js";
-import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { gameTokens, playerToken, rememberPlayerToken, rememberTokens } from "./store.js";
-
-/** This browser's player token, created under `name` the first time a seat is taken. */
-export async function playerFor(name) {
-  let token = playerToken();
-  if (!token) {
-    token = (await api.createPlayer(name)).token;
-    rememberPlayerToken(token);
-  }
-  return token;
-}
-
-/** #/signin/<token>: this browser takes the identity of the link. */
-export function signIn(token) {
-  rememberPlayerToken(decodeURIComponent(token));
-}
-
-/** #/mine/<game>/<seat>: open one of my games, with a fresh seat token if this browser has none. */
-export async function openMine(gameId, seat) {
-  if (!gameTokens(gameId).seat) {
-    const fresh = await api.reissueSeat(gameId, Number(seat), playerToken());
-    rememberTokens(gameId, { seat: fresh.token, seatIndex: fresh.seat });
-  }
-}
-
-/**
- * A fresh seat token for this browser's seat in `gameId` after its own stopped working (another
- * device of the same player opened the game and was issued a new one). Null when this browser
- * holds no identity or does not know its seat: the failure then stands.
- */
-export async function renewSeat(gameId) {
-  const seat = gameTokens(gameId).seatIndex;
-  const player = playerToken();
-  if (!player || !Number.isInteger(Number(seat)) || seat === null || seat === undefined) return null;
-  const fresh = await api.reissueSeat(gameId, Number(seat), player);
-  rememberTokens(gameId, { seat: fresh.token, seatIndex: fresh.seat });
-  return fresh.token;
-}
+import { api, messageOf } from "../core/api.js";
+import { h, clear } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { playerToken } from "../core/store.js";
 
 function signInLink(token) {
   const link = `${location.origin}${location.pathname}#/signin/${encodeURIComponent(token)}`;
@@ -68,7 +29,7 @@ async function showQr(figure, token) {
     const url = await api.signInQr(token);
     figure.prepend(h("img", { id: "signin-qr", src: url, alt: t("me.qr_alt"), width: 220, height: 220 }));
   } catch (failure) {
-    figure.prepend(h("p", { class: "error" }, [failure.message]));
+    figure.prepend(h("p", { class: "error" }, [messageOf(failure)]));
   }
 }
 
@@ -80,7 +41,7 @@ export async function myGamesCard(types) {
   const list = h("ul", { id: "my-games", class: "games" });
   const card = h("section", { class: "card" }, [h("h2", {}, [t("me.title")]), list, signInLink(token)]);
   let games = [];
-  try { games = await api.myGames(token); } catch (failure) { list.append(h("li", { class: "error" }, [failure.message])); }
+  try { games = await api.myGames(token); } catch (failure) { list.append(h("li", { class: "error" }, [messageOf(failure)])); }
   const order = { in_progress: 0, lobby: 1, finished: 2, aborted: 3 };
   games.sort((a, b) => (b.your_turn - a.your_turn) || (order[a.status] - order[b.status]) || String(b.joined_at).localeCompare(String(a.joined_at)));
   if (!games.length) clear(list).append(h("li", {}, [t("me.none")]));

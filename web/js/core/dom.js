@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM and SVG builders: the whole client draws with these, no framework.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -17,7 +18,7 @@ function apply(node, attrs, children) {
   }
   for (const child of [].concat(children ?? [])) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    node.append(typeof child === "object" ? child : document.createTextNode(String(child)));
   }
   return node;
 }
@@ -46,6 +47,25 @@ export function clickable(node, label, onActivate) {
   return node;
 }
 
+/**
+ * The page's element with this id, of the kind the caller needs (an HTMLSelectElement, ...):
+ * index.html and the pages own these ids, so a missing or different one is a bug worth an error.
+ * @template {Element} T
+ * @param {string} id
+ * @param {new (...args: any[]) => T} kind
+ * @returns {T}
+ */
+export function byId(id, kind) {
+  const node = document.getElementById(id);
+  if (!(node instanceof kind)) throw new Error(`#${id} is not a ${kind.name}`);
+  return node;
+}
+
+/**
+ * @template {Node} T
+ * @param {T} node
+ * @returns {T}
+ */
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
   return node;

@@ -1,11 +1,12 @@
+// @ts-check
 // What a seated person can do besides moving: resign (after a confirmation; a bot then plays the
 // seat to the end) and, once the game is over, ask for a rematch or follow the link to it. The
 // rematch holds each person's seat until they take it by joining with their previous seat token.
 
-import { api } from "./api.js";
-import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { gameTokens, rememberTokens } from "./store.js";
+import { api, messageOf } from "../core/api.js";
+import { h, clear } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { gameTokens, rememberTokens } from "../core/store.js";
 
 /** Games whose resign question is open, with the button of it that had focus: the page is drawn
  * again whenever an event arrives (another seat moves, presence changes), and the question must
@@ -62,7 +63,7 @@ async function follow(nextId, token) {
 export function rematchControl(game, token, hostToken, showError) {
   if (game.status !== "finished" || !(token || hostToken)) return null;
   const run = (action) => async () => {
-    try { await action(); } catch (failure) { showError(failure.message); }
+    try { await action(); } catch (failure) { showError(messageOf(failure)); }
   };
   if (game.rematch_id) {
     return h("p", { class: "rematch" }, [
