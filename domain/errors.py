@@ -153,6 +153,17 @@ class DomainError(Exception):
         """This error with another's detail (the same fault, seen from another resource)."""
         return cls(detail.template, **detail.values)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Copied or pickled with its fields: its message is no template to fill again."""
+        return (_restored, (type(self), self.message, self.__dict__))
+
+
+def _restored(kind: type[DomainError], message: str, state: dict[str, object]) -> DomainError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
 
 class UnknownGameType(DomainError):
     """A game type named in a request (body or query) that is not hosted."""
