@@ -8,12 +8,20 @@ import { language } from "./i18n.js";
 import { humanize } from "./format.js";
 import { h, clear } from "./dom.js";
 
+/** @type {Map<string, Promise<import("./types.js").GameTypeDetail | null>>} */
 const cache = new Map();
 
+/**
+ * A game type's names, bot levels, log templates and static data in the page's language; null when
+ * it cannot be read (the page then shows bare ids).
+ * @param {string} slug
+ * @returns {Promise<import("./types.js").GameTypeDetail | null>}
+ */
 export async function gameTypeDetail(slug) {
   const key = `${slug}/${language()}`;
-  if (!cache.has(key)) cache.set(key, api.gameType(slug).catch(() => null));
-  return cache.get(key);
+  let detail = cache.get(key);
+  if (!detail) cache.set(key, (detail = api.gameType(slug).catch(() => null)));
+  return detail;
 }
 
 /** The item with this id in a list of the static data (e.g. list(data, "buildings")), or null. */
@@ -28,10 +36,22 @@ export function nameOf(data, list, id) {
   return found?.name || found?.title || humanize(id);
 }
 
-/** Fill a <select> with the bots a host can seat in this game (strongest first, as the default). */
+/**
+ * The bots a host can seat in a game, as <option>s: strongest first, as the default.
+ * @param {import("./types.js").BotLevel[]} levels
+ */
+export function botLevelOptions(levels) {
+  return [...levels].reverse().map((level) => h("option", { value: level.level, title: level.description }, [level.name]));
+}
+
+/**
+ * Fill a <select> with the bots a host can seat in this game, keeping the one chosen if it is there.
+ * @param {HTMLSelectElement} select
+ * @param {string} slug
+ */
 export async function fillBotLevels(select, slug) {
   const levels = (await gameTypeDetail(slug))?.bot_levels || [];
   const chosen = select.value;
-  clear(select).append(...[...levels].reverse().map((level) =>
-    h("option", { value: level.level, title: level.description, selected: level.level === chosen }, [level.name])));
+  clear(select).append(...botLevelOptions(levels));
+  if (levels.some((level) => level.level === chosen)) select.value = chosen;
 }

@@ -3,6 +3,8 @@
 // and what changed since the previous picture flashes: the opponents' moves are seen, not only read
 // in the log. Renderers draw the whole board from the view each time, so the page compares
 // pictures: an SVG part or a table cell that was not there before is new. Nothing here knows a game.
+// The marks go on the fresh drawing before the page takes it over (core/morph.js): a part still
+// flashing keeps its node, so its animation runs on to its end however often the board is drawn.
 
 const FLASH_MS = 1500; // as long as the .flash animation in style.css
 
@@ -37,11 +39,22 @@ function parts(board) {
 }
 
 /**
+ * What markChanges keeps between pictures.
+ * @typedef {object} Pictures
+ * @property {Set<string>} [base] the parts after the viewer's own last move
+ * @property {Set<string>} [previous] the parts of the previous picture
+ * @property {Map<string, number>} [flashing] parts flashing now, since when (performance.now())
+ */
+
+/**
  * Mark the freshly drawn board: "changed" on what differs from the picture after the viewer's
  * own last move, "flash" on what differs from the previous picture. `memory` keeps both pictures
  * between calls. `rebase` follows the viewer's own move: "now" makes this picture the base; when
  * others moved before it could be drawn, "previous" takes the one before the move instead;
  * "busy" (our move is being sent) marks nothing.
+ * @param {Element} board
+ * @param {Pictures} memory
+ * @param {"now" | "previous" | "busy" | null} rebase
  */
 export function markChanges(board, memory, rebase) {
   const now = parts(board);
@@ -59,11 +72,7 @@ export function markChanges(board, memory, rebase) {
       if (!memory.base.has(key)) node.classList.add("changed");
       if (memory.previous && !memory.previous.has(key) && !flashing.has(key)) flashing.set(key, time);
       const since = flashing.get(key);
-      if (since !== undefined && time - since < FLASH_MS) {
-        // Redrawn mid-flash (the next event came quickly): go on from where the flash was.
-        node.classList.add("flash");
-        node.style.animationDelay = `${since - time}ms`;
-      }
+      if (since !== undefined && time - since < FLASH_MS) node.classList.add("flash");
     }
     memory.flashing = new Map([...flashing].filter(([key, since]) => keys.has(key) && time - since < FLASH_MS));
   }

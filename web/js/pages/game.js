@@ -2,9 +2,14 @@
 // The game page: seats and the host's lobby controls, the board (one renderer per game), whose turn
 // it is and why the game waits, every legal move, the game log and the final scores. It follows the
 // game live and re-reads the view after each event; all it shows comes from the API.
+//
+// Each part is drawn afresh from the page's state and the page is changed only where the drawing
+// differs (core/morph.js): what the person is doing meanwhile (an open panel, a half-made move, the
+// resign question, the focus, a board panned or zoomed) stays as it is while events arrive.
 
 import { api, ApiError, messageOf } from "../core/api.js";
-import { h, byId, clear, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { h, byId, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
+import { redraw } from "../core/morph.js";
 import { t } from "../core/i18n.js";
 import { followGame } from "../core/live.js";
 import { chatPanel } from "../panels/chat.js";
@@ -14,12 +19,12 @@ import { rulesPanel } from "../panels/rules.js";
 import { resultDetails } from "../panels/result.js";
 import { gameTokens, rememberTokens } from "../core/store.js";
 import { rendererFor, choiceText } from "../games/index.js";
-import { fillBotLevels, gameTypeDetail } from "../core/catalog.js";
+import { botLevelOptions, gameTypeDetail } from "../core/catalog.js";
 import { seatStatus, tickClocks } from "../panels/seat_status.js";
 import { rematchControl, resignControl, seatRemovalControl } from "../panels/seat_actions.js";
 import { clearTurn, notifyControl, showTurn } from "../panels/turn_notice.js";
 import { renewSeat } from "../core/identity.js";
-import { showTableRatings } from "../panels/ratings.js";
+import { ratedNote, seatRating } from "../panels/ratings.js";
 import { detailsPanel } from "../panels/details.js";
 
 const PRESENCE_REFRESH_MS = 15000;
@@ -47,9 +52,11 @@ function seatBadge(seat, name) {
  * @property {number | null} decisionVersion
  * @property {import("../core/types.js").GameEvent[]} events
  * @property {{ [key: string]: any }} ui a renderer's half-made choice (which square, which cards)
+ * @property {{ asking: boolean }} resign whether the resign question is open
+ * @property {number} readAt when the view arrived (Date.now()): clocks count down from then
  * @property {boolean} busy
  * @property {boolean} live this page's own stream is connected
- * @property {object} marks the board pictures highlight.js compares
+ * @property {import("../games/highlight.js").Pictures} marks the board pictures highlight.js compares
  * @property {number | false} ownMove the version of the viewer's own move the next picture follows, else false
  * @property {Promise<string | null> | null} renewing
  */
@@ -73,6 +80,8 @@ export async function showGame(main, gameId) {
     decisionVersion: null,
     events: [],
     ui: {},
+    resign: { asking: false },
+    readAt: Date.now(),
     busy: false,
     live: false,
     marks: {},
@@ -88,14 +97,16 @@ export async function showGame(main, gameId) {
     actions: h("section", { id: "actions", class: "card actions" }),
     result: h("section", { id: "result", class: "card", hidden: true }),
     log: h("ol", { id: "log", class: "log", "aria-live": "polite", tabindex: 0, "aria-label": t("game.log") }), // focusable: it scrolls
+    side: h("aside", { class: "side-col" }),
   };
-  const details = detailsPanel(main, () => page.detail?.data);
+  els.side.append(els.lobby, h("section", { class: "card" }, [h("h2", {}, [t("game.log")]), els.log]));
+  const details = detailsPanel(main, () => page.detail?.data ?? null);
+  let drawn = 0; // how many times the page was drawn: main[data-drawn] tells tests a redraw happened
   main.append(
     els.title, els.status, els.error,
     h("div", { class: "game-layout" }, [
       h("div", { class: "main-col" }, [els.board, details.panel, els.actions, els.result]),
-      h("aside", { class: "side-col" }, [els.lobby,
-        h("section", { class: "card" }, [h("h2", {}, [t("game.log")]), els.log])]),
+      els.side,
     ]),
   );
 
@@ -194,6 +205,7 @@ export async function showGame(main, gameId) {
           const choices = pending ? pending.choices : null;
           if (JSON.stringify(choices) !== JSON.stringify(page.choices)) page.ui = {};
           page.game = game;
+          page.readAt = Date.now();
           page.choices = choices;
           page.decisionVersion = pending ? pending.decision_version : null;
         } while (again);
@@ -212,78 +224,84 @@ export async function showGame(main, gameId) {
     refresh().catch((failure) => { if (failure instanceof ApiError) els.error.textContent = failure.message; });
   }
 
-  /** @param {GameView} game */
-  function renderStatus(game) {
-    const ctx = context(game);
-    clear(els.status);
+  /**
+   * Whose turn it is and why the game waits.
+   * @param {HTMLElement} box
+   * @param {GameView} game
+   */
+  function drawStatus(box, game) {
+    const mySeat = game.viewer.seat;
     if (game.status === "lobby") {
-      els.status.append(t("status.lobby", { count: game.seats.length, max: game.max_players }));
+      box.append(t("status.lobby", { count: game.seats.length, max: game.max_players }));
     } else if (game.status === "finished") {
-      els.status.append(t("status.finished"));
+      box.append(t("status.finished"));
     } else if (game.status === "aborted") {
-      els.status.append(t("status.aborted"));
+      box.append(t("status.aborted"));
     } else if (game.decision) {
       const decision = game.decision;
       const waiting = decision.seats.filter((seat) => !decision.sealed.includes(seat));
       if (page.choices) {
-        els.status.append(h("strong", {}, [t("status.your_turn")]), " ", decision.prompt);
-      } else if (ctx.mySeat !== null && decision.sealed.includes(ctx.mySeat)) {
-        els.status.append(t("status.sealed_waiting", { names: waiting.map(nameOf).join(", ") }));
+        box.append(h("strong", {}, [t("status.your_turn")]), " ", decision.prompt);
+      } else if (mySeat !== null && decision.sealed.includes(mySeat)) {
+        box.append(t("status.sealed_waiting", { names: waiting.map(nameOf).join(", ") }));
       } else if (decision.simultaneous) {
-        els.status.append(t("status.waiting_secret", { names: waiting.map(nameOf).join(", ") }));
+        box.append(t("status.waiting_secret", { names: waiting.map(nameOf).join(", ") }));
       } else {
-        els.status.append(t("status.waiting_for", { names: waiting.map(nameOf).join(", ") }), " ", h("span", { class: "prompt" }, [`(${decision.prompt})`]));
+        box.append(t("status.waiting_for", { names: waiting.map(nameOf).join(", ") }), " ", h("span", { class: "prompt" }, [`(${decision.prompt})`]));
       }
       if (decision.simultaneous && decision.sealed.length) {
-        els.status.append(" · ", t("status.sealed_by", { names: decision.sealed.map(nameOf).join(", ") }));
+        box.append(" · ", t("status.sealed_by", { names: decision.sealed.map(nameOf).join(", ") }));
       }
     }
   }
 
-  /** @param {GameView} game */
-  function renderSeats(game) {
-    clear(els.lobby).append(h("h2", {}, [t("game.players")]));
+  /**
+   * The seats with their status, the viewer's own controls, and the host's lobby controls.
+   * @param {HTMLElement} box
+   * @param {GameView} game
+   */
+  function drawSeats(box, game) {
+    box.append(h("h2", {}, [t("game.players")]));
     const list = h("ul", { class: "seats" });
     for (const seat of game.seats) {
-      const you = seat.seat === game.viewer?.seat ? ` (${t("game.you")})` : "";
+      const you = seat.seat === game.viewer.seat ? ` (${t("game.you")})` : "";
       const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
       const bot = seat.bot ? ` · ${t("game.bot", { level: levelName })}` : "";
       const remove = seatRemovalControl(game, seat, page.hostToken, act);
-      list.append(h("li", { dataset: { seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot,
-        h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }), seatStatus(game, seat, page.live),
+      list.append(h("li", { dataset: { key: `seat-${seat.seat}`, seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot,
+        h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }, seatRating(game, seat.seat, render) ?? []),
+        seatStatus(game, seat, page.live, page.readAt),
         remove ? " " : null, remove]));
     }
-    els.lobby.append(list);
-    showTableRatings(els.lobby, game);
-    const resign = resignControl(game, page.token, act);
-    if (resign) els.lobby.append(resign);
+    box.append(list, ratedNote(game));
+    const resign = resignControl(game, page.token, act, page.resign, render);
+    if (resign) box.append(resign);
     const notify = page.token && ["lobby", "in_progress"].includes(game.status) ? notifyControl() : null;
-    if (notify) els.lobby.append(notify);
+    if (notify) box.append(notify);
     if (game.status !== "lobby") return;
     // A private game's link carries its invite code, which only the host's browser knows.
     const invite = gameTokens(gameId).invite;
     if (!game.private || invite) {
       const link = `${location.origin}${location.pathname}#/join/${gameId}${invite ? `/${encodeURIComponent(invite)}` : ""}`;
-      const linkInput = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("game.invite") });
-      els.lobby.append(
-        h("p", {}, [h("label", { for: "invite-link" }, [t("game.invite")]), " ", linkInput, " ",
-          h("button", { type: "button", onclick: () => { linkInput.select(); navigator.clipboard?.writeText(link); } }, [t("game.copy")])]),
+      box.append(
+        h("p", {}, [h("label", { for: "invite-link" }, [t("game.invite")]), " ",
+          h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("game.invite") }), " ",
+          h("button", { type: "button", onclick: () => { byId("invite-link", HTMLInputElement).select(); navigator.clipboard?.writeText(link); } }, [t("game.copy")])]),
       );
     }
     if (!page.token && game.seats.length < game.max_players) {
-      els.lobby.append(h("p", {}, [h("a", { class: "button", href: `#/join/${gameId}` }, [t("lobby.join")])]));
+      box.append(h("p", {}, [h("a", { class: "button", href: `#/join/${gameId}` }, [t("lobby.join")])]));
     }
     if (page.hostToken) {
-      const level = h("select", { id: "add-bot-level", "aria-label": t("lobby.bot_level") });
-      fillBotLevels(level, game.type);
+      const hostToken = page.hostToken;
       const full = game.seats.length >= game.max_players;
-      els.lobby.append(h("p", {}, [
-        h("button", { type: "button", id: "add-bot", disabled: full, onclick: () => act(() => api.join(gameId, { bot: level.value }, page.hostToken)) }, [t("game.add_bot")]),
-        " ", level, " ",
-        h("button", { type: "button", id: "start", class: "primary", disabled: game.seats.length < (page.type?.min_players ?? 1), onclick: () => act(() => api.start(gameId, page.hostToken)) }, [t("game.start")]),
+      box.append(h("p", {}, [
+        h("button", { type: "button", id: "add-bot", disabled: full, onclick: () => act(() => api.join(gameId, { bot: byId("add-bot-level", HTMLSelectElement).value }, hostToken)) }, [t("game.add_bot")]),
+        " ", h("select", { id: "add-bot-level", "aria-label": t("lobby.bot_level") }, botLevelOptions(page.detail?.bot_levels ?? [])), " ",
+        h("button", { type: "button", id: "start", class: "primary", disabled: game.seats.length < (page.type?.min_players ?? 1), onclick: () => act(() => api.start(gameId, hostToken)) }, [t("game.start")]),
       ]));
     } else {
-      els.lobby.append(h("p", {}, [t("game.waiting_host")]));
+      box.append(h("p", {}, [t("game.waiting_host")]));
     }
   }
 
@@ -292,35 +310,38 @@ export async function showGame(main, gameId) {
     try { await action(); await refresh(); } catch (failure) { els.error.textContent = messageOf(failure); refreshSoon(); }
   }
 
-  /** @param {GameView} game */
-  function renderActions(game) {
-    clear(els.actions);
-    const ctx = context(game);
-    if (!page.choices) { els.actions.hidden = true; return; }
-    els.actions.hidden = false;
-    els.actions.append(h("h2", {}, [game.decision?.prompt || t("game.your_move")]));
+  /**
+   * The viewer's move: the renderer's panel (a half-made move's next step), then every legal move.
+   * @param {HTMLElement} box
+   * @param {GameView} game
+   * @param {ReturnType<typeof context>} ctx
+   */
+  function drawActions(box, game, ctx) {
+    if (!page.choices) return;
+    box.append(h("h2", {}, [game.decision?.prompt || t("game.your_move")]));
     const renderer = rendererFor(game.type);
-    if (renderer.panel) {
-      const panel = renderer.panel(ctx);
-      if (panel) els.actions.append(panel);
-    }
+    const panel = renderer.panel ? renderer.panel(ctx) : null;
+    if (panel) box.append(panel);
     const list = h("ul", { class: "choice-list" });
     page.choices.forEach((choice, index) => {
       list.append(h("li", {}, [h("button", { type: "button", class: "choice", dataset: { index }, onclick: () => submit(choice) }, [choiceText(game.type, choice, ctx)])]));
     });
-    els.actions.append(h("details", { class: "all-moves", open: Boolean(renderer.movesOpen) }, [h("summary", {}, [t("game.all_moves", { count: page.choices.length })]), list]));
+    box.append(h("details", { class: "all-moves", open: Boolean(renderer.movesOpen) }, [h("summary", {}, [t("game.all_moves", { count: page.choices.length })]), list]));
   }
 
-  /** @param {GameView} game */
-  function renderResult(game) {
+  /**
+   * The final scores and how each came about, then the rematch.
+   * @param {HTMLElement} box
+   * @param {GameView} game
+   */
+  function drawResult(box, game) {
     const result = game.result;
-    if (!result) { els.result.hidden = true; return; }
-    els.result.hidden = false;
-    const rows = game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : "" }, [
+    if (!result) return;
+    const rows = game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : null }, [
       h("th", { scope: "row" }, [seatBadge(seat.seat, seat.name), result.winners.includes(seat.seat) ? ` ★ ${t("result.winner")}` : ""]),
       h("td", {}, [String(result.scores[seat.seat])]),
     ]));
-    clear(els.result).append(
+    box.append(
       h("h2", {}, [t("result.title")]),
       h("table", { id: "scores", class: "scores" }, [
         h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [t("result.player")]), h("th", { scope: "col" }, [t("result.score")])])]),
@@ -329,32 +350,36 @@ export async function showGame(main, gameId) {
       h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]),
         resultDetails(result, game, { nameOf, data: page.detail?.data, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) })]),
     );
-    // A spectator has no rematch to offer (DOM append would write a null as the text "null").
+    // A spectator has no rematch to offer.
     const rematch = rematchControl(game, page.token, page.hostToken, (message) => { els.error.textContent = message; });
-    if (rematch) els.result.append(rematch);
+    if (rematch) box.append(rematch);
   }
 
+  /** Draw every part again from the page's state; only what differs changes on the page. */
   function render() {
     const game = page.game;
     if (!game) return;
     page.type = types.find((type) => type.slug === game.type) || null;
     els.title.textContent = page.type ? page.type.name : game.type;
     showTurn(`${els.title.textContent} · ${t("app.title")}`, Boolean(page.choices), `${gameId}/${page.decisionVersion}`);
-    renderStatus(game);
-    renderSeats(game);
-    const renderer = rendererFor(game.type);
-    clear(els.board);
-    if (game.state) {
-      els.board.append(renderer.board(context(game)));
+    const ctx = context(game);
+    redraw(els.status, (box) => drawStatus(box, game));
+    redraw(els.lobby, (box) => drawSeats(box, game));
+    redraw(els.board, (box) => {
+      if (!game.state) return;
+      box.append(rendererFor(game.type).board(ctx));
       // The picture after our own move is the base; if others moved already, the one before it.
       const own = page.ownMove;
       const rebase = own === false ? (page.busy ? "busy" : null) : (game.version <= own ? "now" : "previous");
-      markChanges(els.board, page.marks, rebase);
+      markChanges(box, page.marks, rebase);
       page.ownMove = false;
-    }
-    renderActions(game);
-    renderResult(game);
-    details.refresh();
+      details.refresh(box);
+    });
+    els.actions.hidden = !page.choices;
+    redraw(els.actions, (box) => { drawActions(box, game, ctx); details.refresh(box); });
+    els.result.hidden = !game.result;
+    redraw(els.result, (box) => drawResult(box, game));
+    main.dataset.drawn = String(++drawn);
   }
 
   let followLog = true; // false while the reader has scrolled the log back from its end
@@ -378,7 +403,7 @@ export async function showGame(main, gameId) {
   const rules = await rulesPanel(game.type, page.detail?.data ?? null);
   if (rules) els.lobby.after(rules);
   const chat = chatPanel({ gameId, token: page.token, hostToken: page.hostToken, game: () => page.game, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) });
-  els.lobby.parentNode.append(chat.element);
+  els.side.append(chat.element);
   let after = 0;
   for (;;) {
     const history = await withSeat((token) => api.events(gameId, token, after));

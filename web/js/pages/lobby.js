@@ -83,7 +83,7 @@ function createForm(types) {
     const type = selected();
     description.textContent = `${type.description} (${t("lobby.players", { min: type.min_players, max: type.max_players })})`;
     clear(optionsBox).append(h("legend", {}, [t("lobby.options")]), ...type.options.map(optionInput));
-    bots.max = type.max_players - 1;
+    bots.max = String(type.max_players - 1);
     levelsReady = fillBotLevels(level, type.slug);
   }
   let levelsReady = Promise.resolve();

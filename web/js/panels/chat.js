@@ -77,10 +77,10 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
   const readOnly = h("p", { id: "chat-read-only", class: "muted-note" });
   const element = h("section", { id: "chat", class: "card chat" }, [
     h("h2", {}, [t("chat.title")]), log, readOnly, phrases, form, error,
-    h("details", { class: "chat-settings" }, [h("summary", {}, [t("chat.settings")]), settings]),
+    // Its seats are listed again when it opens: seats may have joined since.
+    h("details", { class: "chat-settings", ontoggle: controls }, [h("summary", {}, [t("chat.settings")]), settings]),
   ]);
 
-  element.querySelector("details").addEventListener("toggle", controls); // seats may have joined since
   let followEnd = true;
   log.addEventListener("scroll", () => { followEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24; });
 
@@ -104,7 +104,7 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
     const mySeat = state.seat;
     readOnly.textContent = state.canWrite ? "" : t(mySeat === null ? "chat.read_only" : "chat.you_are_muted");
     readOnly.hidden = state.canWrite;
-    for (const node of [input, send, ...phrases.children]) node.disabled = !state.canWrite || state.busy;
+    for (const node of [input, send, ...phrases.querySelectorAll("button")]) node.disabled = !state.canWrite || state.busy;
     clear(settings);
     const list = h("ul", { class: "chat-seat-list" });
     for (const seat of game()?.seats || []) {

@@ -12,14 +12,15 @@ export function clockFieldset() {
   const increment = h("input", { type: "number", id: "clock-increment", min: 0, value: 10 });
   const onExpiry = h("select", { id: "clock-expiry" }, ["bot", "forfeit"].map((value) =>
     h("option", { value }, [t(`clock.expiry_${value}`)])));
+  const incrementField = h("span", { class: "clock-increment" }, [h("label", { for: "clock-increment" }, [t("clock.increment")]), " ", increment]);
   const details = h("span", { class: "clock-details" }, [
     h("label", { for: "clock-seconds" }, [t("clock.seconds")]), " ", seconds, " ",
-    h("span", { class: "clock-increment" }, [h("label", { for: "clock-increment" }, [t("clock.increment")]), " ", increment]), " ",
+    incrementField, " ",
     h("label", { for: "clock-expiry" }, [t("clock.on_expiry")]), " ", onExpiry,
   ]);
   function show() {
     details.hidden = mode.value === "none";
-    details.querySelector(".clock-increment").hidden = mode.value !== "fischer";
+    incrementField.hidden = mode.value !== "fischer";
   }
   mode.addEventListener("change", show);
   show();

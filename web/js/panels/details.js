@@ -91,7 +91,7 @@ export function detailsPanel(root, data) {
     const [list, id] = parse(piece) || [];
     const details = list ? pieceDetails(data(), list, id) : null;
     if (!details) return false;
-    clear(body).append(h("h3", {}, [details.title]), ...details.content.filter(Boolean));
+    clear(body).append(h("h3", {}, [details.title]), ...details.content.flatMap((part) => (part ? [part] : [])));
     body.dataset.shown = `${list}:${id}`;
     return true;
   }
@@ -103,9 +103,13 @@ export function detailsPanel(root, data) {
     refresh();
   }
 
-  /** In details mode every marked piece is a tab stop with a name; otherwise only what it was. */
-  function refresh() {
-    for (const piece of root.querySelectorAll("[data-info]")) {
+  /**
+   * In details mode every marked piece is a tab stop with a name; otherwise only what it was.
+   * `within`: the page (a change of mode), or a part drawn afresh before it joins the page.
+   * @param {Element} [within]
+   */
+  function refresh(within = root) {
+    for (const piece of within.querySelectorAll("[data-info]")) {
       const added = piece.hasAttribute("data-info-tab");
       if (inspecting && !added && !piece.hasAttribute("tabindex") && !["BUTTON", "A"].includes(piece.tagName)) {
         piece.setAttribute("tabindex", "0");

@@ -4,50 +4,41 @@
 // rematch holds each person's seat until they take it by joining with their previous seat token.
 
 import { api, messageOf } from "../core/api.js";
-import { h, clear } from "../core/dom.js";
+import { h } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { gameTokens, rememberTokens } from "../core/store.js";
 
-/** Games whose resign question is open, with the button of it that had focus: the page is drawn
- * again whenever an event arrives (another seat moves, presence changes), and the question must
- * survive that instead of vanishing under the person's pointer. */
-const asking = new Map();
+/** @typedef {(action: () => Promise<unknown>) => Promise<void>} Act an API call, then the page read again */
 
-/** A resign button that asks first; null when the viewer has no seat to resign. */
-export function resignControl(game, token, act) {
-  const seat = game.seats.find((entry) => entry.seat === game.viewer?.seat);
+/**
+ * A resign button that asks first; null when the viewer has no seat to resign. Whether the question
+ * is open is the page's state (`question.asking`), drawn like the rest of it.
+ * @param {import("../core/types.js").GameView} game
+ * @param {string | null} token
+ * @param {Act} act
+ * @param {{ asking: boolean }} question
+ * @param {() => void} redraw
+ */
+export function resignControl(game, token, act, question, redraw) {
+  const seat = game.seats.find((entry) => entry.seat === game.viewer.seat);
   if (!token || !seat || game.status !== "in_progress" || seat.stand_in === "resigned" || seat.stand_in === "forfeited") {
-    asking.delete(game.id);
+    question.asking = false;
     return null;
   }
-  const box = h("p", { class: "resign" });
-  box.addEventListener("focusin", (event) => { if (asking.has(game.id) && event.target.id) asking.set(game.id, event.target.id); });
-  function ask(focus) {
-    clear(box).append(
-      h("span", { id: "resign-question", role: "alert" }, [t("resign.question")]), " ",
-      h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => act(() => api.resign(game.id, token)) }, [t("resign.confirm")]), " ",
-      h("button", { type: "button", id: "resign-cancel", onclick: idle }, [t("game.cancel")]),
-    );
-    if (focus) box.querySelector(`#${focus}`)?.focus();
+  /** @param {boolean} asking @param {string} focus the button to focus once drawn */
+  const turn = (asking, focus) => {
+    question.asking = asking;
+    redraw();
+    document.getElementById(focus)?.focus();
+  };
+  if (!question.asking) {
+    return h("p", { class: "resign" }, [h("button", { type: "button", id: "resign", onclick: () => turn(true, "resign-cancel") }, [t("resign.button")])]);
   }
-  function idle() {
-    asking.delete(game.id);
-    clear(box).append(h("button", { type: "button", id: "resign" }, [t("resign.button")]));
-    box.querySelector("#resign").addEventListener("click", () => { asking.set(game.id, "resign-cancel"); ask("resign-cancel"); });
-  }
-  if (asking.has(game.id)) {
-    ask(null);
-    // Drawn again while asking: give the focus back to the button that had it, unless the person
-    // has moved on to something else on the page meanwhile.
-    requestAnimationFrame(() => {
-      if (box.isConnected && (document.activeElement === document.body || !document.activeElement)) {
-        box.querySelector(`#${asking.get(game.id)}`)?.focus();
-      }
-    });
-  } else {
-    idle();
-  }
-  return box;
+  return h("p", { class: "resign" }, [
+    h("span", { id: "resign-question", role: "alert" }, [t("resign.question")]), " ",
+    h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => act(() => api.resign(game.id, token)) }, [t("resign.confirm")]), " ",
+    h("button", { type: "button", id: "resign-cancel", onclick: () => turn(false, "resign") }, [t("game.cancel")]),
+  ]);
 }
 
 /** Take our seat in the next game (held for our previous seat token), then open it. */

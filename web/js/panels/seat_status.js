@@ -32,24 +32,36 @@ function standIn(seat) {
   return h("span", { class: "stand-in", dataset: { standIn: seat.stand_in } }, [t(`seat.stand_in_${seat.stand_in}`)]);
 }
 
-/** A running clock counts down from the view's remaining_seconds (measured on this machine from
- * the moment the view arrived, so a skewed local clock does not matter); a stopped one shows its bank. */
-function clock(game, seatIndex) {
+/**
+ * A running clock counts down from the view's remaining_seconds (measured on this machine from
+ * the moment the view arrived, `readAt`, so a skewed local clock does not matter, nor does drawing
+ * the page again); a stopped one shows its bank.
+ * @param {import("../core/types.js").GameView} game
+ * @param {number} seatIndex
+ * @param {number} readAt
+ */
+function clock(game, seatIndex, readAt) {
   if (!game.clock || game.clock.mode === "none" || game.status !== "in_progress") return null;
   const own = game.clock.seats.find((entry) => entry.seat === seatIndex);
   if (!own || own.remaining_seconds === null || own.remaining_seconds === undefined) return null;
   if (!own.deadline) {
     return h("span", { class: "clock", title: t("clock.bank_help") }, ["⏱ ", t("clock.bank", { time: formatSeconds(own.remaining_seconds) })]);
   }
-  const endsAt = Date.now() + own.remaining_seconds * 1000;
-  const text = h("span", { class: "clock-time" }, [formatSeconds(own.remaining_seconds)]);
+  const endsAt = readAt + own.remaining_seconds * 1000;
+  const text = h("span", { class: "clock-time" }, [formatSeconds((endsAt - Date.now()) / 1000)]);
   return h("span", { class: "clock running", dataset: { endsAt: String(endsAt) }, title: t("clock.deadline_help", { at: new Date(own.deadline).toLocaleTimeString() }) },
     ["⏱ ", t("clock.left_prefix"), " ", text]);
 }
 
-/** The extras of one seat, to append after its name. */
-export function seatStatus(game, seat, selfLive = false) {
-  const parts = [presence(game, seat, selfLive), standIn(seat), clock(game, seat.seat)].filter(Boolean);
+/**
+ * The extras of one seat, to append after its name.
+ * @param {import("../core/types.js").GameView} game
+ * @param {import("../core/types.js").Seat} seat
+ * @param {boolean} selfLive this page's own stream is connected
+ * @param {number} readAt when the view arrived (Date.now())
+ */
+export function seatStatus(game, seat, selfLive, readAt) {
+  const parts = [presence(game, seat, selfLive), standIn(seat), clock(game, seat.seat, readAt)].flatMap((part) => (part ? [part] : []));
   return parts.length ? h("span", { class: "seat-status" }, parts.flatMap((part) => [" · ", part])) : null;
 }
 

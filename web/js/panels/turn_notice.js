@@ -40,9 +40,10 @@ export function clearTurn() {
 /** A button asking for notifications, only while the browser can still be asked; else null. */
 export function notifyControl() {
   if (!("Notification" in window) || Notification.permission !== "default") return null;
-  const button = h("button", { type: "button", id: "notify-me", onclick: async () => {
+  const button = h("button", { type: "button", id: "notify-me", onclick: async (/** @type {Event} */ event) => {
+    const asked = event.currentTarget;
     await Notification.requestPermission();
-    button.remove();
+    if (asked instanceof Element) asked.remove(); // the page may have been drawn again meanwhile
   } }, [t("notice.ask")]);
   return h("p", { class: "notify" }, [button]);
 }
