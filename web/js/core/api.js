@@ -51,7 +51,11 @@ async function call(method, path, { token, body, query } = {}) {
   return data;
 }
 
-/** An image the API draws for the token's owner only (no JSON): an object URL for an <img>. */
+/**
+ * An image the API draws for the token's owner only (no JSON): an object URL for an <img>.
+ * @param {string} path
+ * @param {string} token
+ */
 async function image(path, token) {
   const response = await fetch(new URL(path, location.origin), {
     headers: { "Accept": "image/svg+xml, application/problem+json", "Accept-Language": language(), Authorization: `Bearer ${token}` },
@@ -61,30 +65,59 @@ async function image(path, token) {
   return URL.createObjectURL(await response.blob());
 }
 
+/** @typedef {import("./types.js").GameView} GameView */
+/** @typedef {string | null} Token a seat, host or player token; null: anonymous */
+
 export const api = {
+  /** @type {() => Promise<import("./types.js").GameType[]>} */
   gameTypes: () => call("GET", "/v1/game-types"),
+  /** @type {(slug: string) => Promise<import("./types.js").GameTypeDetail>} */
   gameType: (slug) => call("GET", `/v1/game-types/${encodeURIComponent(slug)}`),
-  /** One lobby page: {items, total, next_cursor}. */
+  /**
+   * One lobby page.
+   * @type {(query: CallOptions["query"]) => Promise<{ items: import("./types.js").GameSummary[], total: number, next_cursor: string | null }>}
+   */
   listGames: (query) => call("GET", "/v1/games", { query }),
-  /** With a player token the game is listed in the lobby under that player (unless private). */
+  /**
+   * With a player token the game is listed in the lobby under that player (unless private).
+   * @type {(type: string, options: { [name: string]: import("./types.js").Scalar }, isPrivate: boolean, clock: object | undefined, token: Token) => Promise<{ id: string, host_token: string, invite_code: string | null }>}
+   */
   createGame: (type, options, isPrivate, clock, token) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock }, token }),
+  /** @type {(gameId: string, seat: { name?: string, invite_code?: string, bot?: string }, token: Token) => Promise<{ token: string, seat: number }>} */
   join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
-  /** Free a lobby seat; block (host only): its taker cannot sit down in this game again. */
+  /**
+   * Free a lobby seat; block (host only): its taker cannot sit down in this game again.
+   * @type {(gameId: string, seat: number, token: Token, block: boolean) => Promise<unknown>}
+   */
   removeSeat: (gameId, seat, token, block) => call("DELETE", `/v1/games/${gameId}/seats/${seat}`, { token, query: { block: block ? "true" : undefined } }),
+  /** @type {(gameId: string, token: Token) => Promise<unknown>} */
   start: (gameId, token) => call("POST", `/v1/games/${gameId}/start`, { token }),
+  /** @type {(gameId: string, token?: Token) => Promise<GameView>} */
   game: (gameId, token) => call("GET", `/v1/games/${gameId}`, { token }),
+  /** @type {(gameId: string, token: Token) => Promise<import("./types.js").PendingChoices>} */
   choices: (gameId, token) => call("GET", `/v1/games/${gameId}/choices`, { token }),
+  /** @type {(gameId: string, token: Token, choice: import("./types.js").Choice, decisionVersion: number | null) => Promise<{ version: number }>} */
   submit: (gameId, token, choice, decisionVersion) => call("POST", `/v1/games/${gameId}/choices`, {
     token, body: decisionVersion === null || decisionVersion === undefined ? { choice } : { choice, decision_version: decisionVersion },
   }),
+  /** @type {(gameId: string, token: Token) => Promise<unknown>} */
   resign: (gameId, token) => call("POST", `/v1/games/${gameId}/resign`, { token }),
+  /** @type {(gameId: string, token: Token) => Promise<{ id: string, host_token: string }>} */
   rematch: (gameId, token) => call("POST", `/v1/games/${gameId}/rematch`, { token }),
+  /** @type {(name: string) => Promise<{ token: string }>} */
   createPlayer: (name) => call("POST", "/v1/players", { body: { name } }),
+  /** @type {(token: string) => Promise<import("./types.js").MyGame[]>} */
   myGames: (token) => call("GET", "/v1/players/me/games", { token }),
+  /** @type {(token: string) => Promise<string>} */
   signInQr: (token) => image("/v1/players/me/sign-in-qr", token),
+  /** @type {(gameId: string, seat: number, token: Token) => Promise<{ token: string, seat: number }>} */
   reissueSeat: (gameId, seat, token) => call("POST", `/v1/players/me/games/${gameId}/seats/${seat}/token`, { token }),
+  /** @type {(gameId: string, token: Token, after: number) => Promise<{ events: import("./types.js").GameEvent[], last_seq: number }>} */
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
+  /** @type {(gameType: string, query: CallOptions["query"]) => Promise<import("./types.js").LeaderboardPage>} */
   leaderboard: (gameType, query) => call("GET", `/v1/leaderboards/${encodeURIComponent(gameType)}`, { query }),
+  /** @type {(playerId: string) => Promise<import("./types.js").Profile>} */
   profile: (playerId) => call("GET", `/v1/players/${encodeURIComponent(playerId)}/profile`),
+  /** @type {(gameId: string) => Promise<{ seats: import("./types.js").TableSeat[] }>} */
   tableRatings: (gameId) => call("GET", `/v1/games/${gameId}/ratings`),
 };

@@ -8,6 +8,8 @@ import { language } from "./i18n.js";
 import { humanize } from "./format.js";
 import { h, clear } from "./dom.js";
 
+/** @typedef {import("./types.js").StaticData} StaticData */
+
 /** @type {Map<string, Promise<import("./types.js").GameTypeDetail | null>>} */
 const cache = new Map();
 
@@ -24,13 +26,23 @@ export async function gameTypeDetail(slug) {
   return detail;
 }
 
-/** The item with this id in a list of the static data (e.g. list(data, "buildings")), or null. */
+/**
+ * The item with this id in a list of the static data (e.g. list(data, "buildings")), or null.
+ * @param {StaticData | null | undefined} data
+ * @param {string} list
+ * @param {string} id
+ */
 export function item(data, list, id) {
   const items = data && Array.isArray(data[list]) ? data[list] : [];
   return items.find((candidate) => candidate.id === id) || null;
 }
 
-/** The printed name of an id from a list of the static data, else the id made readable. */
+/**
+ * The printed name of an id from a list of the static data, else the id made readable.
+ * @param {StaticData | null | undefined} data
+ * @param {string} list
+ * @param {string} id
+ */
 export function nameOf(data, list, id) {
   const found = item(data, list, id);
   return found?.name || found?.title || humanize(id);

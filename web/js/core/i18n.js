@@ -3,6 +3,8 @@
 // same language, asked for with Accept-Language. A key missing in the chosen language is shown as
 // the key itself and recorded in window.__i18nMissing, so tests can prove nothing is untranslated.
 
+/** @typedef {{ [name: string]: string | number }} Params values for a text's {placeholders} */
+
 export const LANGUAGES = ["en", "de", "fr", "es"];
 /** @type {Record<string, string>} */
 let strings = {};
@@ -24,6 +26,9 @@ export function preferredLanguage() {
   return "en";
 }
 
+/**
+ * @param {string} lang
+ */
 export async function setLanguage(lang) {
   const response = await fetch(`i18n/${lang}.json`);
   strings = await response.json();
@@ -33,11 +38,19 @@ export async function setLanguage(lang) {
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.getAttribute("data-i18n") ?? "");
 }
 
+/**
+ * @param {string} template
+ * @param {Params | undefined} params
+ */
 function fill(template, params) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (params && name in params ? String(params[name]) : `{${name}}`));
 }
 
-/** The translated string for a key, with {placeholders} filled from params. */
+/**
+ * The translated string for a key, with {placeholders} filled from params.
+ * @param {string} key
+ * @param {Params} [params]
+ */
 export function t(key, params) {
   const template = strings[key];
   if (template === undefined) {
@@ -47,7 +60,11 @@ export function t(key, params) {
   return fill(template, params);
 }
 
-/** Like t(), but null when the key does not exist (for optional texts such as event names). */
+/**
+ * Like t(), but null when the key does not exist (for optional texts such as event names).
+ * @param {string} key
+ * @param {Params} [params]
+ */
 export function tOptional(key, params) {
   const template = strings[key];
   return template === undefined ? null : fill(template, params);

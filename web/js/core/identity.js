@@ -8,7 +8,10 @@
 import { api } from "./api.js";
 import { gameTokens, playerToken, rememberPlayerToken, rememberTokens } from "./store.js";
 
-/** This browser's player token, created under `name` the first time a seat is taken. */
+/**
+ * This browser's player token, created under `name` the first time a seat is taken.
+ * @param {string} name
+ */
 export async function playerFor(name) {
   let token = playerToken();
   if (!token) {
@@ -18,12 +21,19 @@ export async function playerFor(name) {
   return token;
 }
 
-/** #/signin/<token>: this browser takes the identity of the link. */
+/**
+ * #/signin/<token>: this browser takes the identity of the link.
+ * @param {string} token
+ */
 export function signIn(token) {
   rememberPlayerToken(decodeURIComponent(token));
 }
 
-/** #/mine/<game>/<seat>: open one of my games, with a fresh seat token if this browser has none. */
+/**
+ * #/mine/<game>/<seat>: open one of my games, with a fresh seat token if this browser has none.
+ * @param {string} gameId
+ * @param {string} seat
+ */
 export async function openMine(gameId, seat) {
   if (!gameTokens(gameId).seat) {
     const fresh = await api.reissueSeat(gameId, Number(seat), playerToken());
@@ -35,6 +45,8 @@ export async function openMine(gameId, seat) {
  * A fresh seat token for this browser's seat in `gameId` after its own stopped working (another
  * device of the same player opened the game and was issued a new one). Null when this browser
  * holds no identity or does not know its seat: the failure then stands.
+ * @param {string} gameId
+ * @returns {Promise<string | null>}
  */
 export async function renewSeat(gameId) {
   const seat = gameTokens(gameId).seatIndex;

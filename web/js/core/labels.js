@@ -3,6 +3,9 @@
 // "BA/CFC.2"), read from the game type's static data in the page's language. An event key says
 // which list to look in first (a "post" and a "resource" may share an id); else any list will do.
 
+/** @typedef {import("./types.js").StaticData} StaticData */
+
+/** @type {{ [key: string]: string[] }} */
 const LISTS_BY_KEY = {
   resource: ["resources", "cubes"],
   post: ["posts"],
@@ -21,7 +24,11 @@ const LISTS_BY_KEY = {
 const cache = new WeakMap();
 
 /** What a component is called: its printed name, else what is printed on it (the templates
- * say "tile {tile}": a Carcassonne tile's letter, a building tile's value and cost). */
+ * say "tile {tile}": a Carcassonne tile's letter, a building tile's value and cost).
+ * @param {StaticData} entry
+ * @param {Map<string, Map<string, string | null>>} lists
+ * @returns {string | null}
+ */
 function printed(entry, lists) {
   if (entry.name || entry.title) return entry.name || entry.title;
   if (entry.letter) return entry.letter;
@@ -32,17 +39,24 @@ function printed(entry, lists) {
   return null;
 }
 
-/** list name -> (id -> printed name), over every list of objects with ids, nested ones too. */
+/**
+ * list name -> (id -> printed name), over every list of objects with ids, nested ones too.
+ * @param {StaticData | null | undefined} data
+ * @returns {Map<string, Map<string, string | null>>}
+ */
 function index(data) {
   if (!data) return new Map();
   if (cache.has(data)) return cache.get(data);
+  /** @type {Map<string, Map<string, StaticData>>} */
   const lists = new Map();
+  /** @param {unknown} node @param {string} listName */
   const walk = (node, listName) => {
     if (Array.isArray(node)) {
       for (const entry of node) {
         if (entry && typeof entry === "object" && typeof entry.id === "string") {
-          if (!lists.has(listName)) lists.set(listName, new Map());
-          lists.get(listName).set(entry.id, entry);
+          let list = lists.get(listName);
+          if (!list) lists.set(listName, (list = new Map()));
+          list.set(entry.id, entry);
         }
         walk(entry, listName);
       }
@@ -62,7 +76,13 @@ function index(data) {
   return names;
 }
 
-/** The printed name of `id` seen under event key `key`, or null when the static data has none. */
+/**
+ * The printed name of `id` seen under event key `key`, or null when the static data has none.
+ * @param {StaticData | null | undefined} data
+ * @param {string} key
+ * @param {unknown} id
+ * @returns {string | null}
+ */
 export function label(data, key, id) {
   if (typeof id !== "string") return null;
   const lists = index(data);

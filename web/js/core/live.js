@@ -10,30 +10,39 @@ const TERMINAL = new Set(["game_over", "game_aborted"]);
  * Follow a game (`token`: a seat token, or a function giving the current one at each connect):
  * onEvent(event) for each new event in order; onStatus("live" | "reconnecting" |
  * "ended" | "error", detail). Returns {close()}.
+ * @param {object} options
+ * @param {string} options.gameId
+ * @param {string | null | (() => string | null)} options.token
+ * @param {number} options.after the last sequence number already shown
+ * @param {(event: import("./types.js").GameEvent) => void} options.onEvent
+ * @param {(status: "live" | "reconnecting" | "ended" | "error", detail?: string) => void} options.onStatus
  */
 export function followGame({ gameId, token, after, onEvent, onStatus }) {
   let last = after;
+  /** @type {WebSocket | null} */
   let socket = null;
   let closed = false;
   let retry = 0;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
 
   function connect() {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
-    socket = new WebSocket(url, "graphql-transport-ws");
+    const open = new WebSocket(url, "graphql-transport-ws");
+    socket = open;
     let ended = false;
-    socket.onopen = () => {
+    open.onopen = () => {
       const bearer = typeof token === "function" ? token() : token;
-      socket.send(JSON.stringify({ type: "connection_init", payload: bearer ? { authorization: `Bearer ${bearer}` } : {} }));
+      open.send(JSON.stringify({ type: "connection_init", payload: bearer ? { authorization: `Bearer ${bearer}` } : {} }));
     };
-    socket.onmessage = (message) => {
+    open.onmessage = (message) => {
       const frame = JSON.parse(message.data);
       if (frame.type === "connection_ack") {
         retry = 0;
         onStatus("live");
-        socket.send(JSON.stringify({ id: "events", type: "subscribe", payload: { query: QUERY, variables: { gameId, after: last } } }));
+        open.send(JSON.stringify({ id: "events", type: "subscribe", payload: { query: QUERY, variables: { gameId, after: last } } }));
       } else if (frame.type === "ping") {
-        socket.send(JSON.stringify({ type: "pong" }));
+        open.send(JSON.stringify({ type: "pong" }));
       } else if (frame.type === "next") {
         if (frame.payload.errors) { onStatus("error", frame.payload.errors[0]?.message); return; }
         const event = frame.payload.data.gameEvents;
@@ -47,10 +56,10 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
         ended = true;
         closed = true;
         onStatus("ended");
-        socket.close();
+        open.close();
       }
     };
-    socket.onclose = () => {
+    open.onclose = () => {
       if (closed || ended) { if (ended && !closed) { closed = true; onStatus("ended"); } return; }
       onStatus("reconnecting");
       const delay = Math.min(5000, 300 * 2 ** retry++);

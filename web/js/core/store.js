@@ -2,16 +2,34 @@
 // What the browser remembers: the player's name, the language, the tokens of games it joined and
 // the player identity (player token) that ties those seats together across devices.
 
+/**
+ * What this browser holds for one game.
+ * @typedef {object} GameTokens
+ * @property {string | null} [seat] its seat token
+ * @property {number | null} [seatIndex] which seat that is
+ * @property {string} [host] the host token (the browser that created the game)
+ * @property {string | null} [invite] a private game's invite code (the host's browser)
+ */
+
 const KEY = "tabletop.games";
 
+/** @returns {{ [gameId: string]: GameTokens }} */
 function all() {
   try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
 }
 
+/**
+ * @param {string} gameId
+ * @returns {GameTokens}
+ */
 export function gameTokens(gameId) {
   return all()[gameId] || {};
 }
 
+/**
+ * @param {string} gameId
+ * @param {GameTokens} tokens
+ */
 export function rememberTokens(gameId, tokens) {
   const games = all();
   games[gameId] = { ...(games[gameId] || {}), ...tokens };
@@ -22,6 +40,9 @@ export function playerName() {
   return localStorage.getItem("tabletop.name") || "";
 }
 
+/**
+ * @param {string} name
+ */
 export function rememberName(name) {
   localStorage.setItem("tabletop.name", name);
 }
@@ -31,6 +52,9 @@ export function playerToken() {
   return localStorage.getItem("tabletop.player") || null;
 }
 
+/**
+ * @param {string} token
+ */
 export function rememberPlayerToken(token) {
   localStorage.setItem("tabletop.player", token);
 }

@@ -16,6 +16,16 @@
  */
 
 /**
+ * A move half made on the board, kept while the same moves stay open: which target was clicked
+ * (`pending`), where the tile goes and how it is turned (`at`, `rot`), which cards are picked.
+ * @typedef {object} HalfMadeMove
+ * @property {string} [pending]
+ * @property {string} [at]
+ * @property {number} [rot]
+ * @property {string[]} [picked]
+ */
+
+/**
  * A game type's static data (cards, tiles, buildings, texts, board geometry) in the page's language.
  * @typedef {{ [key: string]: any }} StaticData
  */
@@ -67,7 +77,7 @@
  * @property {number[]} winners
  * @property {number[]} resigned
  * @property {number[]} forfeited
- * @property {{ [key: string]: any }} details
+ * @property {{ [key: string]: unknown }} details
  */
 
 /**
@@ -109,7 +119,7 @@
  * @typedef {object} GameEvent
  * @property {number} seq
  * @property {string} type
- * @property {{ [key: string]: any }} data
+ * @property {{ [key: string]: unknown }} data
  */
 
 /**
@@ -154,6 +164,90 @@
  * @typedef {object} Rating
  * @property {number} rating
  * @property {boolean} provisional
+ */
+
+/**
+ * A player's rating in one game type (GET /v1/players/{id}/profile).
+ * @typedef {Rating & { game_type: string, games: number, mu: number, sigma: number }} PlayerRating
+ */
+
+/**
+ * A line of a leaderboard: a player or a bot level.
+ * @typedef {PlayerRating & { kind: "player" | "bot", subject: string, name: string, rank: number }} Standing
+ */
+
+/** @typedef {{ game_type: string, entries: Standing[], next_cursor: string | null }} LeaderboardPage */
+
+/**
+ * @typedef {object} RatingChange
+ * @property {string} at
+ * @property {string} game_id
+ * @property {string} game_type
+ * @property {number} rank
+ * @property {number} rating
+ * @property {number} rating_before
+ */
+
+/**
+ * @typedef {object} PlayedGame
+ * @property {string} at
+ * @property {string} game_id
+ * @property {string} game_type
+ * @property {string} outcome
+ * @property {number} rank
+ * @property {boolean} rated
+ */
+
+/**
+ * @typedef {object} Finishing
+ * @property {number | null} rate
+ * @property {number} finished
+ * @property {number} resigned
+ * @property {number} timed_out
+ */
+
+/**
+ * @typedef {object} Profile
+ * @property {string} id
+ * @property {string} name
+ * @property {Finishing} finishing
+ * @property {PlayerRating[]} ratings
+ * @property {RatingChange[]} history
+ * @property {PlayedGame[]} recent_games
+ */
+
+/**
+ * A seat's rating at one table (GET /v1/games/{id}/ratings).
+ * @typedef {object} TableSeat
+ * @property {number} seat
+ * @property {string | null} subject a player's id, or "bot:<level>"
+ * @property {Rating | null} rating
+ */
+
+/**
+ * An open game in the lobby's list.
+ * @typedef {object} GameSummary
+ * @property {string} id
+ * @property {string} type
+ * @property {number} players
+ * @property {number} max_players
+ * @property {number} age_seconds
+ * @property {{ name: string }[]} seats
+ * @property {{ mode: string, seconds: number, increment: number }} clock
+ * @property {{ name: string, finishing_rate: number | null } | null} creator
+ * @property {boolean} rated
+ * @property {UnratedReason[]} unrated_reasons
+ */
+
+/**
+ * One of the games of the browser's player identity (GET /v1/players/me/games).
+ * @typedef {object} MyGame
+ * @property {string} game_id
+ * @property {string} type
+ * @property {number} seat
+ * @property {"lobby" | "in_progress" | "finished" | "aborted"} status
+ * @property {boolean} your_turn
+ * @property {string} joined_at
  */
 
 export {};

@@ -11,25 +11,48 @@ import { item } from "../core/catalog.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 
+/** @typedef {import("../core/types.js").Choice} Choice */
+/** @typedef {import("../core/types.js").StaticData} StaticData */
+/** @typedef {import("./index.js").RenderContext} RenderContext */
+/** @typedef {{ x: number, y: number, tile: string, rotation: number }} PlacedTile a tile on the board (the view's `board`) */
+
 const T = 100; // SVG units per tile
+/** @type {{ [kind: string]: string }} */
 const KIND_FILL = { city: "#c98b3a", road: "#f5f1e4", field: "#93c56d", cloister: "#e0c9a0", abbey: "#d9b8e8" };
+/** @type {{ [kind: string]: string }} */
 const KIND_PATTERN = { city: "url(#carc-city)", cloister: "url(#carc-cloister)", abbey: "url(#carc-cloister)" };
+/** @type {{ [figure: string]: string }} */
 const FIGURE_LETTER = { follower: "F", mayor: "M", wagon: "W", barn: "B" };
+/** @type {{ [corner: string]: number[] }} */
 const CORNERS = { NW: [0.12, 0.12], NE: [0.88, 0.12], SE: [0.88, 0.88], SW: [0.12, 0.88] };
 
+/**
+ * @param {RenderContext} ctx
+ * @param {string} id
+ */
 function tileType(ctx, id) {
   return item(ctx.data, "tiles", id);
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function zonePolygons(ctx) {
   return ctx.data?.geometry?.zones || null;
 }
 
+/**
+ * @param {number[][]} polygon
+ */
 function points(polygon) {
   return polygon.map(([x, y]) => `${x * T},${y * T}`).join(" ");
 }
 
-/** One tile, drawn in its own unit square (rotation applied by the caller's transform). */
+/**
+ * One tile, drawn in its own unit square (rotation applied by the caller's transform).
+ * @param {RenderContext} ctx
+ * @param {string} id
+ */
 function tileFace(ctx, id) {
   const type = tileType(ctx, id);
   const zones = zonePolygons(ctx);
@@ -57,7 +80,12 @@ function tileFace(ctx, id) {
 
 /** A barn names a corner of the board; the tile is drawn in its printed frame and then turned, so
  * draw the barn at the printed corner that the turn brings there (static data
- * `conventions.corner_frame`: printed corner i ends up at board corner (i + rotation / 90) mod 4). */
+ * `conventions.corner_frame`: printed corner i ends up at board corner (i + rotation / 90) mod 4).
+ * @param {RenderContext} ctx
+ * @param {string} boardCorner
+ * @param {number} rotation
+ * @returns {number[]}
+ */
 function printedCorner(ctx, boardCorner, rotation) {
   const names = ctx.data?.conventions?.corners || ["NW", "NE", "SE", "SW"];
   const index = names.indexOf(boardCorner);
@@ -65,14 +93,27 @@ function printedCorner(ctx, boardCorner, rotation) {
   return CORNERS[names[(index - rotation / 90 + 8) % 4]] || [0.5, 0.5];
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {string} tileId
+ * @param {number} segment
+ * @returns {number[]}
+ */
 function anchorOf(ctx, tileId, segment) {
   const type = tileType(ctx, tileId);
   return type?.segments?.[segment]?.anchor || [0.5, 0.5];
 }
 
+/**
+ * @param {string} figure
+ * @param {number} seat
+ * @param {number} x
+ * @param {number} y
+ */
 function figureShape(figure, seat, x, y) {
   const colour = SEAT_COLOURS[seat % 6];
   const letter = `${SEAT_MARKS[seat % 6]}${FIGURE_LETTER[figure] || "?"}`;
+  /** @type {{ [figure: string]: SVGElement }} */
   const shapes = {
     follower: s("circle", { cx: x, cy: y, r: 11 }),
     mayor: s("rect", { x: x - 11, y: y - 11, width: 22, height: 22 }),
@@ -89,13 +130,19 @@ function figureShape(figure, seat, x, y) {
   ]);
 }
 
-/** Where a choice puts the tile or abbey (its board square), or null. */
+/**
+ * Where a choice puts the tile or abbey (its board square), or null.
+ * @param {Choice} choice
+ */
 function squareOf(choice) {
   if ((choice.action === "place" || choice.action === "abbey") && "x" in choice && "rotation" in choice) return `${choice.x},${choice.y}`;
   if (choice.action === "abbey" && "x" in choice) return `${choice.x},${choice.y}`;
   return null;
 }
 
+/**
+ * @param {Choice} choice
+ */
 function figureKey(choice) {
   if (choice.action !== "place" || !choice.figure) return null;
   if ("segment" in choice) return `segment:${choice.segment}`;
@@ -103,6 +150,11 @@ function figureKey(choice) {
   return null;
 }
 
+/**
+ * @param {Choice} choice
+ * @param {RenderContext} ctx
+ * @returns {string}
+ */
 function label(choice, ctx) {
   if (choice.action === "none") return t("carc.no_figure");
   if (choice.action === "draw") return t("carc.draw");
@@ -110,12 +162,15 @@ function label(choice, ctx) {
   if (choice.action === "place" && "rotation" in choice) return t("carc.place_at", { x: choice.x, y: choice.y, rotation: choice.rotation });
   if (choice.action === "place" && choice.figure) {
     const figure = item(ctx.data, "figures", choice.figure)?.name || t(`carc.figure_${choice.figure}`);
-    const where = choice.feature ? (ctx.data?.feature_kinds || []).find((k) => k.id === choice.feature)?.name || choice.feature : choice.corner;
+    const where = choice.feature ? (ctx.data?.feature_kinds || []).find((/** @type {{ id: string, name: string }} */ k) => k.id === choice.feature)?.name || choice.feature : choice.corner;
     return `${figure} → ${where}`;
   }
   return generic.choiceLabel(choice);
 }
 
+/**
+ * @param {number[][]} squares
+ */
 function fit(squares) {
   const xs = squares.map((p) => p[0]);
   const ys = squares.map((p) => p[1]);
@@ -135,13 +190,20 @@ function defs() {
   ]);
 }
 
-/** Where to look first: the middle of the squares the drawn tile may go to, else of the board. */
+/**
+ * Where to look first: the middle of the squares the drawn tile may go to, else of the board.
+ * @param {number[][]} all
+ * @param {Map<string, Choice[]>} squares
+ */
 function focusOf(all, squares) {
   const points = squares.size ? [...squares.keys()].map((key) => key.split(",").map(Number)) : all;
-  const mean = (index) => points.reduce((sum, p) => sum + p[index], 0) / points.length;
+  const mean = (/** @type {number} */ index) => points.reduce((sum, p) => sum + p[index], 0) / points.length;
   return [(mean(0) + 0.5) * T, (mean(1) + 0.5) * T];
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function board(ctx) {
   const state = ctx.state;
   const placements = ctx.choices.filter((choice) => squareOf(choice) !== null);
@@ -155,7 +217,7 @@ function board(ctx) {
   }
   svg.append(layer);
   // Figures, at the anchor of their segment (drawn upright on the rotated tile).
-  const tileAt = new Map(state.board.map((placed) => [`${placed.x},${placed.y}`, placed]));
+  const tileAt = new Map(state.board.map((/** @type {PlacedTile} */ placed) => [`${placed.x},${placed.y}`, placed]));
   for (const figure of state.figures || []) {
     const placed = tileAt.get(`${figure.x},${figure.y}`);
     if (!placed) continue;
@@ -199,7 +261,7 @@ function board(ctx) {
       svg.append(clickable(spot, options.map((choice) => label(choice, ctx)).join(" / "), () => activate(ctx, figureSpots, key)));
     }
   }
-  const all = [...state.board.map((p) => [p.x, p.y]), ...[...squares.keys()].map((key) => key.split(",").map(Number))];
+  const all = [...state.board.map((/** @type {PlacedTile} */ p) => [p.x, p.y]), ...[...squares.keys()].map((key) => key.split(",").map(Number))];
   // Tiles are tapped at ≥ 64 px; a figure is placed with the new tile zoomed to ≥ 240 px, where its
   // spots (a fifth of a tile apart) are 44 px targets.
   const controls = justPlaced
@@ -208,14 +270,17 @@ function board(ctx) {
   return h("div", { class: "carc" }, [controls, svg]);
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function sidebar(ctx) {
   const state = ctx.state;
-  const drawn = state.tile ? s("svg", { viewBox: `-5 -5 ${T + 10} ${T + 10}`, width: 110, height: 110, class: "drawn-tile", role: "img", "aria-label": t("carc.drawn_tile", { tile: ctx.data?.tiles?.find((entry) => entry.id === state.tile)?.name ?? state.tile }) }, [defs(), tileFace(ctx, state.tile)]) : null;
+  const drawn = state.tile ? s("svg", { viewBox: `-5 -5 ${T + 10} ${T + 10}`, width: 110, height: 110, class: "drawn-tile", role: "img", "aria-label": t("carc.drawn_tile", { tile: ctx.data?.tiles?.find((/** @type {{ id: string, name: string }} */ entry) => entry.id === state.tile)?.name ?? state.tile }) }, [defs(), tileFace(ctx, state.tile)]) : null;
   // Per-seat objects in `players` (the views' convention), or the older parallel lists.
   const seats = Array.isArray(state.players)
     ? state.players.map((player) => ({ seat: player.seat, score: player.score, supply: player.supply }))
-    : (state.scores || []).map((score, seat) => ({ seat, score, supply: state.supply?.[seat] }));
-  const rows = seats.map(({ seat, score, supply }) => h("tr", { dataset: { seat } }, [
+    : (state.scores || []).map((/** @type {number} */ score, /** @type {number} */ seat) => ({ seat, score, supply: state.supply?.[seat] }));
+  const rows = seats.map((/** @type {{ seat: number, score: number, supply: { [figure: string]: number } }} */ { seat, score, supply }) => h("tr", { dataset: { seat } }, [
     h("th", { scope: "row" }, [ctx.seatBadge(seat)]),
     h("td", {}, [String(score)]),
     h("td", {}, [h("ul", { class: "supply" }, Object.entries(supply || {}).map(([k, n]) => h("li", {}, [`${t(`carc.figure_${k}`)}: ${n}`])))]),
@@ -230,6 +295,7 @@ function sidebar(ctx) {
   ]);
 }
 
+/** @type {import("./index.js").Renderer} */
 export const carcassonne = {
   board(ctx) {
     return h("div", { class: "carc-wrap" }, [board(ctx), sidebar(ctx)]);
@@ -241,8 +307,8 @@ export const carcassonne = {
     const { groups, rest } = group(ctx.choices.filter((choice) => squareOf(choice) === null), figureKey);
     const box = panel(ctx, groups, rest, (choice) => label(choice, ctx), () => t("carc.which_figure"));
     const at = ctx.ui.at;
-    if (at && squares.has(at)) {
-      const options = squares.get(at);
+    const options = at ? squares.get(at) : undefined;
+    if (options) {
       const current = options[(ctx.ui.rot || 0) % options.length];
       box.prepend(h("div", { class: "step", id: "placement" }, [
         h("strong", {}, [t("carc.rotations", { count: options.length })]),

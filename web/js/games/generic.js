@@ -5,6 +5,11 @@
 import { h } from "../core/dom.js";
 import { plain, humanize } from "../core/format.js";
 
+/** @typedef {import("../core/types.js").Choice} Choice */
+/** @typedef {import("../core/types.js").StaticData} StaticData */
+/** @typedef {import("./index.js").RenderContext} RenderContext */
+
+/** @type {Required<Pick<import("./index.js").Renderer, "board" | "movesOpen">> & { choiceLabel: (choice: Choice) => string }} */
 export const generic = {
   board(ctx) {
     const rows = Object.entries(ctx.state).filter(([key]) => key !== "choices" && key !== "legal_choices");

@@ -8,9 +8,12 @@
 
 const FLASH_MS = 1500; // as long as the .flash animation in style.css
 
-/** A part's identity: its markup without what only says it can be clicked or is selected now. */
+/**
+ * A part's identity: its markup without what only says it can be clicked or is selected now.
+ * @param {Element} node
+ */
 function identity(node) {
-  const copy = node.cloneNode(true);
+  const copy = /** @type {Element} */ (node.cloneNode(true));
   for (const part of [copy, ...copy.querySelectorAll(".target, .selected")]) {
     if (part.classList.contains("target")) {
       for (const name of ["tabindex", "role", "aria-label"]) part.removeAttribute(name);
@@ -21,8 +24,12 @@ function identity(node) {
   return copy.outerHTML;
 }
 
-/** The board's parts: each drawing's top-level shapes (a layer's shapes), and each table cell. */
+/**
+ * The board's parts: each drawing's top-level shapes (a layer's shapes), and each table cell.
+ * @param {Element} board
+ */
 function parts(board) {
+  /** @type {Map<string, Element>} */
   const found = new Map();
   for (const svg of board.querySelectorAll("svg")) {
     const shapes = [...svg.children].flatMap((child) => (child.matches("g.tiles") ? [...child.children] : [child]));
@@ -33,6 +40,7 @@ function parts(board) {
   }
   for (const cell of board.querySelectorAll("td")) {
     const row = cell.closest("tr");
+    if (!row) continue;
     found.set(`${row.closest("table")?.className}|${row.dataset.seat ?? row.rowIndex}|${cell.cellIndex}|${cell.textContent}`, cell);
   }
   return found;

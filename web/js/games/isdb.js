@@ -9,8 +9,17 @@ import { nameOf, item } from "../core/catalog.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 
+/** @typedef {import("../core/types.js").Choice} Choice */
+/** @typedef {import("../core/types.js").StaticData} StaticData */
+/** @typedef {import("./index.js").RenderContext} RenderContext */
+/** @typedef {string | { card?: string, id?: string, name?: string, text?: string }} WinterCard a revealed winter card: its id, or (older views) its texts */
+
+/** @type {{ [resource: string]: string }} */
 const RESOURCE_COLOURS = { sand: "#e8d59a", wood: "#8b5a2b", clay: "#c0603a", stone: "#9a9a9a", silver: "#d8dde6" };
 
+/**
+ * @param {Choice} choice
+ */
 function keyOf(choice) {
   if (choice.action === "place" && choice.post) return `post:${choice.post}`;
   if (choice.action === "displace" && choice.post) return `post:${choice.post}`;
@@ -21,23 +30,43 @@ function keyOf(choice) {
   return null;
 }
 
+/**
+ * @param {Choice} choice
+ */
 function isPick(choice) {
   return "card" in choice || "cards" in choice;
 }
 
+/**
+ * @param {Choice} choice
+ * @returns {string[]}
+ */
 function pickedCards(choice) {
   return "card" in choice ? [choice.card] : choice.cards;
 }
 
+/**
+ * @param {StaticData | null} data
+ * @param {string} id
+ */
 function resourceName(data, id) {
   return nameOf(data, "resources", id);
 }
 
+/**
+ * @param {Choice} choice
+ * @param {StaticData | null} data
+ */
 function payment(choice, data) {
   const parts = ["sand", "wood", "clay", "stone", "silver"].filter((k) => choice[k]).map((k) => `${choice[k]} × ${resourceName(data, k)}`);
   return parts.join(" + ") || "—";
 }
 
+/**
+ * @param {Choice} choice
+ * @param {RenderContext} ctx
+ * @returns {string}
+ */
 function label(choice, ctx) {
   const data = ctx.data;
   if (choice.action === "build" && choice.building) {
@@ -65,6 +94,12 @@ function label(choice, ctx) {
   return generic.choiceLabel(choice);
 }
 
+/**
+ * @param {number} seat
+ * @param {number} x
+ * @param {number} y
+ * @param {number} [r]
+ */
 function seatMark(seat, x, y, r = 9) {
   return s("g", { class: "figure", "data-seat": seat }, [
     s("circle", { cx: x, cy: y, r, fill: SEAT_COLOURS[seat % 6], stroke: "#000", "stroke-width": 1.5 }),
@@ -72,6 +107,10 @@ function seatMark(seat, x, y, r = 9) {
   ]);
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function castle(ctx, groups) {
   const state = ctx.state;
   const data = ctx.data;
@@ -79,10 +118,11 @@ function castle(ctx, groups) {
   const rows = Math.ceil(state.buildings.length / 5);
   const svg = s("svg", { viewBox: `0 0 ${width} ${rows * 104 + 40}`, class: "isdb-castle", role: "group", "aria-label": t("isdb.castle") });
   svg.append(s("text", { x: 10, y: 22, "font-size": 18, "font-weight": "bold" }, [t("isdb.castle")]));
+  /** @type {Map<string, { space: string, building: string, fee: number, available: boolean, seat: number | null }[]>} */
   const spacesByBuilding = new Map();
   for (const space of state.helper_spaces) spacesByBuilding.set(space.building, [...(spacesByBuilding.get(space.building) || []), space]);
   const seenType = new Set();
-  state.buildings.forEach((tile, index) => {
+  state.buildings.forEach((/** @type {{ building: string, tile: string, built: boolean, built_by: number | null }} */ tile, /** @type {number} */ index) => {
     const x = 10 + (index % 5) * 150;
     const y = 34 + Math.floor(index / 5) * 104;
     const info = item(data, "buildings", tile.building);
@@ -116,6 +156,10 @@ function castle(ctx, groups) {
   return svg;
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function countryside(ctx, groups) {
   const state = ctx.state;
   const data = ctx.data;
@@ -159,13 +203,22 @@ function countryside(ctx, groups) {
   return svg;
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {string} id
+ * @param {string} [extra]
+ */
 function cardButton(ctx, id, extra) {
   const info = item(ctx.data, "character_cards", id);
   return h("span", { class: "card-face", title: info?.effect || "", dataset: { card: id }, "data-info": `character_cards:${id}` }, [nameOf(ctx.data, "character_cards", id), extra || ""]);
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Choice[]} picks
+ */
 function hand(ctx, picks) {
-  const me = ctx.state.players.find((player) => player.seat === ctx.mySeat);
+  const me = ctx.state.players.find((/** @type {{ seat: number }} */ player) => player.seat === ctx.mySeat);
   if (!me) return null;
   const box = h("section", { class: "hand", id: "hand", "aria-label": t("isdb.your_hand") }, [h("h3", {}, [t("isdb.your_hand")])]);
   const selected = ctx.ui.picked || [];
@@ -178,7 +231,7 @@ function hand(ctx, picks) {
       const on = selected.includes(id);
       cards.append(h("button", {
         type: "button", class: `card-face pick${on ? " selected" : ""}`, "aria-pressed": String(on), dataset: { card: id }, "data-info": `character_cards:${id}`, title: info?.effect || "",
-        onclick: () => { ctx.ui.picked = on ? selected.filter((c) => c !== id) : [...selected, id]; ctx.rerender(); },
+        onclick: () => { ctx.ui.picked = on ? selected.filter((/** @type {string} */ c) => c !== id) : [...selected, id]; ctx.rerender(); },
       }, [on ? "✔ " : "", name]));
     } else {
       cards.append(cardButton(ctx, id));
@@ -197,11 +250,15 @@ function hand(ctx, picks) {
   const sealed = ctx.game.decision?.your_sealed_choice;
   const mine = sealed && isPick(sealed) ? pickedCards(sealed) : ctx.state.my_picks;
   if (mine && !ctx.state.picks) {
-    box.append(h("p", { id: "my-sealed-pick" }, [t("isdb.my_sealed_pick"), " ", ...mine.map((id) => cardButton(ctx, id))]));
+    box.append(h("p", { id: "my-sealed-pick" }, [t("isdb.my_sealed_pick"), " ", ...mine.map((/** @type {string} */ id) => cardButton(ctx, id))]));
   }
   return box;
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function players(ctx, groups) {
   const state = ctx.state;
   const table = h("table", { class: "isdb-players" });
@@ -213,14 +270,14 @@ function players(ctx, groups) {
   const body = h("tbody");
   for (const player of state.players) {
     let picks;
-    if (state.picks) picks = (state.picks[String(player.seat)] || []).map((id) => cardButton(ctx, id));
+    if (state.picks) picks = (state.picks[String(player.seat)] || []).map((/** @type {string} */ id) => cardButton(ctx, id));
     else if (ctx.game.decision?.simultaneous && ctx.game.decision.sealed.includes(player.seat)) picks = [h("span", { class: "sealed" }, ["▣ ", t("isdb.sealed")])];
     else picks = ["—"];
     body.append(h("tr", { dataset: { seat: player.seat } }, [
       h("th", { scope: "row" }, [ctx.seatBadge(player.seat)]), h("td", {}, [String(player.thalers)]),
       ...kinds.map((k) => h("td", {}, [String(player.resources[k])])),
       h("td", {}, [String(player.vp)]), h("td", {}, [String(player.helpers)]),
-      h("td", {}, [player.played.map((id) => nameOf(ctx.data, "character_cards", id)).join(", ") || "—"]),
+      h("td", {}, [player.played.map((/** @type {string} */ id) => nameOf(ctx.data, "character_cards", id)).join(", ") || "—"]),
       h("td", { class: "picks" }, picks),
     ]));
   }
@@ -234,19 +291,28 @@ function players(ctx, groups) {
   return h("div", { class: "isdb-side" }, [h("div", { class: "table-wrap" }, [stacked(table)]), (state.worker_cards || []).length ? h("div", {}, [h("h3", {}, [t("isdb.worker_cards")]), workers]) : null]);
 }
 
-/** A revealed winter card: its name and text from the static data (or, in older views, inline). */
+/**
+ * A revealed winter card: its name and text from the static data (or, in older views, inline).
+ * @param {RenderContext} ctx
+ * @param {WinterCard} card
+ */
 function winterText(ctx, card) {
-  const id = typeof card === "string" ? card : card.card || card.id;
+  const entry = typeof card === "string" ? { card } : card;
+  const id = entry.card || entry.id || "";
   const info = item(ctx.data, "winter_cards", id);
-  return `${card.name || info?.name || id}: ${card.text || info?.text || ""}`;
+  return `${entry.name || info?.name || id}: ${entry.text || info?.text || ""}`;
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function split(ctx) {
   const picks = ctx.choices.filter(isPick);
   const { groups, rest } = group(ctx.choices.filter((c) => !isPick(c)), keyOf);
   return { picks, groups, rest };
 }
 
+/** @type {import("./index.js").Renderer} */
 export const isdb = {
   board(ctx) {
     const { picks, groups } = split(ctx);
@@ -256,7 +322,7 @@ export const isdb = {
       players(ctx, groups),
       countryside(ctx, groups),
       castle(ctx, groups),
-      winter ? h("p", { class: "winter" }, [t("isdb.winter"), " ", (winter.revealed || []).map((card) => winterText(ctx, card)).join(" · ") || "—"]) : null,
+      winter ? h("p", { class: "winter" }, [t("isdb.winter"), " ", (winter.revealed || []).map((/** @type {WinterCard} */ card) => winterText(ctx, card)).join(" · ") || "—"]) : null,
     ]);
   },
   choiceLabel: label,

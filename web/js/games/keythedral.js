@@ -11,10 +11,20 @@ import { panZoom } from "./pan_zoom.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
 
+/** @typedef {import("../core/types.js").Choice} Choice */
+/** @typedef {import("../core/types.js").StaticData} StaticData */
+/** @typedef {import("./index.js").RenderContext} RenderContext */
+/** @typedef {{ x: number, y: number, field: string }} Field a field on the map (the view's `fields`) */
+
 const S = 40; // pixels per lattice step: fields are two steps apart
+/** @type {{ [field: string]: string }} */
 const FIELD_FILL = { farm: "#f1d36b", forest: "#5d9b4a", quarry: "#a7a7a7", lake: "#6fa8dc", vineyard: "#a57fc4", pasture: "#b9dc8a" };
+/** @type {{ [colour: string]: string }} */
 const CUBE_FILL = { black: "#222", brown: "#7b4a1e", blue: "#2a6fdb", green: "#2a9d4a", red: "#c62828", white: "#fff", purple: "#7b3fa0", yellow: "#f2c200" };
 
+/**
+ * @param {Choice} choice
+ */
 function keyOf(choice) {
   if ("x" in choice && "y" in choice && "number" in choice) return `gap:${choice.x},${choice.y}`;
   if ("x" in choice && "y" in choice) return `cell:${choice.x},${choice.y}`;
@@ -27,10 +37,19 @@ function keyOf(choice) {
   return null;
 }
 
+/**
+ * @param {{ [colour: string]: number } | undefined} map
+ * @param {StaticData | null} data
+ */
 function cubes(map, data) {
   return Object.entries(map || {}).filter(([, n]) => n).map(([colour, n]) => `${n} × ${nameOf(data, "cubes", colour)}`).join(" + ") || "0";
 }
 
+/**
+ * @param {Choice} choice
+ * @param {RenderContext} ctx
+ * @returns {string}
+ */
 function label(choice, ctx) {
   const data = ctx.data;
   if (choice.action === "pass") return t("kt.pass");
@@ -54,6 +73,11 @@ function label(choice, ctx) {
   return generic.choiceLabel(choice);
 }
 
+/**
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ */
 function octagon(cx, cy, r) {
   const points = [];
   for (let i = 0; i < 8; i++) {
@@ -63,10 +87,22 @@ function octagon(cx, cy, r) {
   return points.join(" ");
 }
 
+/**
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ */
 function diamond(cx, cy, r) {
   return `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}`;
 }
 
+/**
+ * @param {number} seat
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} [text]
+ */
 function mark(seat, x, y, r, text) {
   return s("g", { class: "figure", "data-seat": seat }, [
     s("circle", { cx: x, cy: y, r, fill: SEAT_COLOURS[seat % 6], stroke: "#000", "stroke-width": 1.5 }),
@@ -74,10 +110,14 @@ function mark(seat, x, y, r, text) {
   ]);
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function board(ctx, groups) {
   const state = ctx.state;
   const data = ctx.data;
-  const points = [[0, 0], ...state.fields.map((f) => [f.x, f.y])];
+  const points = [[0, 0], ...state.fields.map((/** @type {Field} */ f) => [f.x, f.y])];
   for (const player of state.players) for (const c of player.cottages) if (c.x !== null) points.push([c.x, c.y]);
   for (const key of groups.keys()) {
     const [kind, rest] = key.split(":");
@@ -90,6 +130,7 @@ function board(ctx, groups) {
   const width = (Math.max(...xs) - Math.min(...xs) + 4) * S;
   const height = (Math.max(...ys) - Math.min(...ys) + 4) * S;
   const svg = s("svg", { class: "kt-board", role: "group", "aria-label": t("kt.board"), preserveAspectRatio: "xMidYMid meet" });
+  /** @type {Map<string, number[]>} seats of the workers on each field */
   const workers = new Map();
   for (const worker of state.workers) workers.set(`${worker.x},${worker.y}`, [...(workers.get(`${worker.x},${worker.y}`) || []), worker.seat]);
   for (const field of state.fields) {
@@ -124,7 +165,7 @@ function board(ctx, groups) {
   for (const key of groups.keys()) {
     const [kind, rest] = key.split(":");
     const nums = rest ? rest.split(",").map(Number) : [];
-    if (kind === "cell" && !state.fields.some((f) => f.x === nums[0] && f.y === nums[1])) {
+    if (kind === "cell" && !state.fields.some((/** @type {Field} */ f) => f.x === nums[0] && f.y === nums[1])) {
       const spot = s("polygon", { class: "spot", points: octagon(nums[0] * S, nums[1] * S, S * 0.9), fill: "#fff8", stroke: "#0b57d0", "stroke-width": 2, "stroke-dasharray": "6 4" });
       svg.append(clickable(s("g", { "data-x": nums[0], "data-y": nums[1] }, [spot]), t("kt.lay_field_here", { x: nums[0], y: nums[1] }), () => activate(ctx, groups, key)));
     } else if (kind === "gap") {
@@ -143,6 +184,12 @@ function board(ctx, groups) {
   return h("div", { class: "kt-map" }, [controls, svg]);
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ * @param {{ [colour: string]: number }} counts
+ * @param {string} prefix
+ */
 function cubeRow(ctx, groups, counts, prefix) {
   const row = h("div", { class: "cubes" });
   for (const [colour, count] of Object.entries(counts)) {
@@ -156,13 +203,17 @@ function cubeRow(ctx, groups, counts, prefix) {
   return row;
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function keytown(ctx, groups) {
   const state = ctx.state;
   const spots = ["craftsman:white", "craftsman:purple", "craftsman:yellow", "trader", "law_master"];
   const box = h("div", { class: "keytown" });
   for (const spot of spots) {
     const [visit, colour] = spot.split(":");
-    const info = colour ? (ctx.data?.keytown || []).find((k) => k.craft === colour) : item(ctx.data, "keytown", visit);
+    const info = colour ? (ctx.data?.keytown || []).find((/** @type {{ craft?: string }} */ k) => k.craft === colour) : item(ctx.data, "keytown", visit);
     const title = info?.name || (colour ? t("kt.craftsman", { colour: nameOf(ctx.data, "cubes", colour) }) : nameOf(ctx.data, "keytown", visit));
     const extra = colour ? ` (${state.craftsmen?.[colour] ?? 0})` : "";
     const key = `keytown:${spot}`;
@@ -174,6 +225,10 @@ function keytown(ctx, groups) {
   return box;
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function tilesForSale(ctx, groups) {
   const box = h("div", { class: "rows" });
   for (const row of ctx.state.rows) {
@@ -190,6 +245,10 @@ function tilesForSale(ctx, groups) {
   return box;
 }
 
+/**
+ * @param {RenderContext} ctx
+ * @param {Map<string, Choice[]>} groups
+ */
 function screen(ctx, groups) {
   const you = ctx.state.you;
   if (!you) return null;
@@ -213,16 +272,23 @@ function screen(ctx, groups) {
 
 // Bought tiles stay behind their owner's screen: their total shows for yourself, and for
 // everyone once the game is over.
+/**
+ * @param {RenderContext} ctx
+ * @param {{ seat: number, tile_points?: number }} player
+ */
 function tilePoints(ctx, player) {
   if (player.tile_points !== undefined) return String(player.tile_points);
   const you = ctx.state.you;
   return you && you.seat === player.seat ? String(you.tile_points) : "?";
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function players(ctx) {
   return h("table", { class: "kt-players" }, [
     h("thead", {}, [h("tr", {}, [t("result.player"), t("kt.tile_points"), t("kt.tiles"), t("kt.law_cards"), t("kt.fences_left")].map((text) => h("th", {}, [text])))]),
-    h("tbody", {}, ctx.state.players.map((player) => h("tr", { dataset: { seat: player.seat } }, [
+    h("tbody", {}, ctx.state.players.map((/** @type {{ seat: number, tiles_bought: number, law_cards: number, fences_left: number, tile_points?: number }} */ player) => h("tr", { dataset: { seat: player.seat } }, [
       h("th", { scope: "row" }, [ctx.seatBadge(player.seat)]),
       h("td", {}, [tilePoints(ctx, player)]),
       h("td", {}, [String(player.tiles_bought)]),
@@ -232,10 +298,14 @@ function players(ctx) {
   ]);
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function split(ctx) {
   return group(ctx.choices, keyOf);
 }
 
+/** @type {import("./index.js").Renderer} */
 export const keythedral = {
   board(ctx) {
     const { groups } = split(ctx);

@@ -30,6 +30,10 @@ import { detailsPanel } from "../panels/details.js";
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
 
+/**
+ * @param {number} seat
+ * @param {string} name
+ */
 function seatBadge(seat, name) {
   return h("span", { class: "seat", style: `--seat:${SEAT_COLOURS[seat % 6]}` }, [
     h("span", { class: "mark", "aria-hidden": "true" }, [SEAT_MARKS[seat % 6]]), " ", name,
@@ -51,7 +55,7 @@ function seatBadge(seat, name) {
  * @property {import("../core/types.js").Choice[] | null} choices
  * @property {number | null} decisionVersion
  * @property {import("../core/types.js").GameEvent[]} events
- * @property {{ [key: string]: any }} ui a renderer's half-made choice (which square, which cards)
+ * @property {import("../core/types.js").HalfMadeMove} ui a renderer's half-made move (which square, which cards)
  * @property {{ asking: boolean }} resign whether the resign question is open
  * @property {number} readAt when the view arrived (Date.now()): clocks count down from then
  * @property {boolean} busy
@@ -112,9 +116,13 @@ export async function showGame(main, gameId) {
 
   const types = await api.gameTypes();
   const names = () => Object.fromEntries((page.game?.seats || []).map((seat) => [seat.seat, seat.name]));
-  const nameOf = (seat) => (seat === null || seat === undefined ? t("game.nobody") : names()[seat] ?? `#${seat}`);
+  const nameOf = (/** @type {number | null | undefined} */ seat) => (seat === null || seat === undefined ? t("game.nobody") : names()[seat] ?? `#${seat}`);
 
-  /** What a renderer draws from. @param {GameView} game */
+  /**
+   * What a renderer draws from.
+   * @param {GameView} game
+   * @returns {import("../games/index.js").RenderContext}
+   */
   function context(game) {
     const mySeat = game.viewer?.seat ?? null;
     return {
@@ -163,6 +171,9 @@ export async function showGame(main, gameId) {
     }
   }
 
+  /**
+   * @param {import("../core/types.js").Choice} choice
+   */
   async function submit(choice) {
     if (page.busy) return;
     page.busy = true;
@@ -185,6 +196,9 @@ export async function showGame(main, gameId) {
     }
   }
 
+  /**
+   * @param {GameView} game
+   */
   function myDecision(game) {
     const seat = game.viewer?.seat;
     const decision = game.decision;
@@ -192,6 +206,7 @@ export async function showGame(main, gameId) {
     return decision.seats.includes(seat) && !decision.sealed.includes(seat);
   }
 
+  /** @type {Promise<void> | null} */
   let refreshing = null;
   let again = false;
   async function refresh() {
@@ -266,7 +281,7 @@ export async function showGame(main, gameId) {
     for (const seat of game.seats) {
       const you = seat.seat === game.viewer.seat ? ` (${t("game.you")})` : "";
       const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
-      const bot = seat.bot ? ` · ${t("game.bot", { level: levelName })}` : "";
+      const bot = seat.bot ? ` · ${t("game.bot", { level: levelName ?? seat.bot })}` : "";
       const remove = seatRemovalControl(game, seat, page.hostToken, act);
       list.append(h("li", { dataset: { key: `seat-${seat.seat}`, seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot,
         h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }, seatRating(game, seat.seat, render) ?? []),
@@ -305,6 +320,9 @@ export async function showGame(main, gameId) {
     }
   }
 
+  /**
+   * @param {() => Promise<unknown>} action
+   */
   async function act(action) {
     els.error.textContent = "";
     try { await action(); await refresh(); } catch (failure) { els.error.textContent = messageOf(failure); refreshSoon(); }
@@ -385,7 +403,11 @@ export async function showGame(main, gameId) {
   let followLog = true; // false while the reader has scrolled the log back from its end
   els.log.addEventListener("scroll", () => { followLog = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 24; });
 
-  /** A line of the log; `live` lines by others since the viewer's last move are marked recent. */
+  /**
+   * A line of the log; `live` lines by others since the viewer's last move are marked recent.
+   * @param {import("../core/types.js").GameEvent} event
+   * @param {boolean} [live]
+   */
   function addToLog(event, live = false) {
     page.events.push(event);
     const mySeat = page.game?.viewer.seat;
@@ -402,7 +424,7 @@ export async function showGame(main, gameId) {
   render();
   const rules = await rulesPanel(game.type, page.detail?.data ?? null);
   if (rules) els.lobby.after(rules);
-  const chat = chatPanel({ gameId, token: page.token, hostToken: page.hostToken, game: () => page.game, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) });
+  const chat = chatPanel({ gameId, token: page.token, hostToken: page.hostToken, game: () => page.game, seatBadge: (/** @type {number | null} */ seat) => seatBadge(seat ?? 0, nameOf(seat)) });
   els.side.append(chat.element);
   let after = 0;
   for (;;) {
@@ -411,7 +433,8 @@ export async function showGame(main, gameId) {
     if (!history.events.length) break;
     after = history.last_seq;
   }
-  let pending = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let pending;
   const live = followGame({
     gameId,
     token: () => page.token,
@@ -437,7 +460,8 @@ export async function showGame(main, gameId) {
   });
   const stopClocks = tickClocks();
   // A turned phone or a resized window draws the board again, measured for its new size.
-  let resizeTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let resizeTimer;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 150); };
   window.addEventListener("resize", onResize);
   // Presence changes record no event: re-read the view now and then while the game is open.

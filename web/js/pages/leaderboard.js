@@ -10,12 +10,19 @@ import { ratingText } from "../panels/ratings.js";
 
 const PAGE = 25;
 
-/** A leaderboard line's name: a link to a player's profile; a bot level's translated name. */
+/**
+ * A leaderboard line's name: a link to a player's profile; a bot level's translated name.
+ * @param {import("../core/types.js").Standing} entry
+ */
 export function subjectName(entry) {
   if (entry.kind === "bot") return t("ratings.bot_level", { level: entry.subject.replace(/^bot:/, "") });
   return h("a", { href: `#/player/${encodeURIComponent(entry.subject)}` }, [entry.name]);
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {string | undefined} gameType
+ */
 export async function showLeaderboard(main, gameType) {
   const types = await api.gameTypes();
   const slug = types.some((type) => type.slug === gameType) ? gameType : types[0]?.slug;
@@ -34,7 +41,7 @@ export async function showLeaderboard(main, gameType) {
   main.append(
     h("h1", {}, [t("ratings.leaderboard")]),
     h("p", {}, [t("ratings.leaderboard_intro")]),
-    h("form", { class: "filters", onsubmit: (event) => { event.preventDefault(); load(null); } }, [
+    h("form", { class: "filters", onsubmit: (/** @type {SubmitEvent} */ event) => { event.preventDefault(); load(null); } }, [
       h("label", { for: "leaderboard-type" }, [t("lobby.game")]), " ", select, " ",
       h("label", { for: "leaderboard-min" }, [t("ratings.min_games")]), " ", minGames, " ",
       h("button", { type: "submit" }, [t("ratings.show")]),
@@ -43,7 +50,11 @@ export async function showLeaderboard(main, gameType) {
   );
   select.addEventListener("change", () => { location.hash = `#/leaderboard/${select.value}`; });
 
+  /** @type {string | null} */
   let cursor = null;
+  /**
+   * @param {string | null} after
+   */
   async function load(after) {
     if (!after) clear(body);
     status.textContent = "";

@@ -11,11 +11,29 @@ import { playerName, rememberName, rememberTokens } from "../core/store.js";
 import { playerFor } from "../core/identity.js";
 import { myGamesCard } from "../panels/my_games.js";
 
+/** @typedef {import("../core/types.js").GameType} GameType */
+/** @typedef {{ [name: string]: import("../core/types.js").Scalar }} Options a game type's options as sent at creation */
+
+/**
+ * @param {string} id
+ */
 function nameField(id) {
   const input = h("input", { id, name: "player-name", required: true, maxlength: 64, autocomplete: "nickname", value: playerName() });
   return h("p", {}, [h("label", { for: id }, [t("lobby.your_name")]), " ", input]);
 }
 
+/**
+ * The name typed into a form's name field (nameField).
+ * @param {HTMLFormElement} form
+ */
+function typedName(form) {
+  const input = form.elements.namedItem("player-name");
+  return input instanceof HTMLInputElement ? input.value.trim() : "";
+}
+
+/**
+ * @param {import("../core/types.js").GameOption} option
+ */
 function optionInput(option) {
   const id = `opt-${option.name}`;
   let input;
@@ -35,17 +53,27 @@ function optionInput(option) {
   ]);
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {GameType} type
+ */
 function readOptions(form, type) {
+  /** @type {Options} */
   const options = {};
   for (const option of type.options) {
     const input = form.querySelector(`#opt-${option.name}`); // not form.elements[name]: an option may be called "length"
-    if (option.type === "bool") options[option.name] = input.checked;
+    if (!(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) continue;
+    if (option.type === "bool") options[option.name] = input instanceof HTMLInputElement && input.checked;
     else if (option.allowed) options[option.name] = JSON.parse(input.value);
     else options[option.name] = option.type === "int" ? Number(input.value) : input.value;
   }
   return options;
 }
 
+/**
+ * @param {GameType} type
+ * @param {Options} options
+ */
 function maxPlayers(type, options) {
   let max = type.max_players;
   for (const limit of type.player_limits || []) {
@@ -54,6 +82,9 @@ function maxPlayers(type, options) {
   return max;
 }
 
+/**
+ * @param {GameType[]} types
+ */
 function createForm(types) {
   const typeSelect = h("select", { id: "game-type", name: "type" },
     types.map((type) => h("option", { value: type.slug }, [type.name])));
@@ -78,7 +109,7 @@ function createForm(types) {
     h("button", { type: "submit", class: "primary" }, [t("lobby.create_button")]),
     error,
   ]);
-  const selected = () => types.find((type) => type.slug === typeSelect.value);
+  const selected = () => types.find((type) => type.slug === typeSelect.value) ?? types[0];
   function showType() {
     const type = selected();
     description.textContent = `${type.description} (${t("lobby.players", { min: type.min_players, max: type.max_players })})`;
@@ -93,7 +124,7 @@ function createForm(types) {
     event.preventDefault();
     error.textContent = "";
     const type = selected();
-    const name = form.elements["player-name"].value.trim();
+    const name = typedName(form);
     const options = readOptions(form, type);
     const botCount = Number(bots.value);
     await levelsReady;
@@ -119,30 +150,46 @@ function createForm(types) {
   return form;
 }
 
+/**
+ * @param {number} seconds
+ */
 function ageText(seconds) {
   if (seconds < 60) return t("lobby.age_now");
   if (seconds < 3600) return t("lobby.age_minutes", { minutes: Math.floor(seconds / 60) });
   return t("lobby.age_hours", { hours: Math.floor(seconds / 3600) });
 }
 
+/**
+ * @param {import("../core/types.js").GameSummary["clock"]} clock
+ */
 function clockText(clock) {
   if (clock.mode === "per_decision") return t("lobby.clock_per_decision", { seconds: clock.seconds });
   if (clock.mode === "fischer") return t("lobby.clock_fischer", { seconds: clock.seconds, increment: clock.increment });
   return t("lobby.clock_none");
 }
 
+/**
+ * @param {import("../core/types.js").GameSummary["creator"]} creator
+ */
 function creatorText(creator) {
   if (!creator) return "";
   const rate = creator.finishing_rate === null ? t("lobby.finishing_new") : t("lobby.finishing", { rate: Math.round(creator.finishing_rate * 100) });
   return `${t("lobby.created_by", { name: creator.name })} (${rate})`;
 }
 
+/**
+ * @param {import("../core/types.js").GameSummary} game
+ */
 function ratedText(game) {
   if (game.rated) return t("lobby.rated");
   return t("lobby.unrated", { reasons: game.unrated_reasons.map((reason) => reason.text).join(", ") });
 }
 
-/** One open game: type, creator and their finishing rate, age, seats, clock, rated or why not. */
+/**
+ * One open game: type, creator and their finishing rate, age, seats, clock, rated or why not.
+ * @param {import("../core/types.js").GameSummary} game
+ * @param {{ [slug: string]: string }} names
+ */
 function openGameItem(game, names) {
   const seated = game.seats.map((seat) => seat.name).join(", ");
   return h("li", { dataset: { game: game.id } }, [
@@ -158,6 +205,10 @@ function openGameItem(game, names) {
   ]);
 }
 
+/**
+ * @param {GameType[]} types
+ * @param {(filters: { [name: string]: string | number | undefined }) => void} apply
+ */
 function filterForm(types, apply) {
   const type = h("select", { id: "filter-type", name: "type" }, [
     h("option", { value: "" }, [t("lobby.filter_any")]),
@@ -182,10 +233,16 @@ function filterForm(types, apply) {
   return form;
 }
 
+/**
+ * @param {GameType[]} types
+ */
 async function openGames(types) {
   const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
   const list = h("ul", { class: "games", id: "open-games" });
   const error = h("p", { class: "error", role: "alert" });
+  /**
+   * @param {{ [name: string]: string | number | undefined }} filters
+   */
   async function show(filters) {
     error.textContent = "";
     try {
@@ -202,6 +259,9 @@ async function openGames(types) {
   return h("section", { class: "card" }, [h("h2", {}, [t("lobby.open_games")]), filterForm(types, show), error, list]);
 }
 
+/**
+ * @param {HTMLElement} main
+ */
 export async function showLobby(main) {
   document.title = t("app.title");
   const types = await api.gameTypes();
@@ -212,7 +272,12 @@ export async function showLobby(main) {
   );
 }
 
-/** An invite link (#/join/<id>): ask for a name, take the next free seat, go to the game. */
+/**
+ * An invite link (#/join/<id>): ask for a name, take the next free seat, go to the game.
+ * @param {HTMLElement} main
+ * @param {string} gameId
+ * @param {string} [inviteCode]
+ */
 export async function showJoin(main, gameId, inviteCode) {
   const game = await api.game(gameId);
   const types = await api.gameTypes();
@@ -227,7 +292,7 @@ export async function showJoin(main, gameId, inviteCode) {
   ]);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const name = form.elements["player-name"].value.trim();
+    const name = typedName(form);
     try {
       rememberName(name);
       const seat = await api.join(gameId, inviteCode ? { name, invite_code: inviteCode } : { name }, await playerFor(name));

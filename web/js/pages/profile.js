@@ -12,12 +12,19 @@ const WIDTH = 640;
 const HEIGHT = 260;
 const PAD = { left: 48, right: 16, top: 16, bottom: 32 };
 
+/**
+ * @param {import("../core/types.js").GameType[]} types
+ * @param {string} slug
+ */
 function typeName(types, slug) {
   return types.find((type) => type.slug === slug)?.name || slug;
 }
 
 /** The rating after each rated game, one line per game type, oldest game on the left. Colour is
- * never the only cue: each line's points carry its letter, and the legend names it. */
+ * never the only cue: each line's points carry its letter, and the legend names it.
+ * @param {import("../core/types.js").RatingChange[]} history
+ * @param {import("../core/types.js").GameType[]} types
+ */
 export function historyChart(history, types) {
   const games = [...history].reverse();
   const slugs = [...new Set(games.map((change) => change.game_type))];
@@ -25,11 +32,11 @@ export function historyChart(history, types) {
   let low = Math.floor(Math.min(...values, 0));
   let high = Math.ceil(Math.max(...values, 1));
   if (high - low < 2) { low -= 1; high += 1; }
-  const x = (index) => PAD.left + (games.length < 2 ? 0.5 : index / (games.length - 1)) * (WIDTH - PAD.left - PAD.right);
-  const y = (value) => PAD.top + (1 - (value - low) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
+  const x = (/** @type {number} */ index) => PAD.left + (games.length < 2 ? 0.5 : index / (games.length - 1)) * (WIDTH - PAD.left - PAD.right);
+  const y = (/** @type {number} */ value) => PAD.top + (1 - (value - low) / (high - low)) * (HEIGHT - PAD.top - PAD.bottom);
   const summary = slugs.map((slug) => {
     const last = games.filter((change) => change.game_type === slug).at(-1);
-    return t("ratings.chart_line", { game: typeName(types, slug), rating: last.rating.toFixed(1) });
+    return t("ratings.chart_line", { game: typeName(types, slug), rating: last?.rating.toFixed(1) ?? "" });
   }).join("; ");
   const svg = s("svg", { id: "rating-chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": `${t("ratings.history")}: ${summary}`, class: "rating-chart" }, [
     s("title", {}, [t("ratings.history")]),
@@ -64,6 +71,9 @@ export function historyChart(history, types) {
   return h("figure", { class: "chart" }, [svg, h("figcaption", {}, [legend])]);
 }
 
+/**
+ * @param {import("../core/types.js").Finishing} finishing
+ */
 function finishingText(finishing) {
   if (finishing.rate === null) return t("ratings.finishing_none");
   return t("ratings.finishing", {
@@ -72,6 +82,10 @@ function finishingText(finishing) {
   });
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {string} playerId
+ */
 export async function showProfile(main, playerId) {
   let profile;
   try {

@@ -9,11 +9,29 @@ import { h, clear } from "../core/dom.js";
 import { language, t } from "../core/i18n.js";
 import { messageOf } from "../core/api.js";
 
+/**
+ * A line of the chat: a message (free text or a phrase) or a note (a seat muted, hidden, ...).
+ * @typedef {object} ChatEntry
+ * @property {number} seq
+ * @property {"message" | "muted" | "unmuted" | "hidden" | "shown"} kind
+ * @property {number | null} seat
+ * @property {number | null} target
+ * @property {string | null} text
+ * @property {string | null} phrase
+ */
+
 const PHRASES = ["hello", "good_luck", "your_turn", "thinking", "one_moment", "well_played", "oops", "thanks", "good_game", "bye"];
 const MAX_LENGTH = 500;
 const FOLLOW = "subscription Chat($gameId: ID!, $after: Int!, $lang: String) { chatMessages(gameId: $gameId, after: $after, lang: $lang) { seq kind seat target text phrase } }";
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {string | null} token
+ * @param {unknown} [body]
+ */
 async function request(method, path, token, body) {
+  /** @type {Record<string, string>} */
   const headers = { "Accept": "application/json", "Accept-Language": language() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -23,23 +41,33 @@ async function request(method, path, token, body) {
   return data;
 }
 
-/** Follow the chat live after `after`: onEntry(entry) in order, each once. Returns {close()}. */
+/**
+ * Follow the chat live after `after`: onEntry(entry) in order, each once. Returns {close()}.
+ * @param {object} options
+ * @param {string} options.gameId
+ * @param {string | null} options.token
+ * @param {number} options.after
+ * @param {(entry: ChatEntry) => void} options.onEntry
+ */
 function followChat({ gameId, token, after, onEntry }) {
   let last = after;
+  /** @type {WebSocket | null} */
   let socket = null;
   let closed = false;
   let retry = 0;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   function connect() {
-    socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`, "graphql-transport-ws");
-    socket.onopen = () => socket.send(JSON.stringify({ type: "connection_init", payload: token ? { authorization: `Bearer ${token}` } : {} }));
-    socket.onmessage = (message) => {
+    const open = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`, "graphql-transport-ws");
+    socket = open;
+    open.onopen = () => open.send(JSON.stringify({ type: "connection_init", payload: token ? { authorization: `Bearer ${token}` } : {} }));
+    open.onmessage = (message) => {
       const frame = JSON.parse(message.data);
       if (frame.type === "connection_ack") {
         retry = 0;
-        socket.send(JSON.stringify({ id: "chat", type: "subscribe", payload: { query: FOLLOW, variables: { gameId, after: last, lang: language() } } }));
+        open.send(JSON.stringify({ id: "chat", type: "subscribe", payload: { query: FOLLOW, variables: { gameId, after: last, lang: language() } } }));
       } else if (frame.type === "ping") {
-        socket.send(JSON.stringify({ type: "pong" }));
+        open.send(JSON.stringify({ type: "pong" }));
       } else if (frame.type === "next" && frame.payload.data) {
         const entry = frame.payload.data.chatMessages;
         if (entry.seq <= last) return;
@@ -47,7 +75,7 @@ function followChat({ gameId, token, after, onEntry }) {
         onEntry(entry);
       }
     };
-    socket.onclose = () => {
+    open.onclose = () => {
       if (closed) return;
       timer = setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
     };
@@ -62,6 +90,12 @@ function followChat({ gameId, token, after, onEntry }) {
 /**
  * The chat panel of a game page. `seatBadge(seat)` draws a seat's name; `game()` is the current
  * game view (its seats and the viewer's seat). Returns {element, update(), close()}.
+ * @param {object} options
+ * @param {string} options.gameId
+ * @param {string | null} options.token the viewer's seat token (null: a spectator)
+ * @param {string | null} options.hostToken
+ * @param {() => import("../core/types.js").GameView | null} options.game
+ * @param {(seat: number | null) => HTMLElement} options.seatBadge
  */
 export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
   /** @type {{ seat: number | null, canWrite: boolean, muted: number[], hidden: number[], last: number, live: { close(): void } | null, busy: boolean }} */
@@ -72,7 +106,7 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
   const error = h("p", { id: "chat-error", class: "error", role: "alert" });
   const phrases = h("div", { class: "chat-phrases", id: "chat-phrases" }, PHRASES.map((code) =>
     h("button", { type: "button", class: "phrase", dataset: { phrase: code }, onclick: () => post({ phrase: code }) }, [t(`chat.phrase.${code}`)])));
-  const form = h("form", { id: "chat-form", class: "chat-form", onsubmit: (event) => { event.preventDefault(); post({ text: input.value }); } }, [input, send]);
+  const form = h("form", { id: "chat-form", class: "chat-form", onsubmit: (/** @type {SubmitEvent} */ event) => { event.preventDefault(); post({ text: input.value }); } }, [input, send]);
   const settings = h("div", { id: "chat-seats", class: "chat-seats" });
   const readOnly = h("p", { id: "chat-read-only", class: "muted-note" });
   const element = h("section", { id: "chat", class: "card chat" }, [
@@ -84,6 +118,9 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
   let followEnd = true;
   log.addEventListener("scroll", () => { followEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24; });
 
+  /**
+   * @param {ChatEntry} entry
+   */
   function line(entry) {
     if (entry.kind === "message") {
       const text = h("span", { class: "chat-text", dir: "auto" }, [entry.text ?? ""]);
@@ -94,6 +131,9 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
     return h("li", { class: "chat-note", dataset: { seq: entry.seq, kind: entry.kind } }, [t(key), " ", name]);
   }
 
+  /**
+   * @param {ChatEntry} entry
+   */
   function add(entry) {
     if (log.querySelector(`li[data-seq="${entry.seq}"]`)) return;
     log.append(line(entry));
@@ -144,16 +184,23 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
     element.dataset.ready = "true";
   }
 
+  /**
+   * @param {ChatEntry} entry
+   */
   function onEntry(entry) {
     if (entry.kind === "hidden" || entry.kind === "shown") { load(); return; } // who is hidden changed: read again
     if (entry.kind === "muted" || entry.kind === "unmuted") {
-      state.muted = entry.kind === "muted" ? [...new Set([...state.muted, entry.target])] : state.muted.filter((seat) => seat !== entry.target);
+      const target = entry.target ?? -1;
+      state.muted = entry.kind === "muted" ? [...new Set([...state.muted, target])] : state.muted.filter((seat) => seat !== entry.target);
       if (entry.target === state.seat) state.canWrite = entry.kind === "unmuted";
       controls();
     }
     add(entry);
   }
 
+  /**
+   * @param {{ text?: string, phrase?: string }} body
+   */
   async function post(body) {
     if (state.busy) return;
     error.textContent = "";
@@ -171,6 +218,11 @@ export function chatPanel({ gameId, token, hostToken, game, seatBadge }) {
     }
   }
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {string | null} bearer
+   */
   async function change(method, path, bearer) {
     error.textContent = "";
     try {

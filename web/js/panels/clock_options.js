@@ -31,11 +31,20 @@ export function clockFieldset() {
   ]);
 }
 
-/** The `clock` of the creation request, or undefined for no clock. */
+/**
+ * The `clock` of the creation request, or undefined for no clock.
+ * @param {HTMLFormElement} form
+ */
 export function readClock(form) {
-  const mode = form.querySelector("#clock-mode").value;
+  /** @param {string} id */
+  const value = (id) => {
+    const field = form.querySelector(`#${id}`);
+    return field instanceof HTMLInputElement || field instanceof HTMLSelectElement ? field.value : "";
+  };
+  const mode = value("clock-mode");
   if (mode === "none") return undefined;
-  const clock = { mode, seconds: Number(form.querySelector("#clock-seconds").value), on_expiry: form.querySelector("#clock-expiry").value };
-  if (mode === "fischer") clock.increment = Number(form.querySelector("#clock-increment").value);
+  /** @type {{ mode: string, seconds: number, on_expiry: string, increment?: number }} */
+  const clock = { mode, seconds: Number(value("clock-seconds")), on_expiry: value("clock-expiry") };
+  if (mode === "fischer") clock.increment = Number(value("clock-increment"));
   return clock;
 }

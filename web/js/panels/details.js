@@ -10,6 +10,8 @@ import { t } from "../core/i18n.js";
 import { label } from "../core/labels.js";
 import { item } from "../core/catalog.js";
 
+/** @typedef {import("../core/types.js").StaticData} StaticData */
+
 /** Numbers worth a row, in the order shown: [field, i18n key of its label]. */
 const NUMBERS = [
   ["vp", "info.vp"], ["points", "info.points"], ["value", "info.value"], ["price", "info.price"],
@@ -18,11 +20,20 @@ const NUMBERS = [
 /** Texts printed on a piece, in the order shown. */
 const TEXTS = ["effect", "text", "scoring_text"];
 
+/**
+ * @param {{ [id: string]: number }} raw
+ * @param {StaticData | null} data
+ */
 function counts(raw, data) {
   return Object.entries(raw).filter(([, n]) => n).map(([id, n]) => `${n} × ${label(data, "resource", id) ?? id}`).join(", ");
 }
 
-/** The static data's entry for a piece, or null. */
+/**
+ * The static data's entry for a piece, or null.
+ * @param {StaticData | null} data
+ * @param {string} list
+ * @param {string} id
+ */
 function entryOf(data, list, id) {
   if (!data) return null;
   const direct = item(data, list, id);
@@ -31,7 +42,12 @@ function entryOf(data, list, id) {
   return single && typeof single === "object" && !Array.isArray(single) && single.id === id ? single : null;
 }
 
-/** Name, numbers and texts of one piece as page content (null when the data has no such piece). */
+/**
+ * Name, numbers and texts of one piece as page content (null when the data has no such piece).
+ * @param {StaticData | null} data
+ * @param {string} list
+ * @param {string} id
+ */
 export function pieceDetails(data, list, id) {
   const entry = entryOf(data, list, id);
   if (!entry) return null;
@@ -43,7 +59,7 @@ export function pieceDetails(data, list, id) {
   if (typeof entry.resource === "string") rows.push([t("info.resource"), label(data, "resource", entry.resource) ?? entry.resource]);
   if (typeof entry.craft === "string") rows.push([t("info.craft"), label(data, "colour", entry.craft) ?? entry.craft]);
   if (Array.isArray(entry.spaces) && entry.spaces.length) {
-    rows.push([t("info.spaces"), entry.spaces.map((space) => t("isdb.fee", { fee: space.fee })).join(", ")]);
+    rows.push([t("info.spaces"), entry.spaces.map((/** @type {{ fee: number }} */ space) => t("isdb.fee", { fee: space.fee })).join(", ")]);
   }
   const texts = [];
   if (entry.timing_text) texts.push(entry.timing_text);
@@ -60,24 +76,42 @@ export function pieceDetails(data, list, id) {
   };
 }
 
+/**
+ * @param {Element} node
+ * @returns {[string, string] | null}
+ */
 function parse(node) {
   const raw = node.getAttribute("data-info") || "";
   const at = raw.indexOf(":");
   return at < 0 ? null : [raw.slice(0, at), raw.slice(at + 1)];
 }
 
-/** Whether a click on `from` inside `piece` is a move (a target, a button, a link) rather than a look. */
+/**
+ * Whether a click on `from` inside `piece` is a move (a target, a button, a link) rather than a look.
+ * @param {EventTarget | null} from
+ * @param {Element} piece
+ */
 function isMove(from, piece) {
-  for (let node = from; node; node = node.parentNode) {
-    if (node.nodeType === 1 && (node.classList.contains("target") || ["BUTTON", "A", "INPUT", "SELECT"].includes(node.tagName))) return true;
+  for (let node = from instanceof Element ? from : null; node; node = node.parentElement) {
+    if (node.classList.contains("target") || ["BUTTON", "A", "INPUT", "SELECT"].includes(node.tagName)) return true;
     if (node === piece) return false;
   }
   return false;
 }
 
 /**
+ * The marked piece an event happened on, or null.
+ * @param {Event} event
+ */
+function pieceOf(event) {
+  return event.target instanceof Element ? event.target.closest("[data-info]") : null;
+}
+
+/**
  * The details panel for the game page `root`: returns {panel, refresh()}; call refresh after each
  * redraw (new pieces become reachable in details mode). `data()` gives the current static data.
+ * @param {HTMLElement} root
+ * @param {() => StaticData | null} data
  */
 export function detailsPanel(root, data) {
   let inspecting = false;
@@ -87,15 +121,21 @@ export function detailsPanel(root, data) {
     h("div", { class: "piece-info-bar" }, [toggle]), h("div", { "aria-live": "polite" }, [body]),
   ]);
 
+  /**
+   * @param {Element} piece
+   */
   function show(piece) {
     const [list, id] = parse(piece) || [];
-    const details = list ? pieceDetails(data(), list, id) : null;
+    const details = list && id !== undefined ? pieceDetails(data(), list, id) : null;
     if (!details) return false;
     clear(body).append(h("h3", {}, [details.title]), ...details.content.flatMap((part) => (part ? [part] : [])));
     body.dataset.shown = `${list}:${id}`;
     return true;
   }
 
+  /**
+   * @param {boolean} on
+   */
   function setMode(on) {
     inspecting = on;
     toggle.setAttribute("aria-pressed", String(on));
@@ -116,7 +156,7 @@ export function detailsPanel(root, data) {
         piece.setAttribute("data-info-tab", "");
         if (!piece.hasAttribute("role")) piece.setAttribute("role", "button");
         if (!piece.hasAttribute("aria-label")) {
-          const [list, id] = parse(piece) || [];
+          const [list, id] = parse(piece) || ["", ""];
           piece.setAttribute("aria-label", `${t("info.title")}: ${pieceDetails(data(), list, id)?.title ?? id}`);
         }
       } else if (!inspecting && added) {
@@ -128,18 +168,18 @@ export function detailsPanel(root, data) {
 
   // Capture: in details mode a piece answers with its details even where a tap would be a move.
   root.addEventListener("click", (event) => {
-    const piece = event.target.closest?.("[data-info]");
+    const piece = pieceOf(event);
     if (!piece || !inspecting) return;
     if (show(piece)) { event.preventDefault(); event.stopPropagation(); }
   }, true);
   root.addEventListener("keydown", (event) => {
     if (!inspecting || (event.key !== "Enter" && event.key !== " ")) return;
-    const piece = event.target.closest?.("[data-info]");
+    const piece = pieceOf(event);
     if (piece && show(piece)) { event.preventDefault(); event.stopPropagation(); }
   }, true);
   // Bubble: outside details mode, a tap on a piece that is not a move shows its details.
   root.addEventListener("click", (event) => {
-    const piece = event.target.closest?.("[data-info]");
+    const piece = pieceOf(event);
     if (piece && !isMove(event.target, piece) && !piece.classList.contains("target")) show(piece);
   });
 

@@ -15,14 +15,7 @@ export function ratingText(rating) {
   return rating.provisional ? t("ratings.provisional_value", { value }) : value;
 }
 
-/**
- * @typedef {object} TableSeat
- * @property {number} seat
- * @property {string | null} subject a player's id, or "bot:<level>"
- * @property {import("../core/types.js").Rating | null} rating
- */
-
-/** @type {Map<string, { seats: TableSeat[] } | null>} the ratings at a table, once read */
+/** @type {Map<string, { seats: import("../core/types.js").TableSeat[] } | null>} the ratings at a table, once read */
 const tables = new Map();
 /** @type {Set<string>} tables being read */
 const reading = new Set();

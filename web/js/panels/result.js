@@ -10,16 +10,31 @@ import { t, tOptional } from "../core/i18n.js";
 import { label } from "../core/labels.js";
 import { spell } from "./log.js";
 
-const isRow = (value) => value && typeof value === "object" && !Array.isArray(value);
+/** @typedef {import("../core/types.js").StaticData} StaticData */
+/** @typedef {import("./log.js").Naming & { seatBadge: (seat: number) => HTMLElement }} ResultContext */
 
-/** The details split into one record per seat and the record the table shares. */
+/** @typedef {{ [key: string]: unknown }} Row */
+
+/**
+ * @param {unknown} value
+ * @returns {value is Row}
+ */
+const isRow = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * The details split into one record per seat and the record the table shares.
+ * @param {{ [key: string]: unknown } | undefined} details
+ * @param {number} seatCount
+ */
 export function bySeat(details, seatCount) {
+  /** @type {Row[]} */
   const rows = Array.from({ length: seatCount }, () => ({}));
+  /** @type {Row} */
   const shared = {};
   for (const [key, value] of Object.entries(details || {})) {
     if (Array.isArray(value) && value.length && value.every(isRow)) {
-      value.forEach((row, index) => {
-        const seat = Number.isInteger(row.seat) ? row.seat : index;
+      value.forEach((/** @type {Row} */ row, index) => {
+        const seat = typeof row.seat === "number" && Number.isInteger(row.seat) ? row.seat : index;
         if (rows[seat]) Object.assign(rows[seat], Object.fromEntries(Object.entries(row).filter(([k]) => k !== "seat")));
       });
     } else if (Array.isArray(value) && value.length === seatCount && !value.some((v) => v && typeof v === "object")) {
@@ -31,11 +46,20 @@ export function bySeat(details, seatCount) {
   return { rows, shared };
 }
 
+/**
+ * @param {string} key
+ * @param {StaticData | null | undefined} data
+ */
 function name(key, data) {
   return tOptional(`detail.${key}`) ?? label(data, "", key) ?? humanize(key);
 }
 
-/** A value in words: counts per id become "Keep 27, Stable 3" with printed names. */
+/**
+ * A value in words: counts per id become "Keep 27, Stable 3" with printed names.
+ * @param {string} key
+ * @param {unknown} value
+ * @param {ResultContext} ctx
+ */
 function words(key, value, ctx) {
   if (isRow(value) && Object.values(value).every((n) => typeof n === "number")) {
     const parts = Object.entries(value).filter(([, n]) => n).map(([id, n]) => `${label(ctx.data, "", id) ?? humanize(id)} ${n}`);
@@ -44,13 +68,23 @@ function words(key, value, ctx) {
   return spell(key, value, ctx);
 }
 
+/**
+ * @param {{ [key: string]: unknown }} record
+ * @param {ResultContext} ctx
+ * @param {{ class: string }} attrs
+ */
 function table(record, ctx, attrs) {
   return h("table", attrs, [h("tbody", {}, Object.entries(record).map(([key, value]) => h("tr", { dataset: { key } }, [
     h("th", { scope: "row" }, [name(key, ctx.data)]), h("td", {}, [words(key, value, ctx)]),
   ])))]);
 }
 
-/** The end screen's explanation: a table per player, best first, and the shared figures. */
+/**
+ * The end screen's explanation: a table per player, best first, and the shared figures.
+ * @param {import("../core/types.js").GameResult} result
+ * @param {import("../core/types.js").GameView} game
+ * @param {ResultContext} ctx
+ */
 export function resultDetails(result, game, ctx) {
   const { rows, shared } = bySeat(result.details, game.seats.length);
   const order = game.seats.map((seat) => seat.seat).sort((a, b) => (result.scores[b] ?? 0) - (result.scores[a] ?? 0));
@@ -62,8 +96,12 @@ export function resultDetails(result, game, ctx) {
   return h("div", { class: "result-details" }, [h("div", { class: "player-results" }, players), ...common]);
 }
 
-/** Nested shared records (a "targets" object) become lines of their own. */
+/**
+ * Nested shared records (a "targets" object) become lines of their own.
+ * @param {{ [key: string]: unknown }} shared
+ */
 function flatten(shared) {
+  /** @type {Row} */
   const out = {};
   for (const [key, value] of Object.entries(shared)) {
     if (isRow(value) && Object.values(value).every((n) => typeof n === "number")) Object.assign(out, value);

@@ -9,6 +9,10 @@ import { label } from "../core/labels.js";
 
 const summaries = new Map();
 
+/**
+ * @param {string} slug
+ * @returns {Promise<{ [lang: string]: string[] } | null>}
+ */
 async function summary(slug) {
   if (!summaries.has(slug)) {
     summaries.set(slug, fetch(`rules/${encodeURIComponent(slug)}.json`).then((r) => (r.ok ? r.json() : null)).catch(() => null));
@@ -42,7 +46,11 @@ function components(data) {
   return groups;
 }
 
-/** The panel: the summary in the page's language, then the components; null without either. */
+/**
+ * The panel: the summary in the page's language, then the components; null without either.
+ * @param {string} slug
+ * @param {import("../core/types.js").StaticData | null} data
+ */
 export async function rulesPanel(slug, data) {
   const texts = await summary(slug);
   const lines = texts?.[language()] || texts?.en || [];

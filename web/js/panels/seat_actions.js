@@ -41,7 +41,11 @@ export function resignControl(game, token, act, question, redraw) {
   ]);
 }
 
-/** Take our seat in the next game (held for our previous seat token), then open it. */
+/**
+ * Take our seat in the next game (held for our previous seat token), then open it.
+ * @param {string} nextId
+ * @param {string | null} token
+ */
 async function follow(nextId, token) {
   if (token && !gameTokens(nextId).seat) {
     const seat = await api.join(nextId, {}, token);
@@ -50,15 +54,22 @@ async function follow(nextId, token) {
   location.hash = `#/game/${nextId}`;
 }
 
-/** On a finished game: "Rematch", or "Go to the next game" once one exists; null otherwise. */
+/**
+ * On a finished game: "Rematch", or "Go to the next game" once one exists; null otherwise.
+ * @param {import("../core/types.js").GameView} game
+ * @param {string | null} token
+ * @param {string | null} hostToken
+ * @param {(message: string) => void} showError
+ */
 export function rematchControl(game, token, hostToken, showError) {
   if (game.status !== "finished" || !(token || hostToken)) return null;
-  const run = (action) => async () => {
+  const run = (/** @type {() => Promise<void>} */ action) => async () => {
     try { await action(); } catch (failure) { showError(messageOf(failure)); }
   };
-  if (game.rematch_id) {
+  const next = game.rematch_id;
+  if (next) {
     return h("p", { class: "rematch" }, [
-      h("button", { type: "button", id: "next-game", class: "primary", onclick: run(() => follow(game.rematch_id, token)) }, [t("rematch.follow")]),
+      h("button", { type: "button", id: "next-game", class: "primary", onclick: run(() => follow(next, token)) }, [t("rematch.follow")]),
     ]);
   }
   return h("p", { class: "rematch" }, [
@@ -72,7 +83,12 @@ export function rematchControl(game, token, hostToken, showError) {
 }
 
 /** The host's control on another seat in the lobby: a bot is removed, a person removed and
- * blocked (their player identity and address cannot sit down in this game again); null otherwise. */
+ * blocked (their player identity and address cannot sit down in this game again); null otherwise.
+ * @param {import("../core/types.js").GameView} game
+ * @param {import("../core/types.js").Seat} seat
+ * @param {string | null} hostToken
+ * @param {Act} act
+ */
 export function seatRemovalControl(game, seat, hostToken, act) {
   if (!hostToken || game.status !== "lobby" || seat.seat === game.viewer?.seat) return null;
   const block = !seat.bot;

@@ -6,7 +6,10 @@
 import { h } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 
-/** "1:05" or "1:02:03" for a number of seconds (never negative). */
+/**
+ * "1:05" or "1:02:03" for a number of seconds (never negative).
+ * @param {number} seconds
+ */
 export function formatSeconds(seconds) {
   const total = Math.max(0, Math.ceil(seconds));
   const hours = Math.floor(total / 3600);
@@ -17,7 +20,11 @@ export function formatSeconds(seconds) {
 
 /** Online or not; nothing once the game has ended (the streams close then, which says nothing of
  * the people). The viewer's own seat is online while this page's stream is live, whatever the
- * last view said (it may predate our connection: a join or a language switch reconnects). */
+ * last view said (it may predate our connection: a join or a language switch reconnects).
+ * @param {import("../core/types.js").GameView} game
+ * @param {import("../core/types.js").Seat} seat
+ * @param {boolean} selfLive
+ */
 function presence(game, seat, selfLive) {
   if (seat.bot || !["lobby", "in_progress"].includes(game.status)) return null;
   const connected = Boolean(seat.connected) || (selfLive && seat.seat === game.viewer?.seat);
@@ -27,6 +34,9 @@ function presence(game, seat, selfLive) {
   ]);
 }
 
+/**
+ * @param {import("../core/types.js").Seat} seat
+ */
 function standIn(seat) {
   if (!seat.stand_in) return null;
   return h("span", { class: "stand-in", dataset: { standIn: seat.stand_in } }, [t(`seat.stand_in_${seat.stand_in}`)]);

@@ -12,13 +12,21 @@ const ICON_TURN = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http:/
 /** @type {string | null} */
 let announced = null; // the decision already notified, so one turn gives one notification
 
+/**
+ * @param {string} href
+ */
 function favicon(href) {
   const link = document.querySelector("link[rel=icon]") ?? document.head.appendChild(h("link", { rel: "icon" }));
   link.setAttribute("href", href);
   document.body.dataset.turn = href === ICON_TURN ? "mine" : "";
 }
 
-/** Title and favicon for the page's game; a notification when a hidden tab's turn begins. */
+/**
+ * Title and favicon for the page's game; a notification when a hidden tab's turn begins.
+ * @param {string} title
+ * @param {boolean} myTurn
+ * @param {string} decisionKey
+ */
 export function showTurn(title, myTurn, decisionKey) {
   document.title = myTurn ? `${t("notice.your_turn")} · ${title}` : title;
   favicon(myTurn ? ICON_TURN : ICON_IDLE);
