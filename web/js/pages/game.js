@@ -474,5 +474,9 @@ export async function showGame(main, gameId) {
   }, REMATCH_POLL_MS);
   window.__tabletop = { page, live };
   if (tokens.seat && game.viewer.seat !== null) rememberTokens(gameId, { seatIndex: game.viewer.seat });
-  return () => { live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn(); window.removeEventListener("resize", onResize); };
+  return () => {
+    live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn();
+    window.removeEventListener("resize", onResize);
+    delete main.dataset.drawn;
+  };
 }
