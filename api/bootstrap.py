@@ -33,7 +33,7 @@ from domain.services.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
 from persistence.event_hub import HubBroker
-from persistence.group_commit import GroupCommitter
+from persistence.group_commit import AwaitedCommits, GroupCommitter
 from persistence.hot_states import HotStates
 from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
 from persistence.pubsub import InProcessBroker, RedisBroker
@@ -139,7 +139,8 @@ def build_container(
     hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
     units = SqlUnitOfWorkFactory(db_engine, registry, hot_states)
     committer = GroupCommitter(units, writers=group_commit_writers(settings))
-    services = Services.build(units, registry, broker, SystemClock(), committer)
+    on_loop = AwaitedCommits(committer, run_in_threadpool)
+    services = Services.build(units, registry, broker, SystemClock(), committer, on_loop)
     core = services.core
     services.seats.max_bot_only_games = settings.max_bot_only_games
     services.lobby.max_open_listed_per_player = settings.max_open_listed_games_per_player

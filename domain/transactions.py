@@ -1,16 +1,21 @@
-"""How a use case's work gets its transaction: the port the submit path writes through.
+"""How a use case's work gets its transaction: the ports the submit path writes through.
 
 A use case hands its work (a function of a unit of work) to ``Transactions.run`` and gets the
 work's value back only once that work is committed. ``OneTransactionEach`` opens a transaction per
 call; the persistence adapter (``persistence.group_commit``) runs works that arrive together in one
 transaction and one flush, each still answered only after the commit that holds it.
+
+A use case that must serve both a thread and an event loop (a submit) is written once, as a
+coroutine whose steps go through a ``WorkRunner``: on an event loop the adapter
+(``persistence.group_commit.AwaitedCommits``) awaits the commit without holding a thread; on a
+thread ``InPlace`` runs each step at once, so the coroutine never suspends and ``completed``
+returns its value without any event loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import Future
-from typing import Protocol, TypeVar, runtime_checkable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol, TypeVar
 
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 
@@ -27,11 +32,15 @@ class Transactions(Protocol):
         ...
 
 
-@runtime_checkable
-class QueuedTransactions(Transactions, Protocol):
-    def start(self, key: str, work: Callable[[UnitOfWork], T]) -> Future[T]:
-        """Queue ``work`` and return at once; the future gets its value (or its error) only after
-        the commit that holds it. Lets an event loop wait for a commit without a thread."""
+class WorkRunner(Protocol):
+    """Runs the steps of a use case written as a coroutine."""
+
+    def transaction(self, key: str, work: Callable[[UnitOfWork], T]) -> Awaitable[T]:
+        """``Transactions.run``, awaited: the value once the work is committed."""
+        ...
+
+    def blocking(self, call: Callable[[], T]) -> Awaitable[T]:
+        """A call that may block (a read, a publish), awaited: its value."""
         ...
 
 
@@ -46,3 +55,28 @@ class OneTransactionEach:
             value = work(uow)
             uow.commit()
         return value
+
+
+class InPlace:
+    """A ``WorkRunner`` for a caller on a thread: every step runs at once, on that thread."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self.transactions = transactions
+
+    async def transaction(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
+        return self.transactions.run(key, work)
+
+    async def blocking(self, call: Callable[[], T]) -> T:
+        return call()
+
+
+def completed(steps: Coroutine[Any, Any, T]) -> T:
+    """The value of a use case whose steps all run ``InPlace``: it finishes at its first resumption
+    (nothing it awaits suspends), so no event loop is needed."""
+    try:
+        steps.send(None)
+    except StopIteration as finished:
+        value: T = finished.value
+        return value
+    steps.close()
+    raise RuntimeError("a step suspended: run this use case on an event loop, with its adapter")

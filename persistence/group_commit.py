@@ -18,16 +18,20 @@ shares (players, ratings) are taken in key order as with two instances.
 A work that raises a domain error (a move the rules refuse, a stale version) is undone alone,
 through a savepoint, and the rest of the batch commits. A database error, in a work or at the
 commit, fails every work of the batch: none of them is answered as done.
+
+On an event loop a work is queued and its answer awaited (``AwaitedCommits``), so no thread is
+held while it waits for its commit and the thread pool does not cap the moves in flight.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from queue import Empty, SimpleQueue
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from domain.ports import UnitOfWork
 from persistence.uow import SqlUnitOfWorkFactory
@@ -154,3 +158,25 @@ class GroupCommitter:
             listener(len(batch))
         for job, value in done:
             job.answer.set_result(value)
+
+
+class Offload(Protocol):
+    """Runs a blocking call on a thread and awaits its value (the server's thread pool)."""
+
+    def __call__(self, call: Callable[[], T], /) -> Awaitable[T]: ...
+
+
+class AwaitedCommits:
+    """``domain.transactions.WorkRunner`` for the event loop: a work is queued to the group commit
+    and its answer awaited without a thread; a blocking call goes to ``offload`` (the server's
+    thread pool)."""
+
+    def __init__(self, committer: GroupCommitter, offload: Offload) -> None:
+        self.committer = committer
+        self.offload = offload
+
+    def transaction(self, key: str, work: Callable[[UnitOfWork], T]) -> Awaitable[T]:
+        return asyncio.wrap_future(self.committer.start(key, work))
+
+    def blocking(self, call: Callable[[], T]) -> Awaitable[T]:
+        return self.offload(call)

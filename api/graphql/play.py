@@ -6,7 +6,6 @@ from typing import Annotated, Any, cast
 
 import strawberry
 from pydantic import BaseModel, model_validator
-from starlette.concurrency import run_in_threadpool
 from strawberry import ID
 from strawberry.scalars import JSON
 from strawberry.types import Info
@@ -218,25 +217,16 @@ class PlayMutation:
             given = OneChoice(choice=choice, game_choice=chosen(game_choice)).one
             body = ChoiceSubmit(choice=given, version=version, decision_version=decision_version)
             key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
-            result = await play.submit_async(
-                run_in_threadpool,
-                game_id,
-                token,
-                body.choice,
-                body.version,
-                key,
-                body.decision_version,
+            answer = await play.submit_async(
+                game_id, token, body.choice, body.version, key, body.decision_version
             )
-            game_type = result.get("game_type")
-            if not isinstance(game_type, str):  # an answer remembered before it named the type
-                game_type = play.pending(game_id, token).game_type
             return SubmitResult(
-                game_type=game_type,
-                status=result["status"],
-                version=result["version"],
-                decision_version=result.get("decision_version"),
-                events=[Event(**e, game_type=game_type) for e in result["events"]],
-                next=offer_of(result.get("next"), game_type, language),
+                game_type=answer.game_type,
+                status=answer.status,
+                version=answer.version,
+                decision_version=answer.decision_version,
+                events=[Event(**e, game_type=answer.game_type) for e in answer.events],
+                next=offer_of(answer.next, answer.game_type, language),
             )
 
         return await attempt_async(submit)

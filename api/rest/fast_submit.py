@@ -21,7 +21,6 @@ from urllib.parse import parse_qsl
 import orjson
 from fastapi import FastAPI
 from fastapi.routing import APIRoute, serialize_response
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -103,14 +102,10 @@ class PreResolvedSubmit:
     ) -> Response:
         """What ``api.rest.routers.games.submit_choice`` does, then what FastAPI does with its answer."""
         play = self.fastapi.state.container.play
-        result = await play.submit_async(
-            run_in_threadpool, game_id, token, choice, version, idempotency_key, decision_version
-        )
-        if "game_type" not in result:  # an answer remembered before answers named the game type
-            result = {**result, "game_type": play.pending(game_id, token).game_type}
+        answer = await play.submit_async(game_id, token, choice, version, idempotency_key, decision_version)
         content = await serialize_response(
             field=route.response_field,
-            response_content=SubmitResultPublic.of(result, lang),
+            response_content=SubmitResultPublic.of(answer, lang),
             dump_json=True,
         )
         response = Response(content=content, media_type="application/json")

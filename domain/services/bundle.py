@@ -12,7 +12,7 @@ from domain.services.lobby import LobbyService
 from domain.services.play import PlayService
 from domain.services.reads import ReadService
 from domain.services.seats import SeatService
-from domain.transactions import Transactions
+from domain.transactions import Transactions, WorkRunner
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,9 @@ class Services:
         publisher: EventPublisher,
         clock: Clock,
         transactions: Transactions | None = None,
+        on_loop: WorkRunner | None = None,
     ) -> Services:
+        """``on_loop``: how a submit awaited on an event loop runs its steps (else in place)."""
         core = ServiceCore(uow, registry, publisher, clock, transactions)
-        return cls(core, LobbyService(core), SeatService(core), PlayService(core), ReadService(core))
+        play = PlayService(core, on_loop)
+        return cls(core, LobbyService(core), SeatService(core), play, ReadService(core))

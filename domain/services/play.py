@@ -1,30 +1,21 @@
-"""Play: a seat's pending choices, its submits (on a thread or awaited on the loop), bots' turns."""
+"""Play: a seat's pending choices, its submits (one use case for a thread and an event loop),
+bots' turns."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol, TypeVar
 
 from domain.bots.turns import bot_choice, next_bot_seat
 from domain.engine import JSON, Choice
 from domain.errors import SeatResigned, StaleDecision, VersionConflict
-from domain.model.idempotency import Remembered, fingerprint, same_request
+from domain.model.idempotency import fingerprint, same_request
 from domain.model.match import Match, SubmitResult
 from domain.ports import BotGame, UnitOfWork
 from domain.services.core import MAX_RETRIES, ServiceCore
 from domain.services.decisions import describe_decision, next_decision
-from domain.transactions import QueuedTransactions, Work
-
-T = TypeVar("T")
-
-
-class Offload(Protocol):
-    """Runs a blocking call on a thread and awaits its value (the API's thread pool)."""
-
-    def __call__(self, call: Callable[[], T], /) -> Awaitable[T]: ...
+from domain.transactions import InPlace, Work, WorkRunner, completed
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +29,56 @@ class PendingChoices:
     decision_version: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SubmitAnswer:
+    """What a submit answers its seat, the same for every API, and what its idempotency key
+    answers again."""
+
+    game_type: str
+    status: str
+    """``sealed`` (others still choosing) or ``applied``."""
+    version: int
+    decision_version: int | None
+    """The seat's concurrency token now (None when it has nothing to decide)."""
+    events: list[dict[str, JSON]]
+    """The events the submit produced, as the seat sees them."""
+    next: dict[str, JSON] | None
+    """What the seat must decide next (None if nothing)."""
+
+    def recorded(self) -> dict[str, JSON]:
+        """As stored with its idempotency key."""
+        return {
+            "game_type": self.game_type,
+            "status": self.status,
+            "version": self.version,
+            "decision_version": self.decision_version,
+            "events": self.events,
+            "next": self.next,
+        }
+
+    @classmethod
+    def replayed(cls, recorded: dict[str, JSON], game_type: str) -> SubmitAnswer:
+        """A stored answer; one stored before answers named their game type gets its game's."""
+        return cls(
+            recorded.get("game_type") or game_type,
+            recorded["status"],
+            recorded["version"],
+            recorded.get("decision_version"),
+            recorded["events"],
+            recorded.get("next"),
+        )
+
+
 SubmitListener = Callable[[str, list[str]], None]
 """Told of every committed submit: its status and the types of the events it produced."""
 
 
 class PlayService:
-    def __init__(self, core: ServiceCore) -> None:
+    def __init__(self, core: ServiceCore, on_loop: WorkRunner | None = None) -> None:
         self.core = core
+        self.on_loop = on_loop
+        """How ``submit_async`` runs its steps on an event loop (the composition root's adapter:
+        the commit awaited, blocking calls on threads); None: in place, as ``submit``."""
         self.submit_listeners: list[SubmitListener] = []
 
     def pending(self, game_id: str, token: str | None) -> PendingChoices:
@@ -69,61 +103,59 @@ class PlayService:
         version: int | None = None,
         idempotency_key: str | None = None,
         decision_version: int | None = None,
-    ) -> dict[str, JSON]:
-        """Seal or apply a seat's choice; a retried key returns the first result unchanged, the
-        same key with another choice or version is refused."""
-        request, expected = _submit_request(choice, version, decision_version)
-        for attempt in range(MAX_RETRIES):
-            work = self._submit_work(game_id, token, choice, expected, idempotency_key, request)
-            try:
-                response, result, match = self.core.transactions.run(game_id, work)
-            except VersionConflict as conflict:
-                # Another writer got there first: the guards are simply run again on the fresh
-                # state, which answers 409 only if this seat's own decision has moved on.
-                if not _gives_up(conflict, attempt):
-                    continue
-                earlier = None
-                if idempotency_key is not None:
-                    earlier = self._remembered(game_id, token, idempotency_key)
-                return _answer_after_giving_up(conflict, earlier, request)
-            if result is not None:
-                self._after_submit(result, match)
-            return response
-        raise AssertionError("unreachable")
+    ) -> SubmitAnswer:
+        """``submit_async`` on the caller's thread: each step run in place."""
+        steps = InPlace(self.core.transactions)
+        return completed(
+            self._submit(steps, game_id, token, choice, version, idempotency_key, decision_version)
+        )
 
     async def submit_async(
         self,
-        offload: Offload,
         game_id: str,
         token: str | None,
         choice: Choice,
         version: int | None = None,
         idempotency_key: str | None = None,
         decision_version: int | None = None,
-    ) -> dict[str, JSON]:
-        """``submit`` for an event loop: the submit is queued to the group commit and its answer
-        awaited, so no thread is held while it waits for its commit; ``offload`` runs on a thread
-        what blocks (reading an earlier answer, publishing). Same guards, retries and answers."""
-        transactions = self.core.transactions
-        if not isinstance(transactions, QueuedTransactions):
-            return await offload(
-                partial(self.submit, game_id, token, choice, version, idempotency_key, decision_version)
-            )
+    ) -> SubmitAnswer:
+        """Seal or apply a seat's choice, answered once it is committed: the one handler of a move
+        (REST, the pre-resolved REST route, GraphQL). A retried key returns the first answer
+        unchanged, the same key with another choice or version is refused."""
+        steps = self.on_loop or InPlace(self.core.transactions)
+        return await self._submit(steps, game_id, token, choice, version, idempotency_key, decision_version)
+
+    async def _submit(
+        self,
+        steps: WorkRunner,
+        game_id: str,
+        token: str | None,
+        choice: Choice,
+        version: int | None,
+        idempotency_key: str | None,
+        decision_version: int | None,
+    ) -> SubmitAnswer:
         request, expected = _submit_request(choice, version, decision_version)
         for attempt in range(MAX_RETRIES):
             work = self._submit_work(game_id, token, choice, expected, idempotency_key, request)
             try:
-                response, result, match = await asyncio.wrap_future(transactions.start(game_id, work))
+                answer, result, match = await steps.transaction(game_id, work)
             except VersionConflict as conflict:
+                # Another writer got there first: the guards are simply run again on the fresh
+                # state, which answers 409 only if this seat's own decision has moved on.
                 if not _gives_up(conflict, attempt):
                     continue
-                earlier = None
-                if idempotency_key is not None:
-                    earlier = await offload(partial(self._remembered, game_id, token, idempotency_key))
-                return _answer_after_giving_up(conflict, earlier, request)
+                # A retry whose first try committed gets that first answer; else the conflict.
+                if idempotency_key is None:
+                    raise
+                replay = partial(self._replay, game_id, token, idempotency_key, request)
+                earlier = await steps.blocking(replay)
+                if earlier is None:
+                    raise
+                return earlier
             if result is not None:
-                await offload(partial(self._after_submit, result, match))
-            return response
+                await steps.blocking(partial(self._after_submit, result, match))
+            return answer
         raise AssertionError("unreachable")
 
     def _submit_work(
@@ -134,8 +166,8 @@ class PlayService:
         expected: tuple[int | None, int | None],
         idempotency_key: str | None,
         request: str,
-    ) -> Work[tuple[dict[str, JSON], SubmitResult | None, Match]]:
-        def work(uow: UnitOfWork) -> tuple[dict[str, JSON], SubmitResult | None, Match]:
+    ) -> Work[tuple[SubmitAnswer, SubmitResult | None, Match]]:
+        def work(uow: UnitOfWork) -> tuple[SubmitAnswer, SubmitResult | None, Match]:
             match = uow.games.get(game_id, for_update=True)
             seat = self.core.require_seat(match, token)
             key = f"{seat}:{idempotency_key}" if idempotency_key is not None else None
@@ -143,25 +175,25 @@ class PlayService:
                 earlier = uow.games.idempotent_result(game_id, key)
                 if earlier is not None:
                     same_request(earlier, request)
-                    return earlier.response, None, match
+                    return SubmitAnswer.replayed(earlier.response, match.game_type), None, match
             if match.seats[seat].has_quit:
                 raise SeatResigned(
                     "seat {seat} has {stand_in}", seat=seat, stand_in=match.seats[seat].stand_in
                 )
             result = match.submit(seat, choice, *expected)
             match.return_to_seat(seat)  # acting again takes the seat back from a stand-in bot
-            response: dict[str, JSON] = {
-                "game_type": match.game_type,
-                "status": result.status,
-                "version": match.version,
-                "decision_version": match.decision_version_for(seat),
-                "events": [event.for_viewer(seat) for event in result.events],
-                "next": next_decision(match, seat),
-            }
+            answer = SubmitAnswer(
+                match.game_type,
+                result.status,
+                match.version,
+                match.decision_version_for(seat),
+                [event.for_viewer(seat) for event in result.events],
+                next_decision(match, seat),
+            )
             self.core.save(uow, match, seat)
             if key is not None:
-                uow.games.remember_result(game_id, key, response, request)
-            return response, result, match
+                uow.games.remember_result(game_id, key, answer.recorded(), request)
+            return answer, result, match
 
         return work
 
@@ -169,11 +201,16 @@ class PlayService:
         self._submitted(result)
         self.core.committed(match)
 
-    def _remembered(self, game_id: str, token: str | None, key: str) -> Remembered | None:
+    def _replay(self, game_id: str, token: str | None, key: str, request: str) -> SubmitAnswer | None:
+        """The first answer to this seat's ``key``, if any (refused for another request)."""
         with self.core.uow() as uow:
             match = uow.games.get(game_id)
             seat = self.core.require_seat(match, token)
-            return uow.games.idempotent_result(game_id, f"{seat}:{key}")
+            earlier = uow.games.idempotent_result(game_id, f"{seat}:{key}")
+        if earlier is None:
+            return None
+        same_request(earlier, request)
+        return SubmitAnswer.replayed(earlier.response, match.game_type)
 
     def play_bot_turn(self, game_id: str) -> bool:
         """Play one pending decision of a bot seat, if any; True when one was played.
@@ -229,14 +266,3 @@ def _submit_request(
 def _gives_up(conflict: VersionConflict, attempt: int) -> bool:
     """Whether a conflicted submit stops retrying: its own decision moved on, or no tries left."""
     return isinstance(conflict, StaleDecision) or attempt == MAX_RETRIES - 1
-
-
-def _answer_after_giving_up(
-    conflict: VersionConflict, earlier: Remembered | None, request: str
-) -> dict[str, JSON]:
-    """After the last conflict: the first answer to the same idempotent submit (a retry whose first
-    try committed), else the conflict itself."""
-    if earlier is None:
-        raise conflict
-    same_request(earlier, request)
-    return earlier.response

@@ -15,11 +15,11 @@ from typing import Any, Self
 import pytest
 from sqlalchemy import Engine
 
-from domain.engine import JSON
 from domain.errors import VersionConflict
 from domain.model.match import Match
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.play import SubmitAnswer
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 from tests.integration.duel_play import StartedDuel, start_duel
@@ -97,8 +97,8 @@ def gated_service(db_engine: Engine, registry: EngineRegistry, gate: SaveGate) -
 
 def both_seats_play(
     service: Services, duel: StartedDuel, version: int | None, seats: tuple[int, int] = (0, 1)
-) -> list[dict[str, JSON] | BaseException]:
-    def submit(seat: int) -> dict[str, JSON] | BaseException:
+) -> list[SubmitAnswer | BaseException]:
+    def submit(seat: int) -> SubmitAnswer | BaseException:
         try:
             return service.play.submit(duel.game_id, duel.tokens[seat], {"card": 3}, version)
         except VersionConflict as conflict:
@@ -120,13 +120,13 @@ def test_of_two_submits_of_one_seat_on_the_same_version_exactly_one_wins(
         gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version, (0, 0)
     )
 
-    wins = [o for o in outcomes if isinstance(o, dict)]
+    wins = [o for o in outcomes if isinstance(o, SubmitAnswer)]
     conflicts = [o for o in outcomes if isinstance(o, VersionConflict)]
     assert len(wins) == 1 and len(conflicts) == 1, outcomes
     winner = 0
     stored = plain.core.load(duel.game_id)
     history = plain.reads.history(duel.game_id, after=0, limit=1_000)
-    assert stored.version == before.version + 1 == wins[0]["version"]
+    assert stored.version == before.version + 1 == wins[0].version
     assert stored.sealed == {winner: {"card": 3}}
     assert stored.last_seq == before.last_seq + 1
     assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
@@ -145,7 +145,7 @@ def test_two_seats_sealing_on_the_same_version_both_land(
 
     outcomes = both_seats_play(gated_service(postgres_engine, registry, SaveGate(2)), duel, before.version)
 
-    assert sorted(o["status"] for o in outcomes if isinstance(o, dict)) == ["applied", "sealed"]
+    assert sorted(o.status for o in outcomes if isinstance(o, SubmitAnswer)) == ["applied", "sealed"]
     assert plain.core.load(duel.game_id).version == before.version + 2
 
 
@@ -159,7 +159,7 @@ def test_two_submits_without_a_version_both_land_after_a_retry(
 
     outcomes = both_seats_play(gated_service(postgres_engine, registry, SaveGate(2)), duel, None)
 
-    assert sorted(o["status"] for o in outcomes if isinstance(o, dict)) == ["applied", "sealed"]
+    assert sorted(o.status for o in outcomes if isinstance(o, SubmitAnswer)) == ["applied", "sealed"]
     stored = plain.core.load(duel.game_id)
     history = plain.reads.history(duel.game_id, after=0, limit=1_000)
     assert stored.version == before.version + 2

@@ -45,7 +45,7 @@ def test_concurrent_submits_without_a_version_all_land_on_postgresql(
             card = 1 + (n + i) % 3
             try:
                 result = service.play.submit(duel.game_id, duel.tokens[n % 2], {"card": card})
-                outcomes.append(str(result["status"]))
+                outcomes.append(str(result.status))
             except Exception as exc:
                 outcomes.append(type(exc).__name__)
         return outcomes

@@ -22,7 +22,8 @@ from domain.errors import IllegalChoice, NotYourDecision
 from domain.ports import UnitOfWork
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from persistence.group_commit import GroupCommitter
+from domain.services.play import SubmitAnswer
+from persistence.group_commit import AwaitedCommits, GroupCommitter
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 from tests.integration.duel_play import StartedDuel, start_duel
@@ -88,9 +89,9 @@ def test_submits_queued_together_commit_in_one_transaction_in_order_per_game(
     assert committer.batches == batches + 2  # the held work's, then all eight together
     pairs = zip(answers[::2], answers[1::2], strict=True)
     for duel, version, pair in zip(duels, versions, pairs, strict=True):
-        assert sorted(a["status"] for a in pair) == ["applied", "sealed"]
+        assert sorted(a.status for a in pair) == ["applied", "sealed"]
         stored = service.core.load(duel.game_id)
-        assert stored.version == version + 2 == max(a["version"] for a in pair)
+        assert stored.version == version + 2 == max(a.version for a in pair)
         assert stored.engine.dump(stored.state)["phase"] == "bank"
         history = service.reads.history(duel.game_id, after=0, limit=1_000)
         assert [e.seq for e in history] == list(range(1, stored.last_seq + 1))
@@ -108,7 +109,7 @@ def test_a_refused_move_is_answered_alone_and_the_rest_of_its_batch_commits(
     )
 
     assert isinstance(outcome(futures[0]), IllegalChoice)
-    assert sorted(f.result()["status"] for f in futures[1:]) == ["applied", "sealed"]
+    assert sorted(f.result().status for f in futures[1:]) == ["applied", "sealed"]
     assert service.core.load(good.game_id).version == before[good.game_id] + 2
     assert service.core.load(bad.game_id).version == before[bad.game_id]
 
@@ -140,7 +141,7 @@ def test_a_work_refused_after_writing_is_undone_alone_wherever_it_sits_in_its_ba
     )
 
     assert isinstance(outcome(futures[0]), NotYourDecision)
-    assert futures[1].result()["status"] == "sealed"
+    assert futures[1].result().status == "sealed"
     assert isinstance(outcome(futures[2]), NotYourDecision)
     assert service.core.load(kept.game_id).version == before[kept.game_id] + 1
     for duel in (undone_first, undone_last):
@@ -172,7 +173,7 @@ def test_a_work_alone_in_its_batch_is_undone_without_a_savepoint(
         with pytest.raises(NotYourDecision):
             committer.run(duel.game_id, writes_then_refuses)
         assert service.core.load(duel.game_id).version == before
-        assert card(service, duel, 0)()["status"] == "sealed"
+        assert card(service, duel, 0)().status == "sealed"
     finally:
         event.remove(db_engine, "before_cursor_execute", count)
     assert savepoints == []
@@ -194,7 +195,7 @@ def test_a_database_error_fails_every_work_of_its_batch(service: Services, commi
     assert all(isinstance(outcome(f), SQLAlchemyError) for f in futures)
     assert [service.core.load(d.game_id).version for d in duels] == before
     # the writer goes on: the next batch commits
-    assert card(service, duels[0], 0)()["status"] == "sealed"
+    assert card(service, duels[0], 0)().status == "sealed"
 
 
 def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
@@ -223,8 +224,9 @@ def test_the_end_of_a_game_and_its_finished_work_commit_together_or_not_at_all(
 def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
     service: Services, committer: GroupCommitter
 ) -> None:
-    """``submit_async`` queues the submit and awaits the writer's answer: while the writer is held,
-    nothing runs on a thread for it, and the answer (then the publish) comes after the commit."""
+    """``submit_async`` on the event loop's adapter queues the submit and awaits the writer's
+    answer: while the writer is held, nothing runs on a thread for it, and the answer (then the
+    publish) comes after the commit."""
     duel = start_duel(service)
     holding, release = threading.Event(), threading.Event()
     offloaded: list[str] = []
@@ -233,17 +235,17 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
         offloaded.append("waiting" if not release.is_set() else "after commit")
         return await asyncio.to_thread(call)
 
+    service.play.on_loop = AwaitedCommits(committer, offload)
+
     def hold(_uow: UnitOfWork) -> None:
         holding.set()
         release.wait(10)
 
-    async def scenario() -> dict[str, Any]:
+    async def scenario() -> SubmitAnswer:
         held = committer.start("", hold)
         assert await asyncio.to_thread(holding.wait, 10)
         submit = asyncio.create_task(
-            service.play.submit_async(
-                offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1"
-            )
+            service.play.submit_async(duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
         )
         while committer._queues[0].qsize() < 1 and not offloaded:
             await asyncio.sleep(0.005)
@@ -255,12 +257,12 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
         return answer
 
     answer = asyncio.run(scenario())
-    assert answer["status"] == "sealed"
-    assert service.core.load(duel.game_id).version == answer["version"]
+    assert answer.status == "sealed"
+    assert service.core.load(duel.game_id).version == answer.version
     assert offloaded == ["after commit"]
     # The same key and body repeated answers the first result, through the same path.
     again = asyncio.run(
-        service.play.submit_async(offload, duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
+        service.play.submit_async(duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
     )
     assert again == answer
 
@@ -314,7 +316,7 @@ def test_several_writers_commit_games_in_parallel_and_each_game_in_order(
                     lambda pair: card(service, pair[0], pair[1])(), [(d, s) for d in duels for s in (0, 1)]
                 )
             )
-        assert sorted(a["status"] for a in answers) == ["applied"] * 8 + ["sealed"] * 8
+        assert sorted(a.status for a in answers) == ["applied"] * 8 + ["sealed"] * 8
         for duel in duels:
             stored = service.core.load(duel.game_id)
             history = service.reads.history(duel.game_id, after=0, limit=1_000)

@@ -30,7 +30,7 @@ def test_players_games_and_reissued_tokens_survive_in_the_database(
     assert mine.waiting_since is not None
 
     reissued = service.reissue_seat_token(ann.token, game_id, 0)
-    assert games.play.submit(game_id, reissued.token, {"card": 2})["status"] == "sealed"
+    assert games.play.submit(game_id, reissued.token, {"card": 2}).status == "sealed"
     with uow_factory.db_engine.connect() as connection:
         stored = connection.execute(select(players)).mappings().one()
         links = connection.execute(select(player_seats)).mappings().all()

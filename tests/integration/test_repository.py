@@ -207,7 +207,7 @@ def test_a_retried_submit_returns_the_remembered_response(
     first = service.play.submit(duel.game_id, duel.tokens[0], {"card": 2}, idempotency_key="k1")
     again = service.play.submit(duel.game_id, duel.tokens[0], {"card": 2}, idempotency_key="k1")
     assert again == first
-    assert service.core.load(duel.game_id).version == first["version"]
+    assert service.core.load(duel.game_id).version == first.version
 
 
 def test_listing_is_newest_first_and_filters_by_status_and_type(

@@ -93,7 +93,7 @@ def test_sealed_choices_stay_secret_until_the_last_seat_seals(
 ) -> None:
     game_id, _, tokens = started_game(service)
     first = service.play.submit(game_id, tokens[0], {"card": 3})
-    assert first["status"] == "sealed"
+    assert first.status == "sealed"
     # the sealing seat sees its own choice; the other seat and spectators only see who sealed
     _, theirs = service.reads.events(game_id, tokens[1], 0, 100)
     _, spectator = service.reads.events(game_id, None, 0, 100)
@@ -103,8 +103,8 @@ def test_sealed_choices_stay_secret_until_the_last_seat_seals(
     pending = service.play.pending(game_id, tokens[1])
     assert pending.decision is not None and pending.decision["sealed"] == [0]
     second = service.play.submit(game_id, tokens[1], {"card": 2})
-    assert second["status"] == "applied"
-    reveal = next(e for e in second["events"] if e["type"] == "reveal")
+    assert second.status == "applied"
+    reveal = next(e for e in second.events if e["type"] == "reveal")
     assert reveal["data"]["choices"] == {"0": {"card": 3}, "1": {"card": 2}}
     published = [e for _, batch in publisher.published for e in batch]
     assert [e.seq for e in published] == list(range(1, len(published) + 1))
@@ -115,7 +115,7 @@ def test_a_seat_may_replace_its_sealed_choice(service: Services) -> None:
     service.play.submit(game_id, tokens[0], {"card": 1})
     service.play.submit(game_id, tokens[0], {"card": 3})
     result = service.play.submit(game_id, tokens[1], {"card": 2})
-    reveal = next(e for e in result["events"] if e["type"] == "reveal")
+    reveal = next(e for e in result.events if e["type"] == "reveal")
     assert reveal["data"]["choices"]["0"] == {"card": 3}
 
 
@@ -155,7 +155,7 @@ def test_idempotency_key_returns_the_first_result(service: Services) -> None:
     first = service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key="k1")
     again = service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key="k1")
     assert again == first
-    assert service.core.load(game_id).version == first["version"]
+    assert service.core.load(game_id).version == first.version
 
 
 def test_finished_game_reveals_scores_winner_and_verifiable_seed(service: Services) -> None:
@@ -163,7 +163,7 @@ def test_finished_game_reveals_scores_winner_and_verifiable_seed(service: Servic
     service.play.submit(game_id, tokens[0], {"card": 3})
     service.play.submit(game_id, tokens[1], {"card": 1})
     result = service.play.submit(game_id, tokens[0], {"action": "bank"})
-    over = next(e for e in result["events"] if e["type"] == "game_over")
+    over = next(e for e in result.events if e["type"] == "game_over")
     match = service.core.load(game_id)
     assert match.status.value == "finished"
     assert match.seed_revealed() == "seed-1"

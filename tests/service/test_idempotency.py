@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import TypeVar
 
 import pytest
 
 from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey, StaleDecision
+from domain.model.idempotency import Remembered
+from domain.ports import UnitOfWork
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from tests.duel_game import DuelEngine
@@ -48,11 +49,11 @@ def test_a_submit_key_reused_with_another_choice_is_refused_and_changes_nothing(
     with pytest.raises(IdempotencyKeyReused):
         service.play.submit(game_id, tokens[0], {"card": 3}, idempotency_key=KEY)
     with pytest.raises(IdempotencyKeyReused):
-        service.play.submit(game_id, tokens[0], {"card": 1}, version=first["version"], idempotency_key=KEY)
+        service.play.submit(game_id, tokens[0], {"card": 1}, version=first.version, idempotency_key=KEY)
     assert service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first
     assert service.core.load(game_id).sealed == {0: {"card": 1}}
     # the same key from another seat is that seat's own key
-    assert service.play.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)["status"] == "applied"
+    assert service.play.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY).status == "applied"
 
 
 def test_a_retried_join_returns_the_same_seat_and_token_and_takes_no_second_seat(
@@ -135,14 +136,20 @@ class _AlwaysStale:
     def run(self, key: str, work: object) -> object:
         raise StaleDecision("moved on")
 
-    def start(self, key: str, work: object) -> Future[object]:
-        future: Future[object] = Future()
-        future.set_exception(StaleDecision("moved on"))
-        return future
 
+class _Suspending:
+    """Runs a submit's steps as an event loop's adapter would: each one suspends first."""
 
-async def _offload(call: Callable[[], T]) -> T:
-    return call()
+    def __init__(self, service: Services) -> None:
+        self.service = service
+
+    async def transaction(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
+        await asyncio.sleep(0)
+        return self.service.core.transactions.run(key, work)
+
+    async def blocking(self, call: Callable[[], T]) -> T:
+        await asyncio.sleep(0)
+        return call()
 
 
 def test_a_submit_that_gives_up_answers_its_committed_first_try_on_both_paths(
@@ -153,15 +160,28 @@ def test_a_submit_that_gives_up_answers_its_committed_first_try_on_both_paths(
     game_id, tokens = started(service)
     first = service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
     service.core.transactions = _AlwaysStale()
-    again = asyncio.run(
-        service.play.submit_async(_offload, game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
-    )
+    service.play.on_loop = _Suspending(service)
+    again = asyncio.run(service.play.submit_async(game_id, tokens[0], {"card": 1}, idempotency_key=KEY))
     assert service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first == again
     with pytest.raises(StaleDecision):
         service.play.submit(game_id, tokens[0], {"card": 1})
     with pytest.raises(StaleDecision):
-        asyncio.run(service.play.submit_async(_offload, game_id, tokens[0], {"card": 1}))
+        asyncio.run(service.play.submit_async(game_id, tokens[0], {"card": 1}))
     with pytest.raises(IdempotencyKeyReused):
-        asyncio.run(service.play.submit_async(_offload, game_id, tokens[0], {"card": 2}, idempotency_key=KEY))
+        asyncio.run(service.play.submit_async(game_id, tokens[0], {"card": 2}, idempotency_key=KEY))
     with pytest.raises(StaleDecision):
         service.play.submit(game_id, tokens[1], {"card": 2}, idempotency_key=KEY)
+
+
+def test_an_answer_stored_before_answers_named_their_game_type_is_replayed_with_it(
+    service: Services, store: FakeRepository
+) -> None:
+    game_id, tokens = started(service)
+    first = service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY)
+    stored = store.results[(game_id, f"0:{KEY}")]
+    older = {name: value for name, value in stored.response.items() if name != "game_type"}
+    store.results[(game_id, f"0:{KEY}")] = Remembered(older, stored.fingerprint)
+    assert service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first
+    service.core.transactions = _AlwaysStale()  # replayed after giving up, too
+    assert service.play.submit(game_id, tokens[0], {"card": 1}, idempotency_key=KEY) == first
+    assert first.game_type == "duel"

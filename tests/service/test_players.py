@@ -103,7 +103,7 @@ def test_a_lost_seat_token_is_reissued_only_for_the_players_own_seat(
     assert reissued.version == before + 1
     with pytest.raises(Unauthorized):  # the old seat token stops working
         games.play.submit(game_id, lost.token, {"card": 1})
-    assert games.play.submit(game_id, reissued.token, {"card": 1})["status"] == "sealed"
+    assert games.play.submit(game_id, reissued.token, {"card": 1}).status == "sealed"
 
     with pytest.raises(Forbidden):
         players.reissue_seat_token(bob.token, game_id, 0)
@@ -121,7 +121,7 @@ def test_anonymous_seats_keep_working_beside_player_seats(games: Services, playe
     anonymous = games.seats.join(created.match.id, "anon")
     players.join(created.match.id, ann.token, None)
     games.seats.start(created.match.id, created.host_token)
-    assert games.play.submit(created.match.id, anonymous.token, {"card": 2})["status"] == "sealed"
+    assert games.play.submit(created.match.id, anonymous.token, {"card": 2}).status == "sealed"
     match = games.core.load(created.match.id)
     assert match.seats[0].player_id is None
     assert match.seats[1].player_id == ann.player.id

@@ -8,6 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from api.edge.input_limits import INT32_MAX, check_json_depth
 from api.rest.models.games import DecisionPublic, translated_decision
+from domain.services.play import SubmitAnswer
 from domain.services.replay import Replayed
 
 
@@ -69,9 +70,9 @@ class SubmitResultPublic(BaseModel):
     )
 
     @classmethod
-    def of(cls, result: dict[str, Any], lang: str) -> SubmitResultPublic:
-        """A submit's answer (as the service records it), the next prompt in ``lang``."""
-        answer = cls.model_validate(result)
+    def of(cls, submitted: SubmitAnswer, lang: str) -> SubmitResultPublic:
+        """A submit's answer, the next prompt in ``lang``."""
+        answer = cls.model_validate(submitted.recorded())
         if answer.next is not None and answer.next.decision is not None:
             decision = translated_decision(answer.next.decision.model_dump(), answer.game_type, lang)
             answer.next.decision = decision

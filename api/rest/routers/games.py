@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response
-from starlette.concurrency import run_in_threadpool
 
 from api.deps import (
     AddressDep,
@@ -450,19 +449,11 @@ async def submit_choice(
 ) -> SubmitResultPublic:
     """Submit one of the listed choices: sealed (others still choosing) or applied (the next
     decision's prompt in ``lang``)."""
-    result = await play.submit_async(
-        run_in_threadpool,
-        game_id,
-        token,
-        body.choice,
-        body.version,
-        idempotency_key,
-        body.decision_version,
+    answer = await play.submit_async(
+        game_id, token, body.choice, body.version, idempotency_key, body.decision_version
     )
-    if "game_type" not in result:  # an answer remembered before answers named the game type
-        result = {**result, "game_type": play.pending(game_id, token).game_type}
     response.headers["Content-Language"] = lang
-    return SubmitResultPublic.of(result, lang)
+    return SubmitResultPublic.of(answer, lang)
 
 
 @router.get("/{game_id}/events", operation_id="listEvents", openapi_extra=problems("game_not_found"))
