@@ -19,6 +19,7 @@ import argparse
 import importlib
 import json
 import os
+import pkgutil
 import platform
 import random
 import statistics
@@ -33,12 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import domain.games  # noqa: E402
 from domain.engine import JSON, Choice, GameEngine  # noqa: E402
+from domain.manifest import HostedGame  # noqa: E402
 from domain.model.seeding import rng_for_seed  # noqa: E402
 from domain.registry import EngineRegistry, default_registry  # noqa: E402
-
-GAME_PACKAGES = ("im_schutze_der_burg", "keythedral", "carcassonne")
-"""Packages under ``domain.games`` that ``--discover`` loads even before they are registered."""
 
 FORCED_OPTIONS: dict[str, dict[str, JSON]] = {"carcassonne": {"abbey_and_mayor": True}}
 """Options the targets are stated for (Carcassonne: with the Abbey & Mayor expansion)."""
@@ -184,15 +184,15 @@ def profile_row(engine: GameEngine[Any], players: int, games: int, top: int = 25
 def engines_to_bench(registry: EngineRegistry, discover: bool) -> list[GameEngine[Any]]:
     engines = {engine.meta.slug: engine for engine in registry}
     if discover:
-        for package in GAME_PACKAGES:
+        for package in pkgutil.iter_modules(domain.games.__path__, "domain.games."):
             try:
-                module = importlib.import_module(f"domain.games.{package}")
+                module = importlib.import_module(package.name)
             except Exception as exc:
-                print(f"note: domain.games.{package} does not import: {exc}", file=sys.stderr)
+                print(f"note: {package.name} does not import: {exc}", file=sys.stderr)
                 continue
-            engine = getattr(module, "ENGINE", None)
-            if engine is not None:
-                engines.setdefault(engine.meta.slug, engine)
+            game = vars(module).get("GAME")
+            if isinstance(game, HostedGame):
+                engines.setdefault(game.slug, game.engine)
     return [engines[slug] for slug in sorted(engines)]
 
 

@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from domain.bots import choose, context_for  # noqa: E402
-from domain.games.keythedral import ENGINE  # noqa: E402
+from domain.games.keythedral import ENGINE, GAME  # noqa: E402
 from domain.model.seeding import rng_for_seed  # noqa: E402
 
 
@@ -33,7 +33,7 @@ def play(players: int, seed: str, bots: list[str]) -> dict[str, int]:
     while (decision := ENGINE.decision(state)) is not None:
         choices = {}
         for seat in decision.seats:
-            context = context_for(ENGINE, state, decision, seat)
+            context = context_for(ENGINE, state, decision, seat, GAME.search)
             choices[seat] = choose(bots[seat % len(bots)], context, rngs[seat])
         counts["clicks"] += len(decision.seats)
         if decision.kind == "law_window":

@@ -1,7 +1,9 @@
 """Static game data ("everything printed on the components") in a chosen language.
 
 Each hosted game has a pure builder in ``domain/games/<game>/catalog.py`` that reads the engine's
-own data tables, so the numbers a client shows are the numbers the rules use. Texts come from two
+own data tables, so the numbers a client shows are the numbers the rules use; the game's
+``HostedGame`` manifest carries it and the registry answers it by slug. This module holds the base
+types only and imports no game. Texts come from two
 places only: the engine's data files where they already carry a text (a law card's English and
 French text, a winter card's English text), and the game's ``i18n/<lang>.json`` for everything else.
 """
@@ -23,7 +25,6 @@ Texts = Mapping[str, str]
 class GameCatalog:
     """How to describe one game: its i18n package, texts from its data files, and its builder."""
 
-    slug: str
     package: str
     build: Callable[[Texts], dict[str, JSON]]
     """The game-specific static data, with texts looked up in the given table."""
@@ -95,25 +96,10 @@ def prompt_text(catalog: GameCatalog | None, kind: str, lang: str, fallback: str
     return catalog.texts(lang).get(f"prompt.{kind}", fallback)
 
 
-def all_catalogs() -> dict[str, GameCatalog]:
-    """The catalog of every hosted game, by slug."""
-    return dict(_all_catalogs())
-
-
-@cache
-def _all_catalogs() -> tuple[tuple[str, GameCatalog], ...]:
-    from domain.games.carcassonne.catalog import CATALOG as carcassonne
-    from domain.games.im_schutze_der_burg.catalog import CATALOG as isdb
-    from domain.games.keythedral.catalog import CATALOG as keythedral
-
-    return tuple((c.slug, c) for c in (isdb, keythedral, carcassonne))
-
-
 __all__ = [
     "LANGUAGES",
     "GameCatalog",
     "Translator",
-    "all_catalogs",
     "bot_levels",
     "describe",
     "prompt_text",

@@ -173,16 +173,6 @@ class GameEngine(Protocol[S]):
         ...
 
 
-class CopiesState(Protocol[S]):
-    """Optional for an engine whose ``load`` costs more than copying a live state (Carcassonne
-    replays its board on load): storage may then keep committed states and copy them instead of
-    loading the stored dump."""
-
-    def copy_state(self, state: S) -> S:
-        """An independent copy that behaves exactly as ``load(dump(state))`` would."""
-        ...
-
-
 def reveal_event(choices: Mapping[int, Choice], **extra: JSON) -> Event:
     """The public event that opens sealed simultaneous choices, all at once."""
     return Event(

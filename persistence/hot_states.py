@@ -1,7 +1,7 @@
 """Engine states of recently committed games, kept in memory so a load can skip ``engine.load``.
 
 Loading a Carcassonne game rebuilds its board by placing every tile again, a cost that grows with
-the game. An engine that can copy a state for less than a load (``domain.engine.CopiesState``)
+the game. A game that can copy a state for less than a load (``HostedGame.copy_state``)
 gets its committed states kept here: ``save`` takes a private copy of exactly the state it dumps,
 and the unit of work keeps it once the commit succeeded. A later load of that game whose row (read
 in that same load) has the kept version gets it instead of a load: a writer takes the kept state
@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from domain.engine import GameEngine
-
 Copier = Callable[[Any], Any]
 
 
@@ -28,12 +26,6 @@ class _Kept:
     version: int
     state: Any
     copy: Copier
-
-
-def state_copier(engine: GameEngine[Any]) -> Copier | None:
-    """The engine's ``copy_state`` when it has one (an optional capability of engines)."""
-    copier = getattr(engine, "copy_state", None)
-    return copier if callable(copier) else None
 
 
 class HotStates:

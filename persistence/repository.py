@@ -45,7 +45,7 @@ from domain.ports import BotGame
 from domain.registry import EngineRegistry
 from persistence import fast_json
 from persistence.driver_sql import DriverStatement
-from persistence.hot_states import HotStates, state_copier
+from persistence.hot_states import HotStates
 from persistence.mapping import (
     FIXED_GAME_COLUMNS,
     changed_game_values,
@@ -377,7 +377,7 @@ class SqlGameRepository:
         self.written.append(match.id)
         if self._hot_states is None or match.state is None:
             return
-        copy = state_copier(match.engine)
+        copy = self.registry.game(match.game_type).copy_state
         if copy is not None:
             self.to_keep.append((match.id, match.version, copy(match.state), copy))
 

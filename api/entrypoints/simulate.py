@@ -16,13 +16,14 @@ import random
 import sys
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.bots import BOT_LEVELS, choose, context_for
 from domain.engine import JSON, Choice, GameEngine
 from domain.errors import DomainError
+from domain.manifest import HostedGame
 from domain.model.seeding import rng_for_seed
 from domain.registry import EngineRegistry, default_registry
 
@@ -134,12 +135,12 @@ def main(args: Sequence[str], registry: EngineRegistry | None = None) -> int:
         return int(exc.code) if isinstance(exc.code, int) else 2
     registry = registry if registry is not None else default_registry()
     try:
-        engine, players, resolved, bots = _resolve(options, registry)
+        game, players, resolved, bots = _resolve(options, registry)
     except (UsageError, DomainError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     summary = simulate(
-        engine,
+        game,
         players,
         resolved,
         games=options.games,
@@ -216,10 +217,10 @@ def parse_options(items: Sequence[str]) -> dict[str, JSON]:
 
 def _resolve(
     options: argparse.Namespace, registry: EngineRegistry
-) -> tuple[GameEngine[Any], int, dict[str, JSON], tuple[str, ...]]:
-    engine = registry.get(options.game)
-    resolved = engine.meta.resolve_options(parse_options(options.options))
-    meta = engine.meta
+) -> tuple[HostedGame[Any], int, dict[str, JSON], tuple[str, ...]]:
+    game = registry.game(options.game)
+    meta = game.engine.meta
+    resolved = meta.resolve_options(parse_options(options.options))
     most = meta.max_players_for(resolved)
     if not meta.min_players <= options.players <= most:
         raise UsageError(
@@ -235,11 +236,11 @@ def _resolve(
     unknown = sorted({level for level in bots if level not in BOT_LEVELS})
     if unknown:
         raise UsageError(f"unknown bot level(s) {', '.join(unknown)}; known: {', '.join(BOT_LEVELS)}")
-    return engine, options.players, resolved, bots
+    return game, options.players, resolved, bots
 
 
 def simulate(
-    engine: GameEngine[Any],
+    game: HostedGame[Any],
     players: int,
     options: Mapping[str, JSON],
     *,
@@ -252,11 +253,11 @@ def simulate(
     """Play ``games`` games and collect their results."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    summary = Summary(engine.meta.slug, players, tuple(bots), dict(options), seed)
+    summary = Summary(game.slug, players, tuple(bots), dict(options), seed)
     started = time.perf_counter()
-    with tqdm(total=games, desc=engine.meta.slug, unit="game", file=sys.stderr, disable=not progress) as bar:
+    with tqdm(total=games, desc=game.slug, unit="game", file=sys.stderr, disable=not progress) as bar:
         for index in range(games):
-            result = play_one(engine, players, options, index, f"{seed}-{index}", bots, decision_cap)
+            result = play_one(game, players, options, index, f"{seed}-{index}", bots, decision_cap)
             summary.results.append(result)
             bar.update(1)
             if result.abnormal is not None:
@@ -266,7 +267,7 @@ def simulate(
 
 
 def play_one(
-    engine: GameEngine[Any],
+    game: HostedGame[Any],
     players: int,
     options: Mapping[str, JSON],
     index: int,
@@ -275,7 +276,7 @@ def play_one(
     decision_cap: int,
 ) -> GameResult:
     """One whole game; any way it can go wrong becomes an ``Abnormal`` result, never an exception."""
-    check: Callable[[Any], list[str]] | None = getattr(engine, "check_invariants", None)
+    engine, check = game.engine, game.check_invariants
     bot_rngs = [random.Random(f"tabletop-bots:{seed}:{seat}") for seat in range(players)]
     decisions = 0
     largest = Largest()
@@ -298,7 +299,7 @@ def play_one(
                 return abnormal(f"no end after {decision_cap} decisions (safety cap)")
             choices: dict[int, Choice] = {}
             for seat in decision.seats:
-                context = context_for(engine, state, decision, seat)
+                context = context_for(engine, state, decision, seat, game.search)
                 largest = largest.grown(len(context.choices), decision.kind, view_bytes(engine, state, seat))
                 if not context.choices:
                     return abnormal(f"seat {seat} is asked ({decision.kind}) but has no legal choice")

@@ -159,7 +159,7 @@ class GameTypeQuery:
     @strawberry.field(description="The hosted game types with player counts and options.")
     def game_types(self, info: Info, lang: str | None = None) -> list[GameType]:
         language = lang_of(info, lang)
-        types = [GameTypePublic.of(e, language) for e in container_of(info).core.registry]
+        types = [GameTypePublic.of(g, language) for g in container_of(info).core.registry.games()]
         return [GameType(**game_type_fields(t)) for t in types]
 
     @strawberry.field(
@@ -171,10 +171,10 @@ class GameTypeQuery:
 
         def read() -> GameTypeDetail:
             try:
-                engine = registry.get(slug)
+                game = registry.game(slug)
             except UnknownGameType as exc:
                 raise GameTypeNotFound.saying(exc.detail) from None
-            detail = GameTypeDetailPublic.detail(engine, language)
+            detail = GameTypeDetailPublic.detail(game, language)
             return GameTypeDetail(
                 **game_type_fields(detail),
                 language=detail.language,

@@ -339,6 +339,7 @@ class GameQuery:
             return game_of(
                 GamePublic.of(
                     match,
+                    core.registry.catalog(match.game_type),
                     core.viewer(match, token),
                     presence.connected(match.id),
                     language,

@@ -28,6 +28,7 @@ from api.graphql.games import (
 )
 from api.rest.models.games import translated_decision
 from api.rest.models.play import ChoiceSubmit, ReplayPublic
+from domain.catalog import GameCatalog
 
 
 @strawberry.type
@@ -118,14 +119,16 @@ EventsResult = Annotated[EventPage | Problem, strawberry.union("EventsResult")]
 ReplayResult = Annotated[Replay | Problem, strawberry.union("ReplayResult")]
 
 
-def offer_of(offer: Any, game_type: str | None = None, lang: str = "en") -> Choices | None:
+def offer_of(
+    offer: Any, game_type: str | None = None, catalog: GameCatalog | None = None, lang: str = "en"
+) -> Choices | None:
     """A seat's pending decision (as the service describes it) as a GraphQL ``Choices``, its
-    prompt in ``lang`` when the game type is known."""
+    prompt in ``lang`` (from the game's ``catalog``) when the game type is known."""
     if offer is None:
         return None
     decision = offer["decision"]
     if game_type is not None and decision is not None:
-        translated = translated_decision(decision, game_type, lang)
+        translated = translated_decision(decision, catalog, lang)
         decision = translated.model_dump(mode="json") if translated is not None else None
     return Choices(
         game_type=str(offer.get("game_type") or game_type or ""),  # older offers lack it
@@ -144,7 +147,9 @@ class PlayQuery:
 
         def read() -> Choices:
             pending = play.pending(game_id, token)
-            decision = translated_decision(pending.decision, pending.game_type, language)
+            decision = translated_decision(
+                pending.decision, play.core.registry.catalog(pending.game_type), language
+            )
             return Choices(
                 game_type=pending.game_type,
                 version=pending.version,
@@ -220,13 +225,14 @@ class PlayMutation:
             answer = await play.submit_async(
                 game_id, token, body.choice, body.version, key, body.decision_version
             )
+            catalog = play.core.registry.catalog(answer.game_type)
             return SubmitResult(
                 game_type=answer.game_type,
                 status=answer.status,
                 version=answer.version,
                 decision_version=answer.decision_version,
                 events=[Event(**e, game_type=answer.game_type) for e in answer.events],
-                next=offer_of(answer.next, answer.game_type, language),
+                next=offer_of(answer.next, answer.game_type, catalog, language),
             )
 
         return await attempt_async(submit)

@@ -21,6 +21,7 @@ from api.graphql.play import (
     offer_of,
 )
 from api.live.game_events import attending, follower_of, game_event_stream
+from domain.catalog import GameCatalog
 
 
 @strawberry.type
@@ -35,10 +36,11 @@ class Subscription:
     ) -> AsyncGenerator[Event, None]:
         container, token, language = container_of(info), token_of(info), lang_of(info, lang)
         follower = await follower_of(container, game_id, token)
+        catalog = container.core.registry.catalog(follower.game_type)
         async with attending(container, follower):
             stream = game_event_stream(container, game_id, follower.seat, max(0, after), follower.final_seq)
             async for event, live, seat in stream:
-                build = partial(_event, event, follower.game_type, language)
+                build = partial(_event, event, follower.game_type, catalog, language)
                 if live:
                     # The same for every follower of this game seeing it as ``seat`` in ``language``:
                     # executed and encoded by the first of them (api.graphql.fanout).
@@ -48,11 +50,11 @@ class Subscription:
                     yield build()
 
 
-def _event(shown: dict[str, Any], game_type: str, language: str) -> Event:
+def _event(shown: dict[str, Any], game_type: str, catalog: GameCatalog | None, language: str) -> Event:
     return Event(
         seq=shown["seq"],
         type=shown["type"],
         data=shown["data"],
         game_type=game_type,
-        next=offer_of(shown["next"], game_type, language),
+        next=offer_of(shown["next"], game_type, catalog, language),
     )

@@ -27,6 +27,7 @@ from api.openapi.contract import problems
 from api.rest.models.chat import ChatEntryPublic
 from api.rest.models.games import translated_decision
 from api.rest.models.play import ChoicesPublic
+from domain.catalog import GameCatalog
 from domain.model.chat import ChatEntry, Reader
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
@@ -155,6 +156,7 @@ async def _frames(
     close the event stream): the same pending read is awaited again. With ``talk`` (the chat's
     reader and where it starts) the chat's entries come too, and each ``id`` holds both places."""
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+    catalog = container.core.registry.catalog(follower.game_type)
     async with attending(container, follower):
         events: AsyncIterator[Any] = game_event_stream(
             container, follower.game_id, follower.seat, after, follower.final_seq
@@ -184,12 +186,12 @@ async def _frames(
                 shown, live, seat = item
                 after = shown["seq"]
                 if talk is not None:
-                    yield _frame(shown, follower.game_type, lang, f"{after}.{chat_last}")
+                    yield _frame(shown, follower.game_type, catalog, lang, f"{after}.{chat_last}")
                 elif live:
                     key = (follower.game_id, shown["seq"], seat, lang)
-                    yield ENCODED.get(key, partial(_frame, shown, follower.game_type, lang))
+                    yield ENCODED.get(key, partial(_frame, shown, follower.game_type, catalog, lang))
                 else:
-                    yield _frame(shown, follower.game_type, lang)
+                    yield _frame(shown, follower.game_type, catalog, lang)
         finally:
             if pending is not None:
                 pending.cancel()  # the read ends the event stream as it unwinds (it is running)
@@ -202,7 +204,9 @@ def _chat_frame(entry: ChatEntry, event_id: str, lang: str) -> bytes:
     return f"id: {event_id}\nevent: chat\ndata: {data}\n\n".encode()
 
 
-def _frame(shown: dict[str, Any], game_type: str, lang: str, event_id: str | None = None) -> bytes:
+def _frame(
+    shown: dict[str, Any], game_type: str, catalog: GameCatalog | None, lang: str, event_id: str | None = None
+) -> bytes:
     """One event as an SSE message; its ``data`` is one line of JSON (no newline can occur)."""
     offer = shown["next"]
     choices = (
@@ -210,7 +214,7 @@ def _frame(shown: dict[str, Any], game_type: str, lang: str, event_id: str | Non
             game_type=game_type,
             version=offer["version"],
             decision_version=offer["decision_version"],
-            decision=translated_decision(offer["decision"], game_type, lang),
+            decision=translated_decision(offer["decision"], catalog, lang),
             choices=offer["choices"],
         ).model_dump(mode="json")
         if offer is not None

@@ -9,7 +9,7 @@ from typing import Any
 from api.openapi.chat_examples import CHAT_EXAMPLES
 from api.openapi.social_examples import SOCIAL_EXAMPLES
 from api.openapi.webhooks import SCHEMAS_ADDED as WEBHOOK_PAYLOADS
-from domain.catalog import all_catalogs, describe
+from domain.catalog import describe
 from domain.model.seeding import rng_for_seed
 from domain.registry import default_registry
 
@@ -87,8 +87,9 @@ STATE = _example_state()
 
 def _example_static_data() -> dict[str, Any]:
     """The game's real static data, each list cut to its first entry (the schema's shape kept)."""
-    engine = default_registry().get("im-schutze-der-burg")
-    data = describe(all_catalogs()["im-schutze-der-burg"], engine.meta, "en")["data"]
+    game = default_registry().game("im-schutze-der-burg")
+    assert game.catalog is not None
+    data = describe(game.catalog, game.engine.meta, "en")["data"]
     return {key: value[:1] if isinstance(value, list) else value for key, value in data.items()}
 
 

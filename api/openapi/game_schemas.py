@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from api.openapi import event_schemas
-from domain.catalog import all_catalogs, describe
-from domain.engine import GameEngine
+from domain.catalog import describe
+from domain.manifest import HostedGame
 from domain.model.samples import play, variants
 from domain.registry import EngineRegistry
 
@@ -163,12 +163,11 @@ def _ids(value: Any) -> Iterable[frozenset[str]]:
             yield from _ids(item)
 
 
-def vocabularies(engine: GameEngine[Any], extra: Iterable[Iterable[str]] = ()) -> list[frozenset[str]]:
-    meta = engine.meta
+def vocabularies(game: HostedGame[Any], extra: Iterable[Iterable[str]] = ()) -> list[frozenset[str]]:
+    meta = game.engine.meta
     found = [frozenset(str(v) for v in o.allowed) for o in meta.options if o.kind == "enum"]
-    catalog = all_catalogs().get(meta.slug)
-    if catalog is not None:
-        described = describe(catalog, meta, "en")
+    if game.catalog is not None:
+        described = describe(game.catalog, meta, "en")
         found.extend(_ids(described["data"]))
         found.append(frozenset(described["prompts"]))
     found.extend(frozenset(values) for values in extra)
@@ -176,12 +175,13 @@ def vocabularies(engine: GameEngine[Any], extra: Iterable[Iterable[str]] = ()) -
 
 
 def draft(
-    engine: GameEngine[Any],
+    game: HostedGame[Any],
     extra_vocabulary: Iterable[Iterable[str]] = (),
     seeds: tuple[str, ...] = ("schema-check",),
 ) -> dict[str, Any]:
     """The schemas of a game, from random games of every variant (the games the schema test
     replays, so the test fails exactly when the shapes the code produces change)."""
+    engine = game.engine
     view = _Shape()
     decisions: dict[str, _Shape] = {}
     choices: dict[str, _Shape] = {}
@@ -206,9 +206,8 @@ def draft(
             for _, kind, data in played.events:
                 events.setdefault(kind, _Shape()).add(data)
     _share_actions(choices, seen_actions)
-    words = vocabularies(engine, extra_vocabulary)
-    catalog = all_catalogs().get(engine.meta.slug)
-    prompts = describe(catalog, engine.meta, "en")["prompts"] if catalog else {}
+    words = vocabularies(game, extra_vocabulary)
+    prompts = describe(game.catalog, engine.meta, "en")["prompts"] if game.catalog else {}
     for kind in prompts:  # kinds random games rarely reach keep the shape of a similar one
         decisions.setdefault(kind, _Shape())
         choices.setdefault(kind, _Shape())
@@ -282,7 +281,7 @@ def draft(
         },
         "StaticData": {
             "description": "`data` of `GET /v1/game-types/" + engine.meta.slug + "`.",
-            **_static_shape(engine, words),
+            **_static_shape(game, words),
         },
     }
 
@@ -365,24 +364,23 @@ def _non_null(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _static_shape(engine: GameEngine[Any], words: list[frozenset[str]]) -> dict[str, Any]:
-    catalog = all_catalogs().get(engine.meta.slug)
-    if catalog is None:
+def _static_shape(game: HostedGame[Any], words: list[frozenset[str]]) -> dict[str, Any]:
+    if game.catalog is None:
         return {"type": "object"}
     shape = _Shape()
     for lang in ("en", "de", "fr", "es"):
-        shape.add(describe(catalog, engine.meta, lang)["data"])
+        shape.add(describe(game.catalog, game.engine.meta, lang)["data"])
     return shape.schema([])
 
 
 def export(registry: EngineRegistry, extra: dict[str, list[list[str]]] | None = None) -> list[Path]:
     """Draft and write every hosted game's schemas."""
     written = []
-    for engine in registry:
-        if engine.meta.slug not in all_catalogs():
+    for game in registry.games():
+        if game.catalog is None:
             continue
-        schemas = draft(engine, (extra or {}).get(engine.meta.slug, []))
-        path = schema_path(engine.meta.slug)
+        schemas = draft(game, (extra or {}).get(game.slug, []))
+        path = schema_path(game.slug)
         path.write_text(json.dumps(schemas, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         written.append(path)
     return written

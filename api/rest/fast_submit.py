@@ -105,7 +105,9 @@ class PreResolvedSubmit:
         answer = await play.submit_async(game_id, token, choice, version, idempotency_key, decision_version)
         content = await serialize_response(
             field=route.response_field,
-            response_content=SubmitResultPublic.of(answer, lang),
+            response_content=SubmitResultPublic.of(
+                answer, play.core.registry.catalog(answer.game_type), lang
+            ),
             dump_json=True,
         )
         response = Response(content=content, media_type="application/json")

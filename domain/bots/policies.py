@@ -7,22 +7,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domain.engine import Choice, Decision, GameEngine
+from domain.engine import Choice, Decision, GameEngine, S
 from domain.errors import UnknownBotLevel
 
 BOT_LEVELS = ("random", "greedy")
 
 
-class SearchHooks(Protocol):
-    """What a game offers the search bot. Both functions must respect hidden information."""
+class SearchHooks(Protocol[S]):
+    """What a game offers the search bot (a field of its ``HostedGame``). ``determinize`` and
+    ``evaluate`` must respect hidden information; a game's hooks subclass this protocol to inherit
+    the search's defaults for the rest."""
 
-    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+    samples: int = 3
+    """Sampled states per decision."""
+    max_candidates: int = 48
+    """Choices tried per decision (a random sample of them when there are more)."""
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""
         ...
 
-    def evaluate(self, state: Any, seat: int) -> float:
+    def evaluate(self, state: S, seat: int) -> float:
         """How good ``state`` is for ``seat`` (higher is better), from a determinized state."""
         ...
+
+    def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
+        """The choices the search considers: all of them, unless a game leaves some out (a
+        choice that only steps back, say, which a one-step search could repeat for ever)."""
+        return choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +44,14 @@ class BotContext:
     decision: Decision
     choices: list[Choice]
     sample_state: Callable[[random.Random], Any] | None
-    hooks: SearchHooks | None
+    hooks: SearchHooks[Any] | None
 
 
-def context_for(engine: GameEngine[Any], state: Any, decision: Decision, seat: int) -> BotContext:
+def context_for(
+    engine: GameEngine[Any], state: Any, decision: Decision, seat: int, hooks: SearchHooks[Any] | None
+) -> BotContext:
     """What a bot seat may use: its legal choices, and states sampled from its own information
-    by the game's ``search_hooks`` (when the game has them)."""
-    hooks: SearchHooks | None = getattr(engine, "search_hooks", None)
+    by the game's search ``hooks`` (``HostedGame.search``, when the game has them)."""
 
     def sample(rng: random.Random) -> Any:
         assert hooks is not None
@@ -66,31 +79,17 @@ def choose(level: str, context: BotContext, rng: random.Random) -> Choice:
     return rng.choice(context.choices)
 
 
-SAMPLES = 3
-"""Sampled states per decision, unless the game's hooks say otherwise (``hooks.samples``)."""
-MAX_CANDIDATES = 48
-"""Choices tried per decision, unless the game's hooks say otherwise (``hooks.max_candidates``).
-
-A game's hooks may also offer ``worth_trying(decision, choices)``: the choices the search
-considers, e.g. without a choice that only steps back (which a one-step search could repeat).
-"""
-
-
 def _search(context: BotContext, rng: random.Random) -> Choice:
     """Try every choice (up to a cap) on a few sampled states and keep the best average value."""
     assert context.hooks is not None and context.sample_state is not None
     if len(context.choices) == 1:
         return context.choices[0]
     engine, seat, hooks = context.engine, context.seat, context.hooks
-    cap = int(getattr(hooks, "max_candidates", MAX_CANDIDATES))
-    worth_trying: Callable[[Decision, list[Choice]], list[Choice]] | None = getattr(
-        hooks, "worth_trying", None
-    )
-    candidates = context.choices if worth_trying is None else worth_trying(context.decision, context.choices)
-    if len(candidates) > cap:
-        candidates = rng.sample(candidates, cap)
+    candidates = hooks.worth_trying(context.decision, context.choices)
+    if len(candidates) > hooks.max_candidates:
+        candidates = rng.sample(candidates, hooks.max_candidates)
     best: tuple[float, int] | None = None
-    samples = [context.sample_state(rng) for _ in range(int(getattr(hooks, "samples", SAMPLES)))]
+    samples = [context.sample_state(rng) for _ in range(hooks.samples)]
     dumped = [engine.dump(s) for s in samples]
     for index, choice in enumerate(candidates):
         total = 0.0

@@ -3,7 +3,9 @@ replaying a finished game from its revealed seed and salt (see ``domain.model.ve
 
 from __future__ import annotations
 
-from domain.bots.policies import choose, context_for
+from typing import Any
+
+from domain.bots.policies import SearchHooks, choose, context_for
 from domain.engine import Choice
 from domain.model.match import Match
 from domain.model.seeding import rng_for_bot
@@ -21,11 +23,11 @@ def next_bot_seat(match: Match) -> int | None:
     return None
 
 
-def bot_choice(match: Match, seat: int) -> Choice:
+def bot_choice(match: Match, seat: int, hooks: SearchHooks[Any] | None) -> Choice:
     """The bot's pick for the current decision, from what its seat may see and a generator that
-    only the server can derive until the game ends."""
+    only the server can derive until the game ends; ``hooks``: the game's ``HostedGame.search``."""
     decision = match.decision()
     level = match.seats[seat].bot_level
     assert decision is not None and level is not None
     rng = rng_for_bot(match.seed, match.seed_salt, match.version, seat)
-    return choose(level, context_for(match.engine, match.state, decision, seat), rng)
+    return choose(level, context_for(match.engine, match.state, decision, seat, hooks), rng)

@@ -1,15 +1,2 @@
-"""One package per game; ``all_engines`` lists the hosted ones."""
-
-from __future__ import annotations
-
-from typing import Any
-
-from domain.engine import GameEngine
-
-
-def all_engines() -> list[GameEngine[Any]]:
-    from domain.games.carcassonne import ENGINE as carcassonne
-    from domain.games.im_schutze_der_burg import ENGINE as im_schutze_der_burg
-    from domain.games.keythedral import ENGINE as keythedral
-
-    return [im_schutze_der_burg, keythedral, carcassonne]
+"""One package per game, each exporting its ``HostedGame`` manifest as ``GAME``; the hosted ones
+are listed once, in ``domain.registry``."""

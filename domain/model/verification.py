@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.bots.turns import bot_choice, next_bot_seat
-from domain.engine import JSON, GameEngine
+from domain.engine import JSON
+from domain.manifest import HostedGame
 from domain.model.match import Match, RecordedEvent
 from domain.model.seeding import commitment
 
@@ -26,7 +27,7 @@ DECISION_CAP = 100_000
 
 
 def replay_bot_game(
-    engine: GameEngine[Any],
+    game: HostedGame[Any],
     options: Mapping[str, JSON],
     bots: Sequence[str],
     seed: str,
@@ -40,7 +41,7 @@ def replay_bot_game(
     """
     match = Match(
         id="replay",
-        engine=engine,
+        engine=game.engine,
         options=dict(options),
         seed=seed,
         seed_commitment=commitment(seed, salt),
@@ -57,5 +58,5 @@ def replay_bot_game(
         seat = next_bot_seat(match)
         if seat is None:
             break
-        match.submit(seat, bot_choice(match, seat), match.version)
+        match.submit(seat, bot_choice(match, seat, game.search), match.version)
     return list(match.new_events)

@@ -224,7 +224,8 @@ class PlayService:
             seat = next_bot_seat(match)
             if seat is None:
                 return None
-            result = match.submit(seat, bot_choice(match, seat), match.version)
+            hooks = self.core.registry.game(match.game_type).search
+            result = match.submit(seat, bot_choice(match, seat, hooks), match.version)
             match.decision_played(seat)
             self.core.save(uow, match, seat)
             return result, match

@@ -16,7 +16,7 @@ from domain.model.match import Match
 from domain.registry import default_registry
 from domain.services.bundle import Services
 from persistence.group_commit import GroupCommitter
-from persistence.hot_states import HotStates, state_copier
+from persistence.hot_states import HotStates
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.fakes import FakePublisher, FixedClock
 
@@ -70,7 +70,7 @@ def test_every_state_served_from_memory_equals_a_full_load(
         served = games.core.load(game_id)
         assert _answers(served) == _answers(_full_load(db_engine, game_id)), f"step {steps}"
     assert steps > 30
-    if state_copier(games.core.registry.get(slug)) is not None:
+    if games.core.registry.game(slug).copy_state is not None:
         # every bot turn and every check after it loaded from memory
         assert hot.hits >= 2 * steps
     else:

@@ -90,9 +90,9 @@ def test_anyone_verifies_a_finished_game_commitment_then_seed_then_replay(client
     # 2. seed → 3. replay: the same rules, seed and salt give back every event from the start
     events = history(client, view["id"])
     started = next(e for e in events if e["type"] == "game_started")
-    engine = default_registry().get(view["type"])
+    game = default_registry().game(view["type"])
     replayed = replay_bot_game(
-        engine, view["options"], [s["bot"] for s in view["seats"]], seed, salt, started["seq"] - 1
+        game, view["options"], [s["bot"] for s in view["seats"]], seed, salt, started["seq"] - 1
     )
     recorded = [e for e in events if e["seq"] >= started["seq"]]
     assert [r.for_viewer(None) for r in replayed] == recorded
@@ -100,7 +100,7 @@ def test_anyone_verifies_a_finished_game_commitment_then_seed_then_replay(client
     # a wrong salt or seed gives neither the commitment nor the same game
     assert hashlib.sha256(f"{salt}:{seed}x".encode()).hexdigest() != view["seed_commitment"]
     other = replay_bot_game(
-        engine, view["options"], [s["bot"] for s in view["seats"]], seed + "x", salt, started["seq"] - 1
+        game, view["options"], [s["bot"] for s in view["seats"]], seed + "x", salt, started["seq"] - 1
     )
     assert [r.for_viewer(None) for r in other] != recorded
 

@@ -17,7 +17,8 @@ from api.rest.models.games import DecisionPublic, GameCreated, GamePublic, SeatP
 from api.rest.models.play import ChoicesPublic, ReplayPublic, SubmitResultPublic
 from api.rest.models.players import PlayerGamePublic
 from api.rest.models.seats import SeatCreated
-from domain.catalog import all_catalogs, prompt_text
+from domain.catalog import prompt_text
+from domain.registry import default_registry
 from tests.rest.test_rest_contract import seated_game
 
 PROTOCOL = "graphql-transport-ws"
@@ -199,6 +200,7 @@ def test_the_subscriptions_next_decision_speaks_the_asked_language(client: TestC
             assert message["type"] == "next", message
             offered = message["payload"]["data"]["gameEvents"]["next"]
     decision = offered["decision"]
-    german = prompt_text(all_catalogs()["im-schutze-der-burg"], decision["kind"], "de", "")
+    catalog = default_registry().catalog("im-schutze-der-burg")
+    german = prompt_text(catalog, decision["kind"], "de", "")
     assert german and decision["prompt"] == german
-    assert german != prompt_text(all_catalogs()["im-schutze-der-burg"], decision["kind"], "en", "")
+    assert german != prompt_text(catalog, decision["kind"], "en", "")

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from api.entrypoints.export import openapi_document
 from api.openapi.game_schemas import prefix
-from domain.catalog import all_catalogs
+from domain.registry import default_registry
 from tests.rest.test_graphql_contract import PAIRS, camel, graphql_types
 
 MORE_PAIRS = [
@@ -54,7 +54,7 @@ def objects(schemas: dict[str, Any], schema: dict[str, Any]) -> list[dict[str, A
 
 def answered(schemas: dict[str, Any], name: str) -> list[dict[str, Any]]:
     """The forms of a REST schema in answers: each game's own when every game has one."""
-    per_game = [f"{prefix(slug)}{name}" for slug in sorted(all_catalogs())]
+    per_game = [f"{prefix(slug)}{name}" for slug in sorted(default_registry().catalogs())]
     if all(game in schemas for game in per_game):
         return [found for game in per_game for found in objects(schemas, schemas[game])]
     return objects(schemas, schemas[name])

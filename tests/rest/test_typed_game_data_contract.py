@@ -18,10 +18,10 @@ from api.entrypoints.export import openapi_document
 from api.graphql.schema import schema
 from api.openapi.game_schemas import PARTS, prefix
 from api.openapi.games import TAGS
-from domain.catalog import all_catalogs
+from domain.registry import default_registry
 from tests.rest.test_rest_contract import auth, seated_game
 
-SLUGS = sorted(all_catalogs())
+SLUGS = sorted(default_registry().catalogs())
 BASE = "#/components/schemas/"
 OPERATIONS = {
     ("/v1/games/{game_id}", "get"): "GamePublic",

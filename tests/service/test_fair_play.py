@@ -87,7 +87,7 @@ def test_a_bots_sealed_pick_cannot_be_predicted_from_public_values_but_replays_f
         decision = before.decision()
         assert decision is not None
         public_rng = random.Random(f"{before.seed_commitment}:{before.version}:1")
-        guess = choose("random", context_for(before.engine, before.state, decision, 1), public_rng)
+        guess = choose("random", context_for(before.engine, before.state, decision, 1, None), public_rng)
         assert service.play.play_bot_turn(game_id)
         pick = service.core.load(game_id).sealed[1]
         predicted += guess == pick
@@ -96,7 +96,7 @@ def test_a_bots_sealed_pick_cannot_be_predicted_from_public_values_but_replays_f
         over = service.core.load(game_id)
         assert over.seed_salt is not None
         rng = rng_for_bot(over.seed, over.seed_salt, before.version, 1)
-        replayed = choose("random", context_for(before.engine, before.state, decision, 1), rng)
+        replayed = choose("random", context_for(before.engine, before.state, decision, 1, None), rng)
         reproduced += replayed == pick
         games += 1
     assert reproduced == games

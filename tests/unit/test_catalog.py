@@ -10,18 +10,18 @@ from typing import Any
 
 import pytest
 
-from domain.catalog import all_catalogs, describe
+from domain.catalog import describe
 from domain.i18n import LANGUAGES, negotiate, platform_texts
 from domain.model.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 from tests.playouts import Played, hosted_engines, play, variants
 
 REGISTRY = default_registry()
-SLUGS = sorted(all_catalogs())
+SLUGS = sorted(REGISTRY.catalogs())
 
 
 def static(slug: str, lang: str = "en") -> dict[str, Any]:
-    return describe(all_catalogs()[slug], REGISTRY.get(slug).meta, lang)
+    return describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang)
 
 
 @cache
@@ -43,7 +43,7 @@ def test_every_hosted_game_has_a_catalog() -> None:
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_language_has_every_key_of_every_other(slug: str) -> None:
-    catalog = all_catalogs()[slug]
+    catalog = REGISTRY.catalogs()[slug]
     keys = {lang: set(catalog.texts(lang)) for lang in LANGUAGES}
     for lang in LANGUAGES:
         assert keys[lang] == keys["en"], (
@@ -78,9 +78,9 @@ def test_every_platform_event_has_a_log_template_naming_only_its_fields() -> Non
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_translated_templates_use_the_same_fields_as_english(slug: str) -> None:
-    english = all_catalogs()[slug].texts("en")
+    english = REGISTRY.catalogs()[slug].texts("en")
     for lang in LANGUAGES:
-        texts = all_catalogs()[slug].texts(lang)
+        texts = REGISTRY.catalogs()[slug].texts(lang)
         for key, text in texts.items():
             assert placeholders(text) == placeholders(english[key]), f"{slug} {lang} {key}"
 

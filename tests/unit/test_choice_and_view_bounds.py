@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from api.entrypoints.simulate import Largest, play_one
-from domain.engine import GameEngine
+from domain.manifest import HostedGame
 from domain.registry import default_registry
 
 MAX_CHOICES = 400
@@ -31,18 +31,18 @@ GAMES_PER_COUNT = {"im-schutze-der-burg": 6, "keythedral": 2, "carcassonne": 2}
 late tile placements), few enough for a unit test."""
 
 CASES = [
-    pytest.param(engine, players, id=f"{engine.meta.slug}-{players}p")
-    for engine in default_registry()
-    for players in range(engine.meta.min_players, engine.meta.max_players + 1)
+    pytest.param(game, players, id=f"{game.slug}-{players}p")
+    for game in default_registry().games()
+    for players in range(game.engine.meta.min_players, game.engine.meta.max_players + 1)
 ]
 
 
-@pytest.mark.parametrize(("engine", "players"), CASES)
-def test_random_games_stay_under_the_choice_and_view_bounds(engine: GameEngine[Any], players: int) -> None:
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_random_games_stay_under_the_choice_and_view_bounds(game: HostedGame[Any], players: int) -> None:
     largest = Largest()
-    options = engine.meta.resolve_options({})
-    for index in range(GAMES_PER_COUNT[engine.meta.slug]):
-        result = play_one(engine, players, options, index, f"bounds-{players}-{index}", ("random",), 20_000)
+    options = game.engine.meta.resolve_options({})
+    for index in range(GAMES_PER_COUNT[game.slug]):
+        result = play_one(game, players, options, index, f"bounds-{players}-{index}", ("random",), 20_000)
         assert result.abnormal is None, result.abnormal
         got = result.largest
         largest = largest.grown(got.choices, got.choices_kind, got.view_bytes)

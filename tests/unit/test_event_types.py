@@ -11,13 +11,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from api.openapi.game_schemas import load
-from domain.catalog import all_catalogs, describe
+from domain.catalog import describe
 from domain.i18n import LANGUAGES
 from domain.model.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
 
 REGISTRY = default_registry()
-SLUGS = sorted(all_catalogs())
+SLUGS = sorted(REGISTRY.catalogs())
 GAMES = Path(__file__).resolve().parents[2] / "domain" / "games"
 EVENT_MAKERS = {"Event", "reveal_event"}
 
@@ -42,7 +42,9 @@ def recorded_by_engine(slug: str) -> set[str]:
 
 def recordable(slug: str) -> set[str]:
     """What the engine and the platform can record, and what the catalog has templates for."""
-    templates = {k.removeprefix("event.") for k in all_catalogs()[slug].texts("en") if k.startswith("event.")}
+    templates = {
+        k.removeprefix("event.") for k in REGISTRY.catalogs()[slug].texts("en") if k.startswith("event.")
+    }
     return recorded_by_engine(slug) | set(RESERVED_EVENT_TYPES) | templates
 
 
@@ -60,7 +62,7 @@ def test_every_recordable_event_type_is_in_the_published_enum(slug: str) -> None
 @pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_recordable_event_type_has_a_log_template(slug: str, lang: str) -> None:
-    templates = describe(all_catalogs()[slug], REGISTRY.get(slug).meta, lang)["log_templates"]
+    templates = describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang)["log_templates"]
     assert isinstance(templates, dict)
     missing = recordable(slug) - set(templates)
     assert not missing, f"{slug} {lang}: no log template for {sorted(missing)}"

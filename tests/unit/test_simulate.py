@@ -11,15 +11,14 @@ import pytest
 
 from api.entrypoints.simulate import main, parse_options, view_bytes
 from domain.engine import Outcome
+from domain.manifest import HostedGame
 from domain.registry import EngineRegistry
 from tests.duel_game import DuelEngine, DuelState
 
 
-class InvariantBreakingDuel(DuelEngine):
-    """The duel game with an invariant that breaks once the second round starts."""
-
-    def check_invariants(self, state: DuelState) -> list[str]:
-        return ["round 2 is forbidden"] if state.round == 2 else []
+def forbid_round_two(state: DuelState) -> list[str]:
+    """An invariant of the duel game that breaks once the second round starts."""
+    return ["round 2 is forbidden"] if state.round == 2 else []
 
 
 class SilentSeatDuel(DuelEngine):
@@ -58,8 +57,10 @@ class SelfReportedAbnormalDuel(DuelEngine):
         return Outcome(outcome.scores, outcome.winners, {"abnormal_end": True})
 
 
-def run(capsys: pytest.CaptureFixture[str], engine: DuelEngine, *args: str) -> tuple[int, str, str]:
-    code = main(["--game", "duel", "--no-progress", *args], EngineRegistry([engine]))
+def run(
+    capsys: pytest.CaptureFixture[str], game: DuelEngine | HostedGame[DuelState], *args: str
+) -> tuple[int, str, str]:
+    code = main(["--game", "duel", "--no-progress", *args], EngineRegistry([game]))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -147,9 +148,12 @@ def test_usage_errors_exit_with_2_and_say_why(
 
 
 @pytest.mark.parametrize(
-    ("engine", "reason"),
+    ("game", "reason"),
     [
-        (InvariantBreakingDuel(), "invariant broken after bank: round 2 is forbidden"),
+        (
+            HostedGame(DuelEngine(), check_invariants=forbid_round_two),
+            "invariant broken after bank: round 2 is forbidden",
+        ),
         (SilentSeatDuel(), "seat 0 is asked (bank) but has no legal choice"),
         (EndlessDuel(), "no end after 50 decisions (safety cap)"),
         (CrashingDuel(), "KeyError: 'boom'"),
@@ -158,9 +162,9 @@ def test_usage_errors_exit_with_2_and_say_why(
     ids=["invariant", "no-legal-choice", "cap", "exception", "no-outcome"],
 )
 def test_abnormal_ends_are_reported_and_fail_the_run(
-    capsys: pytest.CaptureFixture[str], engine: DuelEngine, reason: str
+    capsys: pytest.CaptureFixture[str], game: DuelEngine | HostedGame[DuelState], reason: str
 ) -> None:
-    code, out, _ = run(capsys, engine, "--players", "2", "--games", "3", "--max-decisions", "50")
+    code, out, _ = run(capsys, game, "--players", "2", "--games", "3", "--max-decisions", "50")
     assert code == 1
     assert "abnormal   3 of 3 games (0 stalled at the rules' safety cap" in out
     assert "game 0 (seed 'simulate-0', after" in out

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from domain.catalog import all_catalogs, describe
+from domain.catalog import describe
 from domain.i18n import LANGUAGES
 from domain.registry import default_registry
 
@@ -22,7 +22,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def data(slug: str, lang: str = "en") -> dict[str, Any]:
-    return describe(all_catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"]
+    return describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"]
 
 
 def components(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
@@ -39,7 +39,7 @@ def components(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("slug", sorted(all_catalogs()))
+@pytest.mark.parametrize("slug", sorted(REGISTRY.catalogs()))
 def test_every_component_has_a_readable_name_in_every_language(slug: str, lang: str) -> None:
     found = list(components(data(slug, lang)))
     assert len(found) > 20

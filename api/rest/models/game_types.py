@@ -7,9 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from api.openapi.game_schemas import refs as game_schema_refs
-from domain.catalog import all_catalogs, bot_levels, describe
-from domain.engine import GameEngine
+from domain.catalog import bot_levels, describe
 from domain.i18n import DEFAULT_LANGUAGE
+from domain.manifest import HostedGame
 
 OptionValue = bool | int | str
 """A game option's value: true/false, an integer or one of its enum's strings."""
@@ -43,10 +43,9 @@ class GameTypePublic(BaseModel):
     player_limits: list[PlayerLimitPublic]
 
     @classmethod
-    def of(cls, engine: GameEngine[Any], lang: str = DEFAULT_LANGUAGE) -> GameTypePublic:
-        meta = engine.meta
-        catalog = all_catalogs().get(meta.slug)
-        texts = describe(catalog, meta, lang) if catalog is not None else None
+    def of(cls, game: HostedGame[Any], lang: str = DEFAULT_LANGUAGE) -> GameTypePublic:
+        meta = game.engine.meta
+        texts = describe(game.catalog, meta, lang) if game.catalog is not None else None
         option_texts: dict[str, str] = texts["options"] if texts else {}
         option_labels: dict[str, str] = texts["option_labels"] if texts else {}
         return cls(
@@ -109,10 +108,9 @@ class GameTypeDetail(GameTypePublic):
     )
 
     @classmethod
-    def detail(cls, engine: GameEngine[Any], lang: str) -> GameTypeDetail:
-        base = GameTypePublic.of(engine, lang)
-        catalog = all_catalogs().get(engine.meta.slug)
-        texts = describe(catalog, engine.meta, lang) if catalog is not None else None
+    def detail(cls, game: HostedGame[Any], lang: str) -> GameTypeDetail:
+        base = GameTypePublic.of(game, lang)
+        texts = describe(game.catalog, game.engine.meta, lang) if game.catalog is not None else None
         return cls(
             **base.model_dump(),
             language=lang,
@@ -120,5 +118,5 @@ class GameTypeDetail(GameTypePublic):
             prompts=texts["prompts"] if texts else {},
             log_templates=texts["log_templates"] if texts else {},
             data=texts["data"] if texts else None,
-            schemas=game_schema_refs(engine.meta.slug),
+            schemas=game_schema_refs(game.slug),
         )

@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 
 from api.edge.input_limits import MAX_SEED_LENGTH, Text, check_json_depth
 from api.rest.models.ratings import UnratedReasonPublic, unrated_public
-from domain.catalog import all_catalogs, prompt_text
+from domain.catalog import GameCatalog, prompt_text
 from domain.engine import Decision
 from domain.i18n import DEFAULT_LANGUAGE
 from domain.model.clocks import LAPSES_BEFORE_STAND_IN, MAX_CLOCK_SECONDS, MIN_CLOCK_SECONDS
@@ -186,19 +186,26 @@ class DecisionPublic(BaseModel):
 
 
 def decision_public(
-    decision: Decision, match: Match, seat: int | None, lang: str = DEFAULT_LANGUAGE
+    decision: Decision,
+    match: Match,
+    catalog: GameCatalog | None,
+    seat: int | None,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> DecisionPublic:
-    """The decision as a seat sees it, its prompt in ``lang``."""
-    translated = translated_decision(describe_decision(decision, match, seat), match.game_type, lang)
+    """The decision as a seat sees it, its prompt in ``lang`` (``catalog``: the game's)."""
+    translated = translated_decision(describe_decision(decision, match, seat), catalog, lang)
     assert translated is not None
     return translated
 
 
-def translated_decision(described: dict[str, Any] | None, game_type: str, lang: str) -> DecisionPublic | None:
-    """A described decision (``describe_decision``) with its prompt in ``lang``."""
+def translated_decision(
+    described: dict[str, Any] | None, catalog: GameCatalog | None, lang: str
+) -> DecisionPublic | None:
+    """A described decision (``describe_decision``) with its prompt in ``lang``, from the game's
+    ``catalog`` (the registry's; without one, the engine's English prompt)."""
     if described is None:
         return None
-    prompt = prompt_text(all_catalogs().get(game_type), described["kind"], lang, described["prompt"])
+    prompt = prompt_text(catalog, described["kind"], lang, described["prompt"])
     return DecisionPublic(**{**described, "prompt": prompt})
 
 
@@ -257,6 +264,7 @@ class GamePublic(BaseModel):
     def of(
         cls,
         match: Match,
+        catalog: GameCatalog | None,
         viewer: Viewer,
         connected: frozenset[int],
         lang: str = DEFAULT_LANGUAGE,
@@ -285,7 +293,7 @@ class GamePublic(BaseModel):
             ],
             max_players=match.max_players,
             state=match.view(viewer.seat),
-            decision=decision_public(decision, match, viewer.seat, lang) if decision else None,
+            decision=decision_public(decision, match, catalog, viewer.seat, lang) if decision else None,
             result=ResultPublic(**match.result) if match.result else None,
             seed=match.seed_revealed(),
             seed_salt=match.salt_revealed(),
@@ -311,7 +319,13 @@ def changed_game(
 ) -> GamePublic:
     """The game a change returns: as the token sees it now (a seat that just left sees what a
     spectator sees), with the seats connected now."""
-    return GamePublic.of(match, core.viewer_or_spectator(match, token), presence.connected(match.id), lang)
+    return GamePublic.of(
+        match,
+        core.registry.catalog(match.game_type),
+        core.viewer_or_spectator(match, token),
+        presence.connected(match.id),
+        lang,
+    )
 
 
 class SeatSummaryPublic(BaseModel):

@@ -8,6 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from api.edge.input_limits import INT32_MAX, check_json_depth
 from api.rest.models.games import DecisionPublic, translated_decision
+from domain.catalog import GameCatalog
 from domain.services.play import SubmitAnswer
 from domain.services.replay import Replayed
 
@@ -70,11 +71,11 @@ class SubmitResultPublic(BaseModel):
     )
 
     @classmethod
-    def of(cls, submitted: SubmitAnswer, lang: str) -> SubmitResultPublic:
-        """A submit's answer, the next prompt in ``lang``."""
+    def of(cls, submitted: SubmitAnswer, catalog: GameCatalog | None, lang: str) -> SubmitResultPublic:
+        """A submit's answer, the next prompt in ``lang`` from the game's ``catalog``."""
         answer = cls.model_validate(submitted.recorded())
         if answer.next is not None and answer.next.decision is not None:
-            decision = translated_decision(answer.next.decision.model_dump(), answer.game_type, lang)
+            decision = translated_decision(answer.next.decision.model_dump(), catalog, lang)
             answer.next.decision = decision
         return answer
 

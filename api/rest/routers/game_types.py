@@ -17,7 +17,7 @@ router = APIRouter(prefix="/v1/game-types", tags=["game-types"])
 def list_game_types(core: CoreDep, lang: LanguageDep, response: Response) -> list[GameTypePublic]:
     """List the game types with their player counts and options."""
     response.headers["Content-Language"] = lang
-    return [GameTypePublic.of(engine, lang) for engine in core.registry]
+    return [GameTypePublic.of(game, lang) for game in core.registry.games()]
 
 
 @router.get(
@@ -39,10 +39,10 @@ def get_game_type(
     The ``ETag`` changes only when the data does (a new version of the service): revalidate
     with ``If-None-Match`` instead of downloading it again."""
     try:
-        engine = core.registry.get(slug)
+        game = core.registry.game(slug)
     except UnknownGameType as exc:
         raise GameTypeNotFound.saying(exc.detail) from None
-    detail = GameTypeDetail.detail(engine, lang)
+    detail = GameTypeDetail.detail(game, lang)
     etag = content_etag(detail.model_dump_json())
     headers = {"ETag": etag, "Vary": "Accept-Language", "Cache-Control": "no-cache", "Content-Language": lang}
     if matches(if_none_match, etag):

@@ -195,7 +195,8 @@ def get_game(
     if matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
     response.headers.update(headers)
-    return GamePublic.of(match, viewer, connected, lang, standing.rated_at_end(match))
+    catalog = core.registry.catalog(match.game_type)
+    return GamePublic.of(match, catalog, viewer, connected, lang, standing.rated_at_end(match))
 
 
 @router.post(
@@ -409,7 +410,7 @@ def get_choices(
         game_type=pending.game_type,
         version=pending.version,
         decision_version=pending.decision_version,
-        decision=translated_decision(pending.decision, pending.game_type, lang),
+        decision=translated_decision(pending.decision, play.core.registry.catalog(pending.game_type), lang),
         choices=pending.choices,
     )
 
@@ -453,7 +454,7 @@ async def submit_choice(
         game_id, token, body.choice, body.version, idempotency_key, body.decision_version
     )
     response.headers["Content-Language"] = lang
-    return SubmitResultPublic.of(answer, lang)
+    return SubmitResultPublic.of(answer, play.core.registry.catalog(answer.game_type), lang)
 
 
 @router.get("/{game_id}/events", operation_id="listEvents", openapi_extra=problems("game_not_found"))

@@ -25,8 +25,18 @@ Rules decisions where the reference is silent or open (reference section 5 follo
 - Ties: every tied seat wins (the rulebook has no tie-breaker).
 """
 
+from domain.games.carcassonne.catalog import CATALOG
 from domain.games.carcassonne.engine import META, CarcassonneEngine
+from domain.manifest import HostedGame
 
 ENGINE = CarcassonneEngine()
 
-__all__ = ["ENGINE", "META", "CarcassonneEngine"]
+GAME = HostedGame(
+    engine=ENGINE,
+    catalog=CATALOG,
+    search=ENGINE.search_hooks,
+    check_invariants=ENGINE.check_invariants,
+    copy_state=ENGINE.copy_state,
+)
+
+__all__ = ["ENGINE", "GAME", "META", "CarcassonneEngine"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from domain.bots.policies import SearchHooks
 from domain.games.carcassonne.board import find, neighbours_filled, tile_count
 from domain.games.carcassonne.copying import clone
 from domain.games.carcassonne.invariants import unseen_tiles
@@ -45,7 +46,7 @@ PLENTY = 12
 """Tiles left in the pile above which finishing chances no longer shrink."""
 
 
-class CarcassonneSearch:
+class CarcassonneSearch(SearchHooks[CarcState]):
     """The ``SearchHooks`` of Carcassonne.
 
     ``samples`` and ``max_candidates`` are what this game would ask of the search: the pile order

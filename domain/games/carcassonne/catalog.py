@@ -257,4 +257,4 @@ def build(t: Texts) -> dict[str, JSON]:
     }
 
 
-CATALOG = GameCatalog(slug="carcassonne", package=__package__ or __name__, build=build)
+CATALOG = GameCatalog(package=__package__ or __name__, build=build)

@@ -345,7 +345,7 @@ class CarcassonneEngine:
 
     def copy_state(self, state: CarcState) -> CarcState:
         """Copies the board's derived structures (``load`` rebuilds them tile by tile): a fiftieth
-        of a load's cost on a full board, so storage keeps live states (``CopiesState``)."""
+        of a load's cost on a full board, so storage keeps live states (``HostedGame.copy_state``)."""
         return clone(state)
 
     def load(self, data: Mapping[str, JSON]) -> CarcState:

@@ -50,8 +50,17 @@ Rules decisions where the reference is silent or open (reconstructed numbers liv
   "game_over" with the scores.
 """
 
-from .engine import META, SchutzeDerBurgEngine
+from domain.games.im_schutze_der_burg.catalog import CATALOG
+from domain.games.im_schutze_der_burg.engine import META, SchutzeDerBurgEngine
+from domain.manifest import HostedGame
 
 ENGINE = SchutzeDerBurgEngine()
 
-__all__ = ["ENGINE", "META", "SchutzeDerBurgEngine"]
+GAME = HostedGame(
+    engine=ENGINE,
+    catalog=CATALOG,
+    search=ENGINE.search_hooks,
+    check_invariants=ENGINE.check_invariants,
+)
+
+__all__ = ["ENGINE", "GAME", "META", "SchutzeDerBurgEngine"]

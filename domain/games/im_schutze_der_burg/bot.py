@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from domain.bots.policies import SearchHooks
 from domain.engine import Choice, Decision
 from domain.games.im_schutze_der_burg import flow
 from domain.games.im_schutze_der_burg.building import BACK, PAYMENTS_LISTED_MAX, payment_choices
@@ -36,7 +37,7 @@ HORIZON_ROUNDS = 3  # with fewer rounds left, unspent means are worth less and l
 _POST_YIELD = tuple((YIELD[k] - 1) * RESOURCE_VALUE[k] for k in range(5))
 
 
-class SchutzeDerBurgSearchHooks:
+class SchutzeDerBurgSearchHooks(SearchHooks[State]):
     """``determinize``, ``evaluate`` and ``worth_trying`` for ``domain.bots.policies`` (greedy)."""
 
     # Every payment of a building is tried, so the cheapest one (listed first) always is.

@@ -156,7 +156,6 @@ def data_texts(lang: str) -> dict[str, str]:
 
 
 CATALOG = GameCatalog(
-    slug="im-schutze-der-burg",
     package=__package__ or __name__,
     build=build,
     data_texts=data_texts,

@@ -55,6 +55,15 @@ Rules decisions taken where the reference is silent or open (its §5 decisions a
   pays at once, player to player. The tie-break is the sum of building-tile values, then shared.
 """
 
+from domain.games.keythedral.catalog import CATALOG
 from domain.games.keythedral.engine import ENGINE, KeythedralEngine
+from domain.manifest import HostedGame
 
-__all__ = ["ENGINE", "KeythedralEngine"]
+GAME = HostedGame(
+    engine=ENGINE,
+    catalog=CATALOG,
+    search=ENGINE.search_hooks,
+    check_invariants=ENGINE.check_invariants,
+)
+
+__all__ = ["ENGINE", "GAME", "KeythedralEngine"]

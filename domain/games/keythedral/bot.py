@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from domain.bots.policies import SearchHooks
 from domain.games.keythedral import market
 from domain.games.keythedral.data import (
     BLACK,
@@ -50,7 +51,7 @@ KEPT_SPARES = 2
 SURPLUS_WEIGHT = 0.5
 
 
-class KeythedralSearchHooks:
+class KeythedralSearchHooks(SearchHooks[State]):
     """``determinize`` and ``evaluate`` for ``domain.bots.policies`` (the greedy level)."""
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:

@@ -192,7 +192,6 @@ def data_texts(lang: str) -> dict[str, str]:
 
 
 CATALOG = GameCatalog(
-    slug="keythedral",
     package=__package__ or __name__,
     build=build,
     data_texts=data_texts,

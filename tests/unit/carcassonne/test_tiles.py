@@ -137,10 +137,11 @@ def test_special_expansion_tiles_have_the_described_topology() -> None:
 def test_static_field_corners_are_printed_corners_turned_as_the_conventions_say() -> None:
     """``conventions.corner_frame``: printed corner i of a tile placed with rotation r is board
     corner (i + r/90) mod 4, the frame barn choices and placed barns use (``OT_CORNER_FIELD``)."""
-    from domain.catalog import all_catalogs, describe
+    from domain.catalog import describe
     from domain.games.carcassonne import ENGINE
+    from domain.games.carcassonne.catalog import CATALOG
 
-    data = describe(all_catalogs()["carcassonne"], ENGINE.meta, "en")["data"]
+    data = describe(CATALOG, ENGINE.meta, "en")["data"]
     assert isinstance(data, dict)
     corners = data["conventions"]["corners"]
     assert "rotation 0" in data["conventions"]["corner_frame"]
