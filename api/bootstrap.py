@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
@@ -16,6 +15,7 @@ from api.background.presence import PresenceRunner
 from api.edge.metrics import Metrics
 from api.settings import Settings
 from domain.model.chat import ChatService
+from domain.ports import EventBroker
 from domain.registry import EngineRegistry, default_registry
 from domain.services.bundle import Services
 from domain.services.core import ServiceCore
@@ -45,7 +45,7 @@ class Container:
     settings: Settings
     registry: EngineRegistry
     db_engine: Engine
-    broker: Any
+    broker: EventBroker
     core: ServiceCore
     lobby: LobbyService
     seats: SeatService
@@ -127,7 +127,7 @@ def build_container(
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
     )
-    broker: Any
+    broker: EventBroker
     if settings.redis_url is not None:
         broker = RedisBroker(
             settings.redis_url.get_secret_value(), channel_prefix=settings.redis_channel_prefix

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 
 from domain.model.match import RecordedEvent
-from persistence.errors import SubscriptionLost
+from domain.ports import SubscriptionLost
 from persistence.pubsub import _LocalSubscribers, encode
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription
 
@@ -83,7 +83,8 @@ class EventHub:
 
 
 class HubBroker(_LocalSubscribers):
-    """A worker's broker: publishes through the hub and dispatches what the hub relays."""
+    """A worker's ``domain.ports.EventBroker``: publishes through the hub and dispatches what the
+    hub relays."""
 
     def __init__(
         self,

@@ -1,13 +1,14 @@
 """Engine states of recently committed games, kept in memory so a load can skip ``engine.load``.
 
 Loading a Carcassonne game rebuilds its board by placing every tile again, a cost that grows with
-the game. A game that can copy a state for less than a load (``HostedGame.copy_state``)
-gets its committed states kept here: ``save`` takes a private copy of exactly the state it dumps,
-and the unit of work keeps it once the commit succeeded. A later load of that game whose row (read
-in that same load) has the kept version gets it instead of a load: a writer takes the kept state
-itself (removed, so nobody else can reach it; the writer's save keeps a copy of the next one), a
-reader gets a copy. A kept state is never mutated nor reachable from two requests; another
-instance's write bumps the stored version and turns a hit into an ordinary load.
+the game. A game that can copy a state for less than a load (``HostedGame.copy_state``) gets its
+committed states kept here: ``save`` takes a private copy of exactly the state it dumps, which is
+kept once the commit succeeded (``TransactionStates``, one per unit of work, does all this
+bookkeeping). A later load of that game whose row (read in that same load) has the kept version
+gets it instead of a load: a writer takes the kept state itself (removed, so nobody else can reach
+it; the writer's save keeps a copy of the next one), a reader gets a copy. A kept state is never
+mutated nor reachable from two requests; another instance's write bumps the stored version and
+turns a hit into an ordinary load.
 """
 
 from __future__ import annotations
@@ -67,3 +68,65 @@ class HotStates:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+class TransactionStates:
+    """What one unit of work does with the kept states: a load takes (a writer) or copies (a
+    reader) a kept state; a write records its game and a copy of the state it stored; the copies
+    are kept once the transaction commits, and the games it wrote are forgotten if it does not.
+    Used by one thread (its unit of work's), so it needs no lock of its own."""
+
+    def __init__(self, kept: HotStates | None) -> None:
+        self._kept = kept
+        self._written: list[str] = []
+        self._to_keep: list[tuple[str, int, Any, Copier]] = []
+
+    @property
+    def keeping(self) -> bool:
+        """Whether states are kept at all (else a write need not copy its state)."""
+        return self._kept is not None
+
+    def state_at(self, game_id: str, version: int, take: bool) -> Any | None:
+        """``HotStates.state_at``, or None when nothing is kept."""
+        return self._kept.state_at(game_id, version, take) if self._kept is not None else None
+
+    def written(self, game_id: str, version: int, state: Any, copy: Copier | None) -> None:
+        """A game stored at ``version`` in this transaction, with the state just dumped (copied
+        now, before anything can change it)."""
+        self._written.append(game_id)
+        if self._kept is not None and state is not None and copy is not None:
+            self._to_keep.append((game_id, version, copy(state), copy))
+
+    def forget(self, game_id: str) -> None:
+        """What is kept of a game is stale (another writer's version is stored)."""
+        if self._kept is not None:
+            self._kept.forget(game_id)
+
+    def mark(self) -> tuple[int, int]:
+        """Where one of several works sharing the transaction begins (see ``undo``)."""
+        return len(self._written), len(self._to_keep)
+
+    def undo(self, mark: tuple[int, int]) -> None:
+        """The work that began at ``mark`` was undone alone: forget what it wrote."""
+        written, to_keep = mark
+        undone = self._written[written:]
+        del self._written[written:]
+        del self._to_keep[to_keep:]
+        for game_id in undone:
+            self.forget(game_id)
+
+    def committed(self) -> None:
+        """Only a committed state may serve later loads."""
+        if self._kept is not None:
+            for game_id, version, state, copy in self._to_keep:
+                self._kept.keep(game_id, version, state, copy)
+        self._to_keep.clear()
+        self._written.clear()
+
+    def abandoned(self) -> None:
+        """The transaction did not commit: drop what is kept of the games it wrote (the version
+        guard would refuse those states anyway; dropping makes it plain)."""
+        for game_id in self._written:
+            self.forget(game_id)
+        self._to_keep.clear()
+        self._written.clear()

@@ -1,8 +1,9 @@
 """Brokers carrying committed events to live subscribers: in process, or across instances.
 
-``publish`` is the domain's ``EventPublisher`` port. It is called from worker threads after a
-commit, so it only hands events over (to the loop, or to Redis with a short timeout) and never
-raises: the events are already durable and subscribers detect anything missed by ``seq``.
+Each is the domain's ``EventBroker`` port (``domain.ports``). ``publish`` is called from worker
+threads after a commit, so it only hands events over (to the loop, or to Redis with a short
+timeout) and never raises: the events are already durable and subscribers detect anything missed
+by ``seq``.
 ``subscribe`` is for async code on the broker's loop::
 
     async with broker.subscribe(game_id, after=last_seen_seq) as events:
@@ -23,8 +24,8 @@ import redis.asyncio as aioredis
 
 from domain.engine import Event
 from domain.model.match import RecordedEvent
+from domain.ports import SubscriptionLost
 from persistence import fast_json
-from persistence.errors import SubscriptionLost
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription
 
 log = logging.getLogger(__name__)

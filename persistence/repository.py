@@ -15,7 +15,6 @@ import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -45,7 +44,7 @@ from domain.ports import BotGame
 from domain.registry import EngineRegistry
 from persistence import fast_json
 from persistence.driver_sql import DriverStatement
-from persistence.hot_states import HotStates
+from persistence.hot_states import TransactionStates
 from persistence.mapping import (
     FIXED_GAME_COLUMNS,
     changed_game_values,
@@ -166,19 +165,16 @@ class SqlGameRepository:
         session: Session,
         registry: EngineRegistry,
         before_write: Callable[[], None] | None = None,
-        hot_states: HotStates | None = None,
+        states: TransactionStates | None = None,
         without_targets: KnownWithoutTargets | None = None,
     ) -> None:
+        """``states``: the unit of work's bookkeeping of kept engine states (none kept if None)."""
         self.session = session
         self._without_targets = without_targets
         self.registry = registry
         self._before_write = before_write or _nothing
         self._row_locks = session.get_bind().dialect.name == "postgresql"
-        self._hot_states = hot_states
-        self.written: builtins.list[str] = []
-        """Ids of the games written in this transaction (to forget if it does not commit)."""
-        self.to_keep: builtins.list[tuple[str, int, Any, Callable[[Any], Any]]] = []
-        """Copies of the states written, for ``HotStates.keep`` once the commit succeeded."""
+        self._states = states or TransactionStates(None)
 
     def add(self, match: Match) -> None:
         self._before_write()
@@ -204,8 +200,7 @@ class SqlGameRepository:
         if targets is not None:
             targets.loaded(game_id, row.pop("webhook_targets"), row["seats"])
         stored = row["state"]
-        hot = self._hot_states
-        live = hot.state_at(game_id, row["version"], for_update) if hot is not None and stored else None
+        live = self._states.state_at(game_id, row["version"], for_update) if stored else None
         if live is not None or stored is None:
             return match_from_row(row, self.registry, live)
         return match_from_row({**row, "state": fast_json.loads(stored)}, self.registry)
@@ -230,8 +225,7 @@ class SqlGameRepository:
         updated = cursor.rowcount
         cursor.close()
         if updated == 0:
-            if self._hot_states is not None:
-                self._hot_states.forget(match.id)
+            self._states.forget(match.id)
             raise VersionConflict(
                 "game {game} changed since it was loaded at version {version}; reload and retry",
                 game=match.id,
@@ -373,13 +367,8 @@ class SqlGameRepository:
             raise VersionConflict("a concurrent create with the same idempotency key won") from None
 
     def _written(self, match: Match) -> None:
-        """Copy the state just dumped into the row, before anything can change it."""
-        self.written.append(match.id)
-        if self._hot_states is None or match.state is None:
-            return
-        copy = self.registry.game(match.game_type).copy_state
-        if copy is not None:
-            self.to_keep.append((match.id, match.version, copy(match.state), copy))
+        copy = self.registry.game(match.game_type).copy_state if self._states.keeping else None
+        self._states.written(match.id, match.version, match.state, copy)
 
     def _append_events(self, match: Match, events_written: bool = False) -> None:
         """One executemany for however many events a change produced (and its choices);

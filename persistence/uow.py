@@ -21,7 +21,7 @@ from domain.model.ratings import RatingRepository
 from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
 from domain.registry import EngineRegistry
 from persistence.chat import SqlChatRepository
-from persistence.hot_states import HotStates
+from persistence.hot_states import HotStates, TransactionStates
 from persistence.players import SqlPlayerRepository
 from persistence.presence import SqlPresenceRepository
 from persistence.ratings import SqlRatingRepository
@@ -55,8 +55,7 @@ class SqlUnitOfWork:
         self._session: Session | None = None
         self._write_lock = write_lock
         self._holds_write_lock = False
-        self._hot_states = hot_states
-        self._game_rows: SqlGameRepository | None = None
+        self._states = TransactionStates(hot_states)
 
     DATABASE_ERRORS = (SQLAlchemyError, OSError)
     """Failures of the database itself: they fail the whole transaction, not one work in it."""
@@ -66,10 +65,9 @@ class SqlUnitOfWork:
             raise RuntimeError("a unit of work is single-use; ask the factory for a new one")
         self._session = self._sessions()
         without_targets = KnownWithoutTargets()
-        self._game_rows = SqlGameRepository(
-            self._session, self._registry, self._before_write, self._hot_states, without_targets
+        self.games = SqlGameRepository(
+            self._session, self._registry, self._before_write, self._states, without_targets
         )
-        self.games = self._game_rows
         self.players = SqlPlayerRepository(self._session, self._before_write)
         self.webhooks = SqlWebhookRepository(self._session, self._before_write, without_targets)
         self.presence = SqlPresenceRepository(self._session, self._before_write)
@@ -100,7 +98,7 @@ class SqlUnitOfWork:
         finally:
             session.close()
             self._release_write_lock()
-            self._forget_uncommitted()
+            self._states.abandoned()
 
     def _release_write_lock(self) -> None:
         if self._holds_write_lock:
@@ -113,11 +111,11 @@ class SqlUnitOfWork:
             self._require_session().commit()
         finally:
             self._release_write_lock()
-        self._keep_committed()
+        self._states.committed()
 
     def rollback(self) -> None:
         self._require_session().rollback()
-        self._forget_uncommitted()
+        self._states.abandoned()
 
     def attempt(self, work: Callable[[Self], T], alone: bool = False) -> T:
         """Run one of several works sharing this transaction (``persistence.group_commit``): if
@@ -129,9 +127,7 @@ class SqlUnitOfWork:
         transaction holds this work only, so undoing it is the same rollback, without the
         savepoint's two round trips to a database server."""
         session = self._require_session()
-        rows = self._game_rows
-        assert rows is not None
-        written, kept = len(rows.written), len(rows.to_keep)
+        mark = self._states.mark()
         connection = session.connection()
         savepoint = (
             session.begin_nested()
@@ -150,37 +146,11 @@ class SqlUnitOfWork:
                 savepoint.rollback()
             else:
                 session.rollback()
-            undone = rows.written[written:]
-            del rows.written[written:]
-            del rows.to_keep[kept:]
-            if self._hot_states is not None:
-                for game_id in undone:
-                    self._hot_states.forget(game_id)
+            self._states.undo(mark)
             raise
         if savepoint is not None:
             savepoint.commit()
         return value
-
-    def _keep_committed(self) -> None:
-        """Only a committed state may serve later loads (``persistence.hot_states``)."""
-        rows = self._game_rows
-        if self._hot_states is None or rows is None:
-            return
-        for game_id, version, state, copy in rows.to_keep:
-            self._hot_states.keep(game_id, version, state, copy)
-        rows.to_keep.clear()
-        rows.written.clear()
-
-    def _forget_uncommitted(self) -> None:
-        """A write that did not commit: drop what is kept of those games (the version guard
-        would refuse it anyway; dropping makes it plain)."""
-        rows = self._game_rows
-        if self._hot_states is None or rows is None:
-            return
-        for game_id in rows.written:
-            self._hot_states.forget(game_id)
-        rows.to_keep.clear()
-        rows.written.clear()
 
     def _require_session(self) -> Session:
         if self._session is None:
