@@ -2,8 +2,9 @@
 
 The set-up is most of a newcomer's first wait and of every CI run, so it is measured the way they
 meet it: a ``git clone`` of this checkout's HEAD into a temporary folder (no ``.venv``, no mypy
-cache), with the machine's package caches as they are, or empty (``--empty-cache``: pip's and
-uv's caches pointed at a new folder, so every wheel is downloaded). The install's share is read
+cache), with the machine's package caches as they are, or empty (``--empty-cache``: the user's
+cache folder, so pip's, uv's and ./run's own uv, pointed at a new folder: every wheel is
+downloaded, as on a new machine). The install's share is read
 from the moment ``./run`` stamps ``.venv/.installed-*``. Loopback only; the server is stopped
 and the clone removed.
 
@@ -64,8 +65,9 @@ def environment(scratch: Path, empty_cache: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TABLETOP_", "VIRTUAL_ENV"))}
     env["TABLETOP_DATABASE_URL"] = f"sqlite:///{scratch / 'tabletop.db'}"
     if empty_cache:
-        env["PIP_CACHE_DIR"] = str(scratch / "pip-cache")
-        env["UV_CACHE_DIR"] = str(scratch / "uv-cache")
+        env["XDG_CACHE_HOME"] = str(scratch / "cache")
+        env["PIP_CACHE_DIR"] = str(scratch / "cache" / "pip")
+        env["UV_CACHE_DIR"] = str(scratch / "cache" / "uv")
     return env
 
 
