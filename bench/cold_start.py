@@ -1,12 +1,12 @@
 """How long ``./run serve`` (until it listens) and ``./run test --co -q`` take from a fresh clone.
 
 The set-up is most of a newcomer's first wait and of every CI run, so it is measured the way they
-meet it: a ``git clone`` of this checkout's HEAD into a temporary folder (no ``.venv``, no mypy
-cache), with the machine's package caches as they are, or empty (``--empty-cache``: the user's
-cache folder, so pip's, uv's and ./run's own uv, pointed at a new folder: every wheel is
-downloaded, as on a new machine). The install's share is read
-from the moment ``./run`` stamps ``.venv/.installed-*``. Loopback only; the server is stopped
-and the clone removed.
+meet it: a ``git clone`` of this checkout into a temporary folder (no ``.venv``, no mypy cache),
+with the machine's package caches as they are, or empty (``--empty-cache``: the user's cache
+folder, so pip's, uv's and ./run's own uv, pointed at a new folder: every wheel is downloaded, as
+on a new machine). ``--rev A --rev B`` measures two commits in alternating rounds, so both meet
+the same load (default: HEAD). The install's share is read from the moment ``./run`` stamps
+``.venv/.installed-*``. Loopback only; the server is stopped and the clone removed.
 
     .venv/bin/python bench/cold_start.py serve [--empty-cache] [--runs N] [--rev COMMIT ...]
     .venv/bin/python bench/cold_start.py test [--empty-cache] [--runs N] [--rev COMMIT ...]
