@@ -33,7 +33,7 @@ from persistence.mapping import FIXED_GAME_COLUMNS
 from persistence.migrate import migrate
 from persistence.tables import games
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, FixedClock
+from tests.support.fakes import FakePublisher, FixedClock
 
 
 def prepared(url: str) -> tuple[SqlUnitOfWorkFactory, str]:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.flows import ARTIFACTS
-from tests.e2e.services import ServerProcess
+from tests.support.browser import ARTIFACTS
+from tests.support.servers import ServerProcess
 
 CHROMIUM = Path(os.environ.get("TABLETOP_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_ARGS = [

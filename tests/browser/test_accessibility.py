@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.axe import serious_violations
-from tests.browser.flows import create_game, start
+from tests.support.axe import serious_violations
+from tests.support.browser import create_game, start
 
 SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import (
+from tests.support.browser import (
     click_board_target,
     create_game,
     play_moves,

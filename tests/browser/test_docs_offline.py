@@ -8,7 +8,7 @@ from collections.abc import Callable
 import httpx
 from playwright.sync_api import Page, Response, Route
 
-from tests.e2e.services import ServerProcess
+from tests.support.servers import ServerProcess
 
 
 def offline_page(open_page: Callable[..., Page], base: str) -> tuple[Page, list[str]]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, start
+from tests.support.browser import create_game, start
 
 
 def test_the_sign_in_link_brings_my_games_and_my_seat_to_another_browser(

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import (
+from tests.support.browser import (
     create_game,
     join_game,
     play_moves,

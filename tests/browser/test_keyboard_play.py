@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game
+from tests.support.browser import create_game
 
 # What the person wants to do next, as a selector, in order of preference.
 WANTED = """

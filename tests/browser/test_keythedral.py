@@ -9,13 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import (
-    create_game,
-    play_moves,
-    play_to_end,
-    save_for_readme,
-    start,
-)
+from tests.support.browser import create_game, play_moves, play_to_end, save_for_readme, start
 
 # What a person can click: a tile they can afford (only buyable tiles are buttons), one of the
 # several ways behind a click (a payment, a bid), anything else on the board or in the move panel.

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, join_game, play_to_end, start
+from tests.support.browser import create_game, join_game, play_to_end, start
 
 
 def click_first_move(page: Page) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.flows import create_game
+from tests.support.browser import create_game
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 

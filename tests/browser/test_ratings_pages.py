@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.browser.axe import serious_violations
-from tests.browser.flows import save_screenshot
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess
+from tests.support.axe import serious_violations
+from tests.support.browser import save_screenshot
+from tests.support.http import auth
+from tests.support.servers import ServerProcess
 
 CLOCK = {"mode": "per_decision", "seconds": 600}
 

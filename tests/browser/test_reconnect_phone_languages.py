@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, play_to_end, save_screenshot, start
-from tests.e2e.services import ServerProcess
+from tests.support.browser import create_game, play_to_end, save_screenshot, start
+from tests.support.servers import ServerProcess
 
 KEY_PREFIXES = sorted(
     {key.split(".")[0] for key in json.loads((Path(__file__).parents[2] / "web/i18n/en.json").read_text())}

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import click_board_target, create_game, join_game, start
+from tests.support.browser import click_board_target, create_game, join_game, start
 
 REMEMBER = """
 (names) => {

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game
-from tests.e2e.harness import ROOT
+from tests.support.browser import create_game
+from tests.support.servers import ROOT
 
 RULES = ROOT / "web" / "rules"
 LISTS = {"im-schutze-der-burg": "character_cards", "keythedral": "law_cards", "carcassonne": "figures"}

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.flows import create_game, join_game, start
+from tests.support.browser import create_game, join_game, start
 
 
 def create_duel_with_clock(page: Page, seconds: int) -> str:

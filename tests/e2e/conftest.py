@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.harness import ServerWithDatabase, running_server
+from tests.support.servers import ServerWithDatabase, running_server
 
 
 @pytest.fixture(scope="package")

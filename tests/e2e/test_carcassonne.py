@@ -13,8 +13,10 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.harness import BackgroundSubscribers, ServerWithDatabase, stored_state
-from tests.e2e.play import PlayedGame, auth, play_over_rest
+from tests.support.http import auth
+from tests.support.live import BackgroundSubscribers
+from tests.support.play import PlayedGame, play_over_rest
+from tests.support.servers import ServerWithDatabase, stored_state
 
 SNAPSHOT_EVERY = 12
 """Decisions between two reads of the true pile order from the database."""

@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from persistence.migrate import migrate
-from tests.e2e.harness import running_server
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess, new_duel, postgres_database, running_servers
-from tests.services import reachable_redis
+from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.http import auth
+from tests.support.play import new_duel
+from tests.support.servers import ServerProcess, running_server, running_servers
 
 STEP = 10.0
 """Seconds a test waits for one message that was already committed."""
@@ -117,7 +117,7 @@ def test_the_event_stream_carries_the_chat_beside_the_events_and_resumes_both(se
 @pytest.mark.timeout(180)
 def test_chat_crosses_instances_live_through_redis(tmp_path_factory: pytest.TempPathFactory) -> None:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
         with running_servers([env, env], tmp_path_factory.mktemp("chat-scale")) as servers:

@@ -13,7 +13,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from tests.e2e.services import ServerProcess
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.timeout(120)
 APP = "https://app.example"

@@ -21,8 +21,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess, all_events, new_duel, postgres_database
+from tests.support.databases import postgres_database_url
+from tests.support.http import auth
+from tests.support.play import all_events, new_duel
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -203,7 +205,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'tabletop.db'}"
         return
-    with postgres_database() as url:
+    with postgres_database_url() as url:
         yield url
 
 

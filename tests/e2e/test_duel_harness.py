@@ -6,7 +6,7 @@ import hashlib
 
 import httpx
 
-from tests.e2e.play import SPECTATOR, play_over_rest
+from tests.support.play import SPECTATOR, play_over_rest
 
 
 def test_harness_plays_a_whole_game_and_records_every_viewer(server: str) -> None:

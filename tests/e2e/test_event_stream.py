@@ -4,19 +4,17 @@ REST history, live, and a reconnection with ``Last-Event-ID`` loses and repeats 
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 import pytest
 
-from tests.e2e.harness import running_server
-from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
-from tests.e2e.services import all_events, new_duel
+from tests.support.http import auth
+from tests.support.live import Received, follow, read_stream
+from tests.support.play import SPECTATOR, PlayedGame, all_events, new_duel, play_over_rest
+from tests.support.servers import running_server
 
 SLUG, PLAYERS = "im-schutze-der-burg", 3
 HEARTBEAT_SECONDS = 0.3
@@ -34,65 +32,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     }
     with running_server(env) as base:
         yield base
-
-
-@dataclass
-class Received:
-    """What one stream delivered: its events (``id``, ``event``, parsed ``data``) and comments."""
-
-    events: list[dict[str, Any]] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    fields: list[str] = field(default_factory=list)
-    connections: int = 0
-
-
-async def read_stream(
-    client: httpx.AsyncClient,
-    url: str,
-    token: str | None,
-    received: Received,
-    *,
-    stop_after: int | None = None,
-) -> None:
-    """Read one connection of an event stream until the server closes it (or ``stop_after`` more
-    events arrived: then hang up, as a client losing its network does)."""
-    headers = auth(token) if token else {}
-    if received.events:
-        headers["Last-Event-ID"] = str(received.events[-1]["id"])
-    got = 0
-    async with client.stream("GET", url, headers=headers) as response:
-        assert response.status_code == 200, await response.aread()
-        assert response.headers["content-type"].startswith("text/event-stream")
-        received.connections += 1
-        message: dict[str, str] = {}
-        async for line in response.aiter_lines():
-            if line.startswith(":"):
-                received.comments.append(line)
-            elif line:
-                name, _, value = line.partition(":")
-                message[name] = value.removeprefix(" ")
-                received.fields.append(name)
-            elif "data" in message:
-                received.events.append(
-                    {"id": int(message["id"]), "event": message["event"], "data": json.loads(message["data"])}
-                )
-                message = {}
-                got += 1
-                if stop_after is not None and got >= stop_after:
-                    return
-            else:
-                message = {}
-
-
-async def follow(base: str, game_id: str, token: str | None, hang_up_every: int | None) -> Received:
-    """Follow a game to its end, hanging up after every ``hang_up_every`` events and reconnecting
-    with ``Last-Event-ID``, as an ``EventSource`` does."""
-    received = Received()
-    url = f"/v1/games/{game_id}/stream"
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        while not received.events or received.events[-1]["event"] != "game_over":
-            await read_stream(client, url, token, received, stop_after=hang_up_every)
-    return received
 
 
 def test_each_viewer_streams_exactly_its_history_and_a_reconnection_loses_nothing(server: str) -> None:

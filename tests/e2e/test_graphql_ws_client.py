@@ -23,8 +23,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import running_server
-from tests.e2e.play import auth, start_game
+from tests.support.http import auth
+from tests.support.play import start_game
+from tests.support.servers import running_server
 
 pytestmark = pytest.mark.timeout(300)
 CLIENT = Path(__file__).resolve().parent / "graphql_ws_client"

@@ -16,8 +16,9 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.harness import GAME_EVENTS, graphql_socket
-from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest, start_game
+from tests.support.http import auth
+from tests.support.live import GAME_EVENTS, graphql_socket
+from tests.support.play import SPECTATOR, PlayedGame, play_over_rest, start_game
 
 SLUG = "im-schutze-der-burg"
 COUNTERS = ("version", "seq", "last_seq", "remaining_seconds")  # the last ticks by itself (inactivity)

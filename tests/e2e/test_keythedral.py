@@ -17,8 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import BackgroundSubscribers, ServerWithDatabase, stored_state
-from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
+from tests.support.http import auth
+from tests.support.live import BackgroundSubscribers
+from tests.support.play import SPECTATOR, PlayedGame, play_over_rest
+from tests.support.servers import ServerWithDatabase, stored_state
 
 SLUG = "keythedral"
 PLAYERS = 4

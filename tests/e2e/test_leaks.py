@@ -13,9 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import events_until_over
-from tests.e2e.play import SPECTATOR, PlayedGame, auth, play_over_rest
-from tests.e2e.services import all_events
+from tests.support.http import auth
+from tests.support.keythedral_twins import play_twins
+from tests.support.live import events_until_over
+from tests.support.play import SPECTATOR, PlayedGame, all_events, play_over_rest
 
 GAMES = [
     ("im-schutze-der-burg", 3, {}),
@@ -117,6 +118,4 @@ def test_keythedral_twins_differing_only_in_hidden_law_cards_look_identical(
     """Keythedral's law cards: nothing public (decisions and who is asked, events, views) may
     depend on who holds which card. The differential of ``tests/unit/keythedral/
     test_law_secrecy.py``, on more player counts and options."""
-    from tests.unit.keythedral.test_law_secrecy import play_twins
-
     assert play_twins(players, seed, options) > 300

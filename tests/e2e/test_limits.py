@@ -13,9 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import GAME_EVENTS, graphql_socket
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess, new_duel, running_servers
+from tests.support.http import auth
+from tests.support.live import GAME_EVENTS, graphql_socket
+from tests.support.play import new_duel
+from tests.support.servers import ServerProcess, running_servers
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -14,12 +14,10 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +26,17 @@ import pytest
 import redis
 
 from persistence.migrate import migrate
-from tests.e2e.harness import GAME_EVENTS, ROOT, free_port, graphql_socket, wait_healthy
-from tests.e2e.play import auth, start_game
-from tests.e2e.services import (
-    LOOPBACK_LOAD,
+from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.http import auth
+from tests.support.live import GAME_EVENTS, graphql_socket
+from tests.support.play import all_events, start_game
+from tests.support.servers import (
     ServerProcess,
-    all_events,
-    postgres_database,
+    children,
+    free_port,
     running_servers,
+    worker_processes,
 )
-from tests.services import reachable_redis
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(180)]
 
@@ -51,7 +50,7 @@ EVENT_TIMEOUT = 60.0
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
         with running_servers([env, env], tmp_path_factory.mktemp("fanout")) as servers:
@@ -292,7 +291,7 @@ def test_subscribers_that_stay_miss_nothing_while_redis_restarts_mid_game(tmp_pa
     private = PrivateRedis(tmp_path)
     private.start()
     try:
-        with postgres_database() as database_url:
+        with postgres_database_url() as database_url:
             migrate(database_url)
             env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": private.url}
             with (
@@ -319,7 +318,7 @@ def test_subscribers_on_the_surviving_instance_miss_nothing_when_the_other_is_ki
     tmp_path: Path,
 ) -> None:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
         with running_servers([env, env], tmp_path) as (a, b):
@@ -337,43 +336,6 @@ def test_subscribers_on_the_surviving_instance_miss_nothing_when_the_other_is_ki
                     assert follower.join() == all_events(on_a, game_id, token)
 
 
-@contextmanager
-def worker_processes(env: dict[str, str], directory: Path, workers: int = 2) -> Iterator[tuple[str, int]]:
-    """``python -m api serve --workers N`` on a free port: its URL and the supervisor's pid."""
-    port = free_port()
-    log_path = directory / f"workers-{port}.log"
-    with log_path.open("ab") as log_file:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "tests.e2e.serve_for_tests", str(port), str(workers)],
-            cwd=ROOT,
-            env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **LOOPBACK_LOAD, **env},
-            stdout=subprocess.DEVNULL,
-            stderr=log_file,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            try:
-                wait_healthy(base, process, timeout=90)
-            except RuntimeError as error:
-                raise RuntimeError(f"{error}\n{log_path.read_text()[-2000:]}") from None
-            deadline = time.monotonic() + 60
-            while len(children(process.pid)) < workers:  # every worker accepting, not only the first
-                assert time.monotonic() < deadline, "the workers did not all start"
-                time.sleep(0.1)
-            yield base, process.pid
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
-def children(pid: int) -> list[int]:
-    listed = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True, check=False)
-    return [int(line) for line in listed.stdout.split()]
-
-
 def test_worker_processes_on_sqlite_share_live_events_through_the_hub(tmp_path: Path) -> None:
     env = {
         "TABLETOP_DATABASE_URL": f"sqlite:///{tmp_path / 'workers.db'}",
@@ -385,7 +347,7 @@ def test_worker_processes_on_sqlite_share_live_events_through_the_hub(tmp_path: 
 
 def test_worker_processes_on_postgres_share_live_events_through_redis(tmp_path: Path) -> None:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
         with worker_processes(env, tmp_path) as (base, _):

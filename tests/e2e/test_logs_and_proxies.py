@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.services import ServerProcess, running_servers
+from tests.support.servers import ServerProcess, running_servers
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.harness import GAME_EVENTS, events_until_over, graphql_socket
-from tests.e2e.play import auth
+from tests.support.http import auth
+from tests.support.live import GAME_EVENTS, events_until_over, graphql_socket
 
 
 async def new_duel(http: httpx.AsyncClient) -> tuple[dict[str, Any], str, list[str]]:

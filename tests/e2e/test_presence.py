@@ -14,9 +14,10 @@ import httpx
 import pytest
 
 from persistence.migrate import migrate
-from tests.e2e.harness import GAME_EVENTS, graphql_socket
-from tests.e2e.services import ServerProcess, new_duel, postgres_database, running_servers
-from tests.services import reachable_redis
+from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.live import GAME_EVENTS, graphql_socket
+from tests.support.play import new_duel
+from tests.support.servers import ServerProcess, running_servers
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -27,7 +28,7 @@ SEATS_QUERY = "query($id: ID!) { game(id: $id) { ... on Game { seats { seat conn
 @pytest.fixture
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         env = {
             "TABLETOP_DATABASE_URL": database_url,

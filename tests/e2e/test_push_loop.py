@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import graphql_socket
-from tests.e2e.play import auth, start_game
-from tests.e2e.services import all_events
+from tests.support.http import auth
+from tests.support.live import graphql_socket
+from tests.support.play import all_events, start_game
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -16,8 +16,9 @@ import httpx
 import pytest
 
 from domain.model.ratings import START_MU
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess, postgres_database
+from tests.support.databases import postgres_database_url
+from tests.support.http import auth
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -87,7 +88,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'tabletop.db'}"
         return
-    with postgres_database() as url:
+    with postgres_database_url() as url:
         yield url
 
 

@@ -14,10 +14,11 @@ import httpx
 import pytest
 
 from persistence.migrate import migrate
-from tests.e2e.harness import GAME_EVENTS, GraphQLSocket, graphql_socket
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess, all_events, new_duel, postgres_database, running_servers
-from tests.services import reachable_redis
+from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.http import auth
+from tests.support.live import GAME_EVENTS, GraphQLSocket, graphql_socket
+from tests.support.play import all_events, new_duel
+from tests.support.servers import ServerProcess, running_servers
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(120)]
 
@@ -28,7 +29,7 @@ STEP_TIMEOUT = 5.0
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
         with running_servers([env, env], tmp_path_factory.mktemp("scale-out")) as (a, b):

@@ -27,9 +27,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.e2e import serve_for_tests
-from tests.e2e.harness import ROOT
-from tests.e2e.services import ServerProcess, new_duel, running_servers
+from tests.support import serve_for_tests
+from tests.support.play import new_duel
+from tests.support.servers import ROOT, ServerProcess, running_servers
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.harness import ROOT, free_port
+from tests.support.servers import ROOT, free_port
 
 pytestmark = pytest.mark.timeout(120)
 

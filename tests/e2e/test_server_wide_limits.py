@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.e2e.test_live_fanout import worker_processes
+from tests.support.servers import worker_processes
 
 pytestmark = pytest.mark.timeout(180)
 

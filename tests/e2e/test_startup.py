@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.harness import ROOT, free_port, wait_healthy
-from tests.e2e.services import postgres_database
+from tests.support.databases import postgres_database_url
+from tests.support.servers import ROOT, free_port, wait_healthy
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -81,5 +81,5 @@ def test_service_refuses_an_unmigrated_sqlite_database_until_migrated(tmp_path: 
 
 @pytest.mark.postgres
 def test_service_refuses_an_unmigrated_postgresql_database_until_migrated(tmp_path: Path) -> None:
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         refuses_then_serves_after_migrate(database_url, tmp_path / "server.log")

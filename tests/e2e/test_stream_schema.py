@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.harness import running_server
-from tests.e2e.play import SPECTATOR, PlayedGame, play_over_rest
-from tests.e2e.test_event_stream import Received, follow
-from tests.rest.test_strict_responses import GAMES, StrictChecker
+from tests.support.contract import GAMES, StrictChecker
+from tests.support.live import Received, follow
+from tests.support.play import SPECTATOR, PlayedGame, play_over_rest
+from tests.support.servers import running_server
 
 
 @pytest.fixture(scope="module")

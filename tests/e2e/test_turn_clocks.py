@@ -16,9 +16,10 @@ import httpx
 import pytest
 
 from persistence.migrate import migrate
-from tests.e2e.play import auth
-from tests.e2e.services import ServerProcess, all_events, postgres_database, running_servers
-from tests.services import reachable_redis
+from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.http import auth
+from tests.support.play import all_events
+from tests.support.servers import ServerProcess, running_servers
 
 GAME = "im-schutze-der-burg"
 FAST_POLL = {"TABLETOP_DEADLINE_POLL_SECONDS": "0.2"}
@@ -101,7 +102,7 @@ def test_a_silent_player_of_four_cannot_block_the_game_on_one_instance(server: s
 @pytest.fixture(scope="module")
 def cluster_env() -> Iterator[dict[str, str]]:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         yield {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url, **FAST_POLL}
 

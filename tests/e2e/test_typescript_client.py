@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import running_server
+from tests.support.servers import running_server
 
 pytestmark = pytest.mark.timeout(900)
 SAMPLE = Path(__file__).resolve().parents[2] / "clients" / "typescript"

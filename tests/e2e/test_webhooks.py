@@ -19,10 +19,10 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from persistence.migrate import migrate
-from tests.e2e.harness import free_port
-from tests.e2e.play import auth
-from tests.e2e.services import all_events, postgres_database, running_servers
-from tests.services import reachable_redis
+from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.http import auth
+from tests.support.play import all_events
+from tests.support.servers import free_port, running_servers
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(300)]
 
@@ -118,7 +118,7 @@ class Receiver:
 @pytest.fixture(scope="module")
 def cluster_env() -> Iterator[dict[str, str]]:
     redis_url = reachable_redis()
-    with postgres_database() as database_url:
+    with postgres_database_url() as database_url:
         migrate(database_url)
         yield {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url, **SENDER}
 

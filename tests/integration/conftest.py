@@ -22,8 +22,8 @@ from persistence.database import create_db_engine
 from persistence.migrate import migrate
 from persistence.tables import metadata
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.duel_game import DuelEngine
-from tests.services import postgres_database, reachable_redis
+from tests.support.databases import postgres_database, reachable_redis
+from tests.support.duel_game import DuelEngine
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 

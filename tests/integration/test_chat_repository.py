@@ -16,8 +16,8 @@ from domain.model.chat import BURST, ChatEntry, ChatService, chat_channel
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, FixedClock
-from tests.integration.duel_play import game_service, start_duel
+from tests.support.duel_play import game_service, start_duel
+from tests.support.fakes import FakePublisher, FixedClock
 
 pytestmark = pytest.mark.timeout(60)
 

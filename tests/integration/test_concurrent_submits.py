@@ -21,8 +21,8 @@ from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.play import SubmitAnswer
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, FixedClock
-from tests.integration.duel_play import StartedDuel, start_duel
+from tests.support.duel_play import StartedDuel, start_duel
+from tests.support.fakes import FakePublisher, FixedClock
 
 pytestmark = pytest.mark.timeout(60)
 

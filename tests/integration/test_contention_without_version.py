@@ -17,8 +17,8 @@ from domain.errors import GameFull
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, FixedClock
-from tests.integration.duel_play import start_duel
+from tests.support.duel_play import start_duel
+from tests.support.fakes import FakePublisher, FixedClock
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.postgres]
 

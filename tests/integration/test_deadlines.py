@@ -12,7 +12,7 @@ from domain.services.bundle import Services
 from domain.services.deadlines import DeadlineService
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, ManualClock
+from tests.support.fakes import FakePublisher, ManualClock
 
 
 def test_a_due_clock_fires_exactly_once_among_competing_firers(

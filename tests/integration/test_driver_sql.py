@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from persistence.driver_sql import DriverStatement
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.integration.duel_play import game_service, start_duel
+from tests.support.duel_play import game_service, start_duel
 
 _ROW = select(games).where(games.c.id == bindparam("game_id"))
 

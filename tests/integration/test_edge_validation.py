@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.integration.conftest import BACKENDS
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.services import postgres_database
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.databases import BACKENDS, postgres_database
 
 
 @pytest.fixture(params=BACKENDS)
@@ -23,12 +21,10 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     if request.param == "postgresql":
         with postgres_database("tabletop_edge") as url:
             settings = make_settings(tmp_path, database_url=url.render_as_string(hide_password=False))
-            with TestClient(
-                create_app(settings, registry=registry_with_test_game()), raise_server_exceptions=False
-            ) as test_client:
+            with TestClient(app_with_test_game(settings), raise_server_exceptions=False) as test_client:
                 yield test_client
     else:
-        app = create_app(make_settings(tmp_path), registry=registry_with_test_game())
+        app = app_with_test_game(make_settings(tmp_path))
         with TestClient(app, raise_server_exceptions=False) as test_client:
             yield test_client
 

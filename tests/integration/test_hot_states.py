@@ -18,7 +18,7 @@ from domain.services.bundle import Services
 from persistence.group_commit import GroupCommitter
 from persistence.hot_states import HotStates
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, FixedClock
+from tests.support.fakes import FakePublisher, FixedClock
 
 GAMES = [("carcassonne", 3), ("im-schutze-der-burg", 3), ("keythedral", 2)]
 MAX_STEPS = 250  # a Keythedral game lasts ~850 steps; the others end before this

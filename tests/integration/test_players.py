@@ -10,7 +10,7 @@ from domain.registry import EngineRegistry
 from domain.services.players import PlayerService
 from persistence.tables import player_seats, players
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.integration.duel_play import game_service
+from tests.support.duel_play import game_service
 
 
 def test_players_games_and_reissued_tokens_survive_in_the_database(

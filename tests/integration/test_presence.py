@@ -11,7 +11,7 @@ from domain.services.bundle import Services
 from domain.services.presence import PresenceService
 from persistence.tables import presence
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, ManualClock
+from tests.support.fakes import FakePublisher, ManualClock
 
 TTL = timedelta(seconds=30)
 

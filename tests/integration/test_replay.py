@@ -6,7 +6,7 @@ from domain.registry import default_registry
 from domain.services.bundle import Services
 from domain.services.replay import ReplayService
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, FixedClock
+from tests.support.fakes import FakePublisher, FixedClock
 
 
 def test_a_stored_four_player_game_replays_to_its_final_state(

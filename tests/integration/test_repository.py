@@ -17,13 +17,7 @@ from domain.registry import EngineRegistry
 from persistence.repository import SqlGameRepository
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.integration.duel_play import (
-    game_service,
-    lobby_match,
-    minutes_later,
-    play_round,
-    start_duel,
-)
+from tests.support.duel_play import game_service, lobby_match, minutes_later, play_round, start_duel
 
 
 def assert_same_match(loaded: Match, expected: Match) -> None:
@@ -332,7 +326,7 @@ def test_many_concurrent_writers_on_sqlite_neither_deadlock_nor_fail(tmp_path) -
     from persistence.database import create_db_engine
     from persistence.migrate import migrate
     from persistence.uow import SqlUnitOfWorkFactory as Factory
-    from tests.duel_game import DuelEngine as Duel
+    from tests.support.duel_game import DuelEngine as Duel
 
     url = f"sqlite:///{tmp_path / 'writers.db'}"
     migrate(url)

@@ -15,7 +15,7 @@ from domain.engine import Event
 from domain.errors import VersionConflict
 from domain.registry import EngineRegistry
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.integration.duel_play import lobby_match
+from tests.support.duel_play import lobby_match
 
 
 @contextmanager

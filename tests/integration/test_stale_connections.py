@@ -10,9 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.services import POSTGRES_ADMIN_URL, postgres_database
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.databases import POSTGRES_ADMIN_URL, postgres_database
 
 pytestmark = pytest.mark.postgres
 
@@ -20,7 +19,7 @@ pytestmark = pytest.mark.postgres
 def test_the_request_after_the_server_killed_every_pooled_connection_succeeds(tmp_path: Path) -> None:
     with postgres_database("tabletop_stale") as url:
         settings = make_settings(tmp_path, database_url=url.render_as_string(hide_password=False))
-        with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+        with TestClient(app_with_test_game(settings)) as client:
             created = client.post("/v1/games", json={"type": "duel"})
             assert created.status_code == 201
             game_id = created.json()["id"]

@@ -25,7 +25,7 @@ from domain.services.players import PlayerService
 from domain.services.webhooks import RetryPolicy, WebhookService
 from persistence.outbound.webhook_sender import WebhookSender
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, ManualClock
+from tests.support.fakes import FakePublisher, ManualClock
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -11,7 +11,7 @@ from domain.services.bundle import Services
 from domain.services.players import PlayerService
 from domain.services.webhooks import WebhookService
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, ManualClock
+from tests.support.fakes import FakePublisher, ManualClock
 
 LEASE = timedelta(seconds=30)
 

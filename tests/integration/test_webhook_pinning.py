@@ -8,10 +8,8 @@ to the receiver: the sender must connect to the checked address, never resolve t
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
@@ -19,41 +17,16 @@ import pytest
 from domain.model.webhooks import Attempt, ClaimedDelivery
 from domain.services.webhooks import RetryPolicy, new_secret
 from persistence.outbound.webhook_sender import TargetGuard, WebhookSender, pinned
-from tests.fakes import FakeRepository, FakeUnitOfWork
+from tests.support.fakes import FakeRepository, FakeUnitOfWork
+from tests.support.webhooks import Receiver, running_receiver
 
 pytestmark = pytest.mark.timeout(30)
 
 
-class Receiver(ThreadingHTTPServer):
-    hosts: list[str]
-    requests: list[tuple[dict[str, str], bytes]]
-    """Each request's headers (lower-case names) and body."""
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: Receiver
-
-    def do_POST(self) -> None:
-        self.server.hosts.append(self.headers.get("host", ""))
-        body = self.rfile.read(int(self.headers.get("content-length", "0")))
-        self.server.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
-        self.send_response(204)
-        self.end_headers()
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
-    server = Receiver(("127.0.0.1", 0), Handler)
-    server.hosts = []
-    server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with running_receiver() as server:
+        yield server
 
 
 def delivery(url: str) -> ClaimedDelivery:

@@ -17,7 +17,7 @@ from domain.services.players import PlayerService
 from domain.services.webhooks import WebhookService
 from persistence.database import create_db_engine
 from persistence.uow import SqlUnitOfWorkFactory
-from tests.fakes import FakePublisher, ManualClock
+from tests.support.fakes import FakePublisher, ManualClock
 
 
 def allow(url: str) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import seated_game
+from tests.support.graphql import gql
 
 PROTOCOL = "graphql-transport-ws"
 FOLLOW = (
@@ -31,17 +32,6 @@ HIDE = (
     "mutation($id: ID!, $hidden: Boolean!) { hideChatSeat(gameId: $id, seat: 1, hidden: $hidden) "
     "{ ... on ChatSettings { hidden } ... on Problem { code } } }"
 )
-
-
-def gql(client: TestClient, query: str, token: str | None = None, **variables: Any) -> dict[str, Any]:
-    answer = client.post(
-        "/graphql", json={"query": query, "variables": variables}, headers=auth(token) if token else {}
-    )
-    assert answer.status_code == 200, answer.text
-    body = answer.json()
-    assert "errors" not in body, body
-    data: dict[str, Any] = body["data"]
-    return data
 
 
 def follow(socket: WebSocketTestSession, token: str | None, game_id: str, after: int = 0) -> None:

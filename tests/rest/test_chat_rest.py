@@ -8,7 +8,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from domain.model.chat import BURST, MAX_MESSAGE_LENGTH
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import seated_game
+from tests.support.http import auth
 
 
 def chat(client: TestClient, game_id: str, token: str | None = None, **params: Any) -> dict[str, Any]:

@@ -7,13 +7,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_rest_contract import stored
+from tests.support.client import stored
+from tests.support.http import auth
 
 GAME = "im-schutze-der-burg"
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def three_seat_pick(client: TestClient) -> tuple[str, list[str]]:

@@ -13,10 +13,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
 from api.entrypoints.export import openapi_document
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import auth
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.http import auth
 
 API_HEADERS = {
     "x-request-id",
@@ -41,7 +40,7 @@ def tight_client(tmp_path: Path) -> Iterator[TestClient]:
     settings = make_settings(
         tmp_path, rate_limit_per_second=5.0, rate_limit_burst=60, webhook_allow_private_targets=True
     )
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         yield client
 
 

@@ -10,11 +10,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
 from domain.model.verification import replay_bot_game
 from domain.registry import default_registry
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import assert_problem, auth, new_game
+from tests.support.client import app_with_test_game, make_settings, new_game
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_a_bot_is_seated_with_the_host_token_only_and_gets_no_token(client: TestClient) -> None:
@@ -107,7 +107,7 @@ def test_anyone_verifies_a_finished_game_commitment_then_seed_then_replay(client
 
 def test_games_of_bots_only_are_bounded_with_a_429(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, max_bot_only_games=1, bot_think_seconds=0.5)
-    app = create_app(settings, registry=registry_with_test_game())
+    app = app_with_test_game(settings)
     with TestClient(app) as client:
         answers = []
         for _ in range(2):

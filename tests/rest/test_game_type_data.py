@@ -7,7 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import seated_game
+from tests.support.http import auth
 
 
 def test_static_data_of_each_game_in_english_by_default(client: TestClient) -> None:

@@ -4,33 +4,16 @@ GraphQL expose the same fields, and the websocket's token is read like the HTTP 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect
 
 from api.graphql.game_data import typed_field_names
-from api.rest.models.game_types import GameTypeDetail, GameTypePublic, OptionPublic, PlayerLimitPublic
-from api.rest.models.games import DecisionPublic, GameCreated, GamePublic, SeatPublic, ViewerPublic
-from api.rest.models.play import ChoicesPublic, ReplayPublic, SubmitResultPublic
-from api.rest.models.players import PlayerGamePublic
-from api.rest.models.seats import SeatCreated
 from domain.catalog import prompt_text
 from domain.registry import default_registry
-from tests.rest.test_rest_contract import seated_game
-
-PROTOCOL = "graphql-transport-ws"
-
-
-def gql(client: TestClient, query: str, token: str | None = None, **variables: Any) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
-    assert answer.status_code == 200, answer.text
-    body: dict[str, Any] = answer.json()
-    assert "errors" not in body, body["errors"]
-    return body["data"]  # type: ignore[no-any-return]
+from tests.support.client import seated_game
+from tests.support.graphql import PAIRS, PROTOCOL, SUBSCRIBE, camel, gql, graphql_types, named, seated_duel
 
 
 def test_every_game_type_field_resolves_boolean_options_included(client: TestClient) -> None:
@@ -69,19 +52,6 @@ def test_a_union_query_may_select_game_status_and_the_problem_status(client: Tes
     assert (missing["code"], missing["httpStatus"]) == ("game_not_found", 404)
 
 
-def graphql_types(client: TestClient) -> dict[str, dict[str, Any]]:
-    query = """{ __schema { types { name fields { name type { kind name ofType { kind name } }
-        args { name type { kind name ofType { kind name } } } } } } }"""
-    types = gql(client, query)["__schema"]["types"]
-    return {t["name"]: {f["name"]: f for f in t["fields"] or []} for t in types}
-
-
-def named(type_ref: dict[str, Any]) -> str:
-    while type_ref.get("ofType"):
-        type_ref = type_ref["ofType"]
-    return str(type_ref["name"])
-
-
 def test_identifiers_are_ids(client: TestClient) -> None:
     types = graphql_types(client)
     assert named(types["Game"]["id"]["type"]) == "ID"
@@ -92,29 +62,6 @@ def test_identifiers_are_ids(client: TestClient) -> None:
     for operation in ("submitChoice", "startGame", "joinGame"):
         arg = next(a for a in types["Mutation"][operation]["args"] if a["name"] == "gameId")
         assert named(arg["type"]) == "ID", operation
-
-
-def camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-PAIRS: list[tuple[type[BaseModel], str]] = [
-    (GamePublic, "Game"),
-    (GameCreated, "GameCreated"),
-    (GameTypePublic, "GameType"),
-    (GameTypeDetail, "GameTypeDetail"),
-    (OptionPublic, "GameOption"),
-    (PlayerLimitPublic, "PlayerLimit"),
-    (SeatPublic, "Seat"),
-    (DecisionPublic, "Decision"),
-    (ChoicesPublic, "Choices"),
-    (SubmitResultPublic, "SubmitResult"),
-    (SeatCreated, "SeatJoined"),
-    (PlayerGamePublic, "PlayerGame"),
-    (ReplayPublic, "Replay"),
-    (ViewerPublic, "Viewer"),
-]
 
 
 @pytest.mark.parametrize(("model", "graphql_name"), PAIRS, ids=[name for _, name in PAIRS])
@@ -128,17 +75,6 @@ def test_rest_and_graphql_expose_the_same_fields(
     # ... and typed twins of JSON values of no game: `defaultBoolean` of `default`
     kinds = {f for f in fields for r in rest if f.startswith(r) and f[len(r) :][:1].isupper()}
     assert set(fields) - rest - {"next"} - typed - kinds == set(), f"{graphql_name} has fields REST lacks"
-
-
-def seated_duel(client: TestClient) -> tuple[str, str]:
-    game = client.post("/v1/games", json={"type": "duel"}).json()
-    seat = client.post(f"/v1/games/{game['id']}/seats", json={"name": "Ann"}).json()["token"]
-    client.post(f"/v1/games/{game['id']}/seats", json={"name": "Ben"})
-    client.post(f"/v1/games/{game['id']}/start", headers={"Authorization": f"Bearer {game['host_token']}"})
-    return game["id"], seat
-
-
-SUBSCRIBE = "subscription($g: ID!) { gameEvents(gameId: $g, after: 0) { seq type next { decisionVersion } } }"
 
 
 @pytest.mark.parametrize("key", ["Authorization", "AUTHORIZATION", "authorization"])

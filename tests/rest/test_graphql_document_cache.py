@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from api.graphql.guard import DocumentCache
-from tests.rest.test_graphql_contract import PROTOCOL, SUBSCRIBE, seated_duel
+from tests.support.graphql import PROTOCOL, SUBSCRIBE, seated_duel
 
 
 def _hits(client: TestClient) -> tuple[int, int]:

@@ -11,10 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_websocket_limits import graphql_socket, operation
-from tests.unit.test_graphql_limits import fragment_chain
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.graphql import fragment_chain, graphql_ws, operation
 
 
 def graphql(client: TestClient, query: str, variables: dict[str, Any] | None = None, **kw: Any) -> Any:
@@ -77,7 +75,7 @@ def test_normal_operations_pass_the_limits(client: TestClient) -> None:
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[TestClient]:
     settings = make_settings(tmp_path, rate_limit_per_second=1.0, rate_limit_burst=5)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         yield client
 
 
@@ -159,7 +157,7 @@ def test_a_fragment_bomb_is_refused_as_too_costly_over_http_and_the_websocket(
     error = only_error(graphql(client, document))
     assert error["extensions"]["code"] == "query_too_costly"
     assert f"{2 * 2**fragments} fields" in error["message"]
-    with graphql_socket(client) as socket:
+    with graphql_ws(client) as socket:
         (answer,) = operation(socket, "bomb", document)
     assert answer["type"] == "error"
     assert [e["extensions"]["code"] for e in answer["payload"]] == ["query_too_costly"]
@@ -167,10 +165,10 @@ def test_a_fragment_bomb_is_refused_as_too_costly_over_http_and_the_websocket(
 
 def test_a_document_past_the_deadline_is_stopped_over_http_and_the_websocket(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, graphql_deadline_seconds=1e-9)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as hurried:
+    with TestClient(app_with_test_game(settings)) as hurried:
         error = only_error(graphql(hurried, "{ games { ... on GamePage { total } } }"))
         assert error["extensions"]["code"] == "graphql_deadline_exceeded"
-        with graphql_socket(hurried) as socket:
+        with graphql_ws(hurried) as socket:
             messages = operation(socket, "late", "{ games { ... on GamePage { total } } }")
     codes = [e["extensions"]["code"] for m in messages for e in (m.get("payload") or {}).get("errors", [])]
     assert codes == ["graphql_deadline_exceeded"], messages

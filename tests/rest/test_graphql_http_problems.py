@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.support.client import app_with_test_game, make_settings
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(make_settings(tmp_path), registry=registry_with_test_game())
+    app = app_with_test_game(make_settings(tmp_path))
     with TestClient(app) as client:
         yield client
 

@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 from api.graphql.game_data import event_types, games
 from api.graphql.schema import schema
 from api.openapi.game_schemas import prefix
-from tests.rest.test_rest_contract import auth, seated_game
-from tests.unit.test_game_schemas import validator
+from tests.support.client import seated_game
+from tests.support.contract import game_part_validator
+from tests.support.http import auth
 
 SLUGS = ("carcassonne", "im-schutze-der-burg", "keythedral")
 MOVES = 25
@@ -44,7 +45,7 @@ def check(slug: str, part: str, values: dict[str, Any], suffix: str) -> None:
             continue
         assert value is not None, (slug, part)
         for item in value if isinstance(value, list) else [value]:
-            validator(slug, part).validate(item)
+            game_part_validator(slug, part).validate(item)
 
 
 def test_the_sdl_declares_one_scalar_per_game_and_part_pointing_at_its_schema() -> None:
@@ -95,7 +96,7 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
         assert event["gameType"] == slug
         typed = event[field(slug, "")]
         assert typed is not None and typed["type"] == event["type"]
-        validator(slug, "Event").validate(typed)
+        game_part_validator(slug, "Event").validate(typed)
         assert all(event[field(o, "")] is None for o in SLUGS if o != slug)
     static = graphql(
         client,

@@ -10,10 +10,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.e2e.play import play_over_rest
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import auth
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.http import auth
+from tests.support.play import play_over_rest
 
 VARYING = {
     "date",
@@ -58,7 +57,7 @@ def _values(client: TestClient) -> tuple[dict[str, str], dict[str, str]]:
 
 def test_head_answers_every_get_route_like_get_without_a_body(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, webhook_allow_private_targets=True)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         document: dict[str, Any] = client.get("/openapi.json").json()
         values, tokens = _values(client)
         paths = [path for path, item in document["paths"].items() if "get" in item]

@@ -12,12 +12,17 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from api.app import create_app
 from api.edge.cors import origin_policy
 from api.settings import Settings
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rematch_api import finished_duel
-from tests.rest.test_rest_contract import assert_problem, auth, new_game, seated_game
+from tests.support.client import (
+    app_with_test_game,
+    finished_duel,
+    make_settings,
+    new_game,
+    seated_game,
+)
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 PROTOCOL = "graphql-transport-ws"
 APP_ORIGIN = "https://app.example"
@@ -26,7 +31,7 @@ APP_ORIGIN = "https://app.example"
 @pytest.fixture
 def listed_origin_client(tmp_path: Path) -> Iterator[TestClient]:
     settings = make_settings(tmp_path, cors_origins=f"{APP_ORIGIN}, https://other.example")
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         yield client
 
 
@@ -75,7 +80,7 @@ def test_a_cross_origin_read_exposes_the_headers_a_client_needs(listed_origin_cl
 def test_a_page_can_read_a_rate_limit_refusal(tmp_path: Path) -> None:
     """CORS is outermost: a 429 (or any refusal at the edge) still tells the page why."""
     settings = make_settings(tmp_path, cors_origins=APP_ORIGIN, rate_limit_per_second=1.0, rate_limit_burst=2)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         answers = [client.get("/v1/game-types", headers={"Origin": APP_ORIGIN}) for _ in range(3)]
     refused = answers[-1]
     assert refused.status_code == 429
@@ -227,7 +232,7 @@ def test_every_201_names_what_it_created(client: TestClient) -> None:
 
 def test_webhook_creation_names_the_endpoint(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, webhook_allow_private_targets=True)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         player = client.post("/v1/players", json={"name": "Ann"}).json()
         body = {"url": "http://127.0.0.1:9/hook", "filters": ["all"]}
         hook = client.post("/v1/webhooks", json=body, headers=auth(player["token"]))

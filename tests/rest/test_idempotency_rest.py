@@ -8,7 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_rest_contract import assert_problem, auth, seated_game
+from tests.support.client import seated_game
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def key() -> dict[str, str]:

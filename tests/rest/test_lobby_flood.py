@@ -10,7 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from domain.i18n import platform_texts
-from tests.rest.test_rest_contract import assert_problem, auth
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 CLOCK = {"mode": "per_decision", "seconds": 60}
 

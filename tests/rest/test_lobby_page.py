@@ -7,9 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+from tests.support.http import auth
 
 
 def player(client: TestClient, name: str = "Host") -> str:

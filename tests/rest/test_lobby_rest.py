@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_rest_contract import assert_problem, auth, new_game
+from tests.support.client import new_game
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_a_private_game_is_unlisted_and_needs_its_invite_code(client: TestClient) -> None:

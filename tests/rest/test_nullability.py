@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from api.entrypoints.export import openapi_document
 from api.openapi.game_schemas import prefix
 from domain.registry import default_registry
-from tests.rest.test_graphql_contract import PAIRS, camel, graphql_types
+from tests.support.graphql import PAIRS, camel, graphql_types
 
 MORE_PAIRS = [
     ("EventPublic", "Event"),

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.support.client import app_with_test_game, make_settings
 
 
 def test_readyz_reports_the_database(client: TestClient) -> None:
@@ -67,7 +66,7 @@ def test_logs_are_json_with_request_id_and_never_contain_tokens(
 
 def test_body_limit_applies_to_streamed_bodies_without_length(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, max_body_bytes=1000)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
 
         def chunks():  # type: ignore[no-untyped-def]
             for _ in range(10):

@@ -8,19 +8,13 @@ from __future__ import annotations
 from importlib.metadata import version
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
-from api.entrypoints.export import openapi_document
-from tests.rest.test_rest_contract import auth, new_game, seated_game
+from tests.support.client import new_game, seated_game
+from tests.support.http import auth
 
 HEALTH = ("healthz", "readyz", "metrics")
-
-
-@pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
-    return openapi_document()
 
 
 def operations(document: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_rest_contract import assert_problem, auth, new_game
-
-
-def gql(client: TestClient, query: str, token: str | None = None, **variables: Any) -> Any:
-    response = client.post(
-        "/graphql",
-        json={"query": query, "variables": variables},
-        headers=auth(token) if token else {},
-    )
-    assert response.status_code == 200, response.text
-    body = response.json()
-    assert "errors" not in body, body
-    return body["data"]
+from tests.support.client import new_game
+from tests.support.graphql import gql
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_a_player_joins_with_its_token_and_sees_its_turn(client: TestClient) -> None:

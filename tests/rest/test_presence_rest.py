@@ -7,7 +7,8 @@ import time
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import seated_game
+from tests.support.http import auth
 
 PROTOCOL = "graphql-transport-ws"
 SUBSCRIBE = "subscription($id: ID!) { gameEvents(gameId: $id, after: 0) { seq } }"

@@ -18,14 +18,13 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
 from api.graphql.common import in_range
 from api.problems.details import localized, problem_codes
 from domain import errors
 from domain.errors import Range
 from domain.i18n import LANGUAGES, platform_texts
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import app_with_test_game, make_settings, seated_game
+from tests.support.http import auth
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
@@ -287,7 +286,7 @@ def test_the_server_names_the_values_in_every_language(client: TestClient) -> No
 
 def test_a_rate_limited_caller_reads_its_wait_in_every_language(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, rate_limit_per_second=1.0, rate_limit_burst=1)
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         answers = {}
         for lang, (headers, params) in {
             "en": ({}, {}),

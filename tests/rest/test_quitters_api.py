@@ -6,18 +6,10 @@ import time
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_players_api import gql
-from tests.rest.test_rest_contract import assert_problem, auth, seated_game
-
-
-def wait_for(client: TestClient, game_id: str, status: str, timeout: float = 90.0) -> dict:  # type: ignore[type-arg]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        game = client.get(f"/v1/games/{game_id}").json()
-        if game["status"] == status:
-            return game  # type: ignore[no-any-return]
-        time.sleep(0.05)
-    raise AssertionError(f"game {game_id} never reached {status}")
+from tests.support.client import reached, seated_game
+from tests.support.graphql import gql
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_a_resigned_seat_is_flagged_and_played_by_a_bot_to_the_end(client: TestClient) -> None:
@@ -44,7 +36,7 @@ def test_a_resigned_seat_is_flagged_and_played_by_a_bot_to_the_end(client: TestC
         if client.get(f"/v1/games/{game['id']}").json()["status"] == "finished":
             break
         time.sleep(0.05)
-    final = wait_for(client, game["id"], "finished")
+    final = reached(client, game["id"], "finished")
     assert final["result"]["resigned"] == [1] and 1 not in final["result"]["winners"]
     events = client.get(f"/v1/games/{game['id']}/events").json()["events"]
     assert [e["data"] for e in events if e["type"] == "seat_resigned"] == [{"seat": 1}]

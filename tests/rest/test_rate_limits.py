@@ -18,9 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import api.edge.rate_limits
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.services import reachable_redis
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.databases import reachable_redis
 
 BURST = 5
 
@@ -49,7 +48,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
 def limited_client(tmp_path: Path, address: str = "203.0.113.7", **overrides: object) -> TestClient:
     values: dict[str, object] = {"rate_limit_per_second": 1.0, "rate_limit_burst": BURST, **overrides}
     settings = make_settings(tmp_path, **values)
-    return TestClient(create_app(settings, registry=registry_with_test_game()), client=(address, 5000))
+    return TestClient(app_with_test_game(settings), client=(address, 5000))
 
 
 @pytest.fixture

@@ -3,58 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from fastapi.testclient import TestClient
 
 from domain.model.ratings import PAIR_LIMIT, START_MU
-from tests.rest.test_quitters_api import wait_for
-from tests.rest.test_rest_contract import assert_problem, auth
-
-CLOCK = {"mode": "per_decision", "seconds": 600}
-
-
-def player(client: TestClient, name: str) -> dict[str, Any]:
-    created = client.post("/v1/players", json={"name": name})
-    assert created.status_code == 201, created.text
-    return created.json()  # type: ignore[no-any-return]
-
-
-def play_one_round(client: TestClient, seat_tokens: list[str | None], cards: list[int], **body: Any) -> str:
-    """A one-round Duel: each token joins (a player token ties the seat to that player; None is
-    an anonymous seat), each seat plays its card, then the banker passes. Returns the game id."""
-    created = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, **body})
-    assert created.status_code == 201, created.text
-    game = created.json()
-    seats = []
-    for n, token in enumerate(seat_tokens):
-        joined = client.post(
-            f"/v1/games/{game['id']}/seats",
-            json={} if token else {"name": f"anon {n}"},
-            headers=auth(token) if token else {},
-        )
-        assert joined.status_code == 201, joined.text
-        seats.append(joined.json()["token"])
-    assert client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).status_code == 200
-    for token, card in zip(seats, cards, strict=True):
-        sent = choose(client, game["id"], token, {"card": card})
-        assert sent.status_code == 200, sent.text
-    for token in seats:
-        if client.get(f"/v1/games/{game['id']}/choices", headers=auth(token)).json()["choices"]:
-            choose(client, game["id"], token, {"action": "pass"})
-            break
-    assert wait_for(client, game["id"], "finished")["status"] == "finished"
-    return game["id"]  # type: ignore[no-any-return]
-
-
-def choose(client: TestClient, game_id: str, token: str, choice: dict[str, Any]) -> Any:
-    return client.post(f"/v1/games/{game_id}/choices", json={"choice": choice}, headers=auth(token))
-
-
-def board(client: TestClient, **params: Any) -> dict[str, Any]:
-    response = client.get("/v1/leaderboards/duel", params=params)
-    assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+from tests.support.client import CLOCK, board, choose, play_one_round, player
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_a_rated_game_moves_both_ratings_once_winner_up(client: TestClient) -> None:

@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 
 from domain.i18n import LANGUAGES, platform_texts
 from domain.model.ratings import PAIR_LIMIT, START_MU, WHY_UNRATED
-from tests.rest.test_graphql_contract import gql
-from tests.rest.test_ratings_api import CLOCK, board, choose, play_one_round, player
-from tests.rest.test_rest_contract import auth
+from tests.support.client import CLOCK, board, choose, play_one_round, player
+from tests.support.graphql import gql
+from tests.support.http import auth
 
 
 def test_every_reason_for_an_unrated_game_has_a_text_in_every_language() -> None:

@@ -4,27 +4,10 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_players_api import gql
-from tests.rest.test_rest_contract import assert_problem, auth, new_game
-
-
-def finished_duel(client: TestClient) -> tuple[dict, str]:  # type: ignore[type-arg]
-    game = new_game(client, options={"rounds": 1})
-    token = client.post(f"/v1/games/{game['id']}/seats", json={"name": "Ann"}).json()["token"]
-    client.post(f"/v1/games/{game['id']}/seats", json={"bot": "random"}, headers=auth(game["host_token"]))
-    client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
-    for _ in range(200):
-        view = client.get(f"/v1/games/{game['id']}").json()
-        if view["status"] == "finished":
-            return game, token
-        pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(token)).json()
-        if pending["choices"] and pending["decision"]["your_sealed_choice"] is None:
-            client.post(
-                f"/v1/games/{game['id']}/choices",
-                json={"choice": pending["choices"][0]},
-                headers=auth(token),
-            )
-    raise AssertionError("the duel did not finish")
+from tests.support.client import finished_duel, new_game
+from tests.support.graphql import gql
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_rematch_over_rest(client: TestClient) -> None:

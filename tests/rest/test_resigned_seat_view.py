@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.rest.test_graphql_contract import PROTOCOL
-from tests.rest.test_players_api import gql
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import seated_game
+from tests.support.graphql import PROTOCOL, gql
+from tests.support.http import auth
 
 STREAM = (
     "subscription($g: ID!) { gameEvents(gameId: $g, after: 0) { seq type data next { decisionVersion } } }"

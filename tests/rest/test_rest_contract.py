@@ -4,54 +4,12 @@ and a check that a failed request changed nothing."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from fastapi.testclient import TestClient
 
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_game(client: TestClient, listed: bool = False, **body: Any) -> dict[str, Any]:
-    """A game; ``listed``: created by a new player identity, so that the lobby lists it."""
-    headers = {}
-    if listed:
-        player = client.post("/v1/players", json={"name": "Host"}).json()["token"]
-        headers = {"Authorization": f"Bearer {player}"}
-    response = client.post("/v1/games", json={"type": "duel", **body}, headers=headers)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def seated_game(client: TestClient, players: int = 2, **body: Any) -> tuple[dict[str, Any], list[str]]:
-    game = new_game(client, **body)
-    tokens = []
-    for i in range(players):
-        joined = client.post(f"/v1/games/{game['id']}/seats", json={"name": f"p{i}"})
-        assert joined.status_code == 201, joined.text
-        assert joined.json()["seat"] == i
-        tokens.append(joined.json()["token"])
-    started = client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
-    assert started.status_code == 200, started.text
-    return game, tokens
-
-
-def stored(client: TestClient, game_id: str) -> dict[str, Any]:
-    """The game's view without the seconds that tick by themselves (every game has at least the
-    inactivity deadline): two reads compare equal when nothing happened."""
-    view: dict[str, Any] = client.get(f"/v1/games/{game_id}").json()
-    for seat in view["clock"]["seats"]:
-        seat.pop("remaining_seconds")
-    return view
-
-
-def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/problem+json")
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code and body["status"] == status and body["detail"]
-    return body
+from tests.support.client import new_game, seated_game, stored
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_catalog_lists_types_with_player_counts_and_options(client: TestClient) -> None:

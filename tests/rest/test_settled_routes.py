@@ -8,14 +8,13 @@ import pytest
 from fastapi import APIRouter
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.support.client import app_with_test_game, make_settings
 
 
 def test_a_request_never_walks_the_routers_for_their_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = create_app(make_settings(tmp_path), registry=registry_with_test_game())
+    app = app_with_test_game(make_settings(tmp_path))
     walks: list[int] = []
     walk = APIRouter._get_routes_version
 
@@ -31,7 +30,7 @@ def test_a_request_never_walks_the_routers_for_their_version(
 
 
 def test_a_route_added_after_start_up_is_still_served(tmp_path: Path) -> None:
-    app = create_app(make_settings(tmp_path), registry=registry_with_test_game())
+    app = app_with_test_game(make_settings(tmp_path))
     before = app.router._get_routes_version()
 
     @app.get("/late")

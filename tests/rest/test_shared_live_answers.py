@@ -15,11 +15,10 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api.app import create_app
 from api.graphql.fanout import SharedRenderings
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_graphql_contract import PROTOCOL
-from tests.rest.test_rest_contract import auth, new_game
+from tests.support.client import app_with_test_game, make_settings, new_game
+from tests.support.graphql import PROTOCOL
+from tests.support.http import auth
 
 STREAM = (
     "subscription Follow($g: ID!, $after: Int!) { gameEvents(gameId: $g, after: $after) "
@@ -65,7 +64,7 @@ def play(tmp_path: Path) -> tuple[dict[str, list[str]], int, SharedRenderings]:
     start, one resuming later in the history), seat 1, a spectator. Start, play a round, bank.
     Returns each follower's frames, the last seq before the start, and the shared answers."""
     settings = make_settings(tmp_path)
-    app = create_app(settings, registry=registry_with_test_game())
+    app = app_with_test_game(settings)
     with TestClient(app) as client:
         game = new_game(client, options={"rounds": 2}, seed="fanout")
         url = f"/v1/games/{game['id']}"

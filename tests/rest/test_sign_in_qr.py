@@ -6,7 +6,9 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from api.pages.sign_in_qr import qr_svg, sign_in_link
-from tests.rest.test_rest_contract import assert_problem, auth, new_game
+from tests.support.client import new_game
+from tests.support.http import auth
+from tests.support.problems import assert_problem
 
 
 def test_the_qr_code_draws_the_owners_sign_in_link_and_is_never_cached(client: TestClient) -> None:

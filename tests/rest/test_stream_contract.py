@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.e2e.play import auth, play_over_rest
-from tests.rest.test_strict_responses import StrictChecker
+from tests.support.contract import StrictChecker
+from tests.support.http import auth
+from tests.support.play import play_over_rest
 
 STREAM_EVENT = "#/components/schemas/StreamEvent"
 

@@ -14,8 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.openapi.game_schemas import prefix
-from tests.rest.test_strict_responses import StrictChecker
-from tests.rest.test_strict_responses import document as document
+from tests.support.contract import StrictChecker
 
 CREATE = """mutation($type: String!, $options: GameOptions) {
   createGame(type: $type, gameOptions: $options) {

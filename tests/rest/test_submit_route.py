@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.entrypoints.export import openapi_document
 from api.rest.fast_submit import OPERATION_ID, PreResolvedSubmit
-from tests.e2e.play import start_game
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import auth, seated_game
-from tests.rest.test_strict_responses import StrictChecker
+from tests.support.client import app_with_test_game, make_settings, seated_game
+from tests.support.contract import StrictChecker
+from tests.support.http import auth
+from tests.support.play import start_game
 
 SEED = "same-seed"
 VOLATILE = ("x-request-id", "ratelimit", "retry-after")
@@ -56,7 +56,7 @@ def apps(tmp_path: Path) -> Iterator[dict[bool, TestClient]]:
     for fast in (True, False):
         settings = make_settings(tmp_path / str(fast))
         (tmp_path / str(fast)).mkdir()
-        app = create_app(settings, registry=registry_with_test_game())
+        app = app_with_test_game(settings)
         if not fast:  # Starlette builds the middleware stack at the first request
             app.user_middleware = [m for m in app.user_middleware if m.cls is not PreResolvedSubmit]
         clients[fast] = TestClient(app)

@@ -19,7 +19,8 @@ from api.graphql.schema import schema
 from api.openapi.game_schemas import PARTS, prefix
 from api.openapi.games import TAGS
 from domain.registry import default_registry
-from tests.rest.test_rest_contract import auth, seated_game
+from tests.support.client import seated_game
+from tests.support.http import auth
 
 SLUGS = sorted(default_registry().catalogs())
 BASE = "#/components/schemas/"

@@ -31,12 +31,11 @@ from graphql import (
     get_named_type,
 )
 
-from api.app import create_app
 from api.entrypoints.export import openapi_document
 from api.graphql.game_data import games
 from api.graphql.schema import schema
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import auth
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.http import auth
 
 BASE = "/openapi.json#/components/schemas/"
 BUILT_IN = {"String", "Int", "Float", "Boolean", "ID"}
@@ -188,7 +187,7 @@ DELIVERIES = """query($id: ID!) { webhookDeliveries(webhookId: $id) { __typename
 def test_a_webhook_delivery_carries_its_payload_typed_by_its_kind_and_game(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, webhook_allow_private_targets=True)
     twins = [camel(slug) + "Payload" for slug in games()]
-    with TestClient(create_app(settings, registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(settings)) as client:
         player = client.post("/v1/players", json={"name": "Ann"}).json()
         hook = client.post(
             "/v1/webhooks",

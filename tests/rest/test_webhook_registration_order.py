@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
-from tests.rest.test_rest_contract import auth
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.http import auth
 
 
 def test_an_unauthenticated_registration_is_refused_before_any_lookup(
@@ -26,7 +25,7 @@ def test_an_unauthenticated_registration_is_refused_before_any_lookup(
 
     monkeypatch.setattr("persistence.outbound.webhook_sender.socket.getaddrinfo", counting_lookup)
     body = {"url": "https://intranet.example/hook", "filters": ["all"]}
-    with TestClient(create_app(make_settings(tmp_path), registry=registry_with_test_game())) as client:
+    with TestClient(app_with_test_game(make_settings(tmp_path))) as client:
         anonymous = client.post("/v1/webhooks", json=body)
         invented = client.post("/v1/webhooks", json=body, headers=auth("not-a-token"))
         assert (anonymous.status_code, invented.status_code) == (401, 401), invented.text

@@ -16,23 +16,17 @@ import pytest
 from jsonschema import Draft202012Validator
 from standardwebhooks.webhooks import Webhook
 
-from api.entrypoints.export import openapi_document
 from domain.model.webhooks import ClaimedDelivery
 from domain.registry import default_registry
 from domain.services.bundle import Services
 from domain.services.players import PlayerService
 from domain.services.webhooks import RetryPolicy, WebhookService, new_secret
 from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
-from tests.integration.test_webhook_pinning import Receiver, receiver  # noqa: F401 (fixture)
-from tests.rest.test_strict_responses import closed
+from tests.support.contract import closed
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.webhooks import Receiver, running_receiver
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(scope="module")
-def document() -> dict[str, Any]:
-    return openapi_document()
 
 
 def body_validator(document: dict[str, Any], hook: str) -> Draft202012Validator:
@@ -96,8 +90,12 @@ def test_a_payload_with_an_unknown_field_or_a_missing_one_is_refused(document: d
 
 def test_a_real_request_carries_the_declared_headers_and_a_valid_signature(
     document: dict[str, Any],
-    receiver: Receiver,  # noqa: F811 (the imported fixture)
 ) -> None:
+    with running_receiver() as receiver:
+        sent_and_checked(document, receiver)
+
+
+def sent_and_checked(document: dict[str, Any], receiver: Receiver) -> None:
     _, payload = next(d for d in played_deliveries(False) if d[1]["type"] == "your_turn")
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True)
     secret = new_secret()

@@ -6,33 +6,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from api.app import create_app
-from tests.rest.conftest import make_settings, registry_with_test_game
+from tests.support.client import app_with_test_game, make_settings
+from tests.support.graphql import PROTOCOL, graphql_ws, operation
 
-PROTOCOL = "graphql-transport-ws"
 CREATE = 'mutation { createGame(type: "duel") { ... on GameCreated { id } } }'
 
 
 def app_client(tmp_path: Path, address: str = "203.0.113.9", **overrides: object) -> TestClient:
     settings = make_settings(tmp_path, **overrides)
-    return TestClient(create_app(settings, registry=registry_with_test_game()), client=(address, 4000))
-
-
-@contextmanager
-def graphql_socket(client: TestClient) -> Iterator[WebSocketTestSession]:
-    with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:
-        socket.send_json({"type": "connection_init"})
-        assert socket.receive_json()["type"] == "connection_ack"
-        yield socket
+    return TestClient(app_with_test_game(settings), client=(address, 4000))
 
 
 def closed_with(socket: WebSocketTestSession) -> tuple[int, str]:
@@ -41,14 +30,6 @@ def closed_with(socket: WebSocketTestSession) -> tuple[int, str]:
         for _ in range(1000):
             socket.receive_json()
     return closed.value.code, closed.value.reason
-
-
-def operation(socket: WebSocketTestSession, op_id: str, query: str) -> list[dict[str, Any]]:
-    socket.send_json({"id": op_id, "type": "subscribe", "payload": {"query": query}})
-    messages = [socket.receive_json()]
-    while messages[-1]["type"] == "next":
-        messages.append(socket.receive_json())
-    return messages
 
 
 def game_count(client: TestClient) -> int:
@@ -70,7 +51,7 @@ def small_limits(tmp_path: Path) -> Iterator[TestClient]:
 def test_a_websocket_message_over_the_body_limit_closes_the_socket_with_1009(
     small_limits: TestClient,
 ) -> None:
-    with graphql_socket(small_limits) as socket:
+    with graphql_ws(small_limits) as socket:
         padding = " " * 5000
         socket.send_json({"id": "1", "type": "subscribe", "payload": {"query": CREATE + padding}})
         code, reason = closed_with(socket)
@@ -81,7 +62,7 @@ def test_a_websocket_message_over_the_body_limit_closes_the_socket_with_1009(
 def test_a_flood_of_operations_over_one_socket_is_rate_limited_like_http(
     small_limits: TestClient,
 ) -> None:
-    with graphql_socket(small_limits) as socket:  # the upgrade and connection_init: 2 of 10
+    with graphql_ws(small_limits) as socket:  # the upgrade and connection_init: 2 of 10
         for n in range(8):
             assert operation(socket, str(n), CREATE)[0]["type"] == "next"
         socket.send_json({"id": "9", "type": "subscribe", "payload": {"query": CREATE}})
@@ -97,7 +78,7 @@ def test_an_aliased_mutation_over_the_socket_counts_per_field(small_limits: Test
         + " ".join(f'g{n}: createGame(type: "duel") {{ ... on GameCreated {{ id }} }}' for n in range(12))
         + " }"
     )
-    with graphql_socket(small_limits) as socket:
+    with graphql_ws(small_limits) as socket:
         answer = operation(socket, "1", many)
     assert answer[0]["type"] == "next", answer
     (error,) = answer[0]["payload"]["errors"]
@@ -107,11 +88,11 @@ def test_an_aliased_mutation_over_the_socket_counts_per_field(small_limits: Test
 
 def test_websockets_are_capped_per_client_address_with_a_reason(tmp_path: Path) -> None:
     with app_client(tmp_path, max_websockets_per_client=2, max_websockets=10) as client:
-        with graphql_socket(client), graphql_socket(client):
+        with graphql_ws(client), graphql_ws(client):
             with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as third:
                 code, reason = closed_with(third)
             assert code == 1008 and reason == "too many websockets from this address (limit 2)"
-        with graphql_socket(client) as again:  # closing frees the places
+        with graphql_ws(client) as again:  # closing frees the places
             assert operation(again, "1", "{ gameTypes { slug } }")[0]["type"] == "next"
 
 
@@ -120,9 +101,9 @@ def test_websockets_are_capped_per_instance_with_a_reason(tmp_path: Path) -> Non
     with app_client(tmp_path, "198.51.100.1", **settings) as first:
         other = TestClient(first.app, client=("198.51.100.2", 4000))
         with (
-            graphql_socket(first),
-            graphql_socket(first),
-            graphql_socket(other),
+            graphql_ws(first),
+            graphql_ws(first),
+            graphql_ws(other),
             other.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as fourth,
         ):
             code, reason = closed_with(fourth)

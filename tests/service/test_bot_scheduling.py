@@ -14,8 +14,8 @@ from domain.ports import BotGame
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.play import PlayService
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
 
 class RecordingService:

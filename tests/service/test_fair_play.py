@@ -17,8 +17,8 @@ from domain.model.seeding import SEED_MODE_HOST, SEED_MODE_SERVER, rng_for_bot, 
 from domain.model.tokens import hash_token
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ from domain.errors import (
 from domain.model.seeding import commitment
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
 
 @pytest.fixture

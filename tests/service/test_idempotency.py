@@ -15,8 +15,8 @@ from domain.model.idempotency import Remembered
 from domain.ports import UnitOfWork
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
 T = TypeVar("T")
 KEY = "6d1f0c1e-3b7a-4c8e-9f21-0a5b6c7d8e9f"

@@ -12,8 +12,8 @@ from domain.model.lobby import LobbyFilter
 from domain.ports import Player
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 PER_SEAT_CLOCK = {"mode": "per_decision", "seconds": 60}
 

@@ -9,8 +9,8 @@ from domain.model.tokens import hash_token
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.players import PlayerService
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 
 @pytest.fixture

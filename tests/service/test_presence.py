@@ -9,8 +9,8 @@ import pytest
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.presence import PresenceService
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 TTL = timedelta(seconds=30)
 

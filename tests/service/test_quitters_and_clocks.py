@@ -16,8 +16,8 @@ from domain.errors import (
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.deadlines import DeadlineService
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 
 @pytest.fixture

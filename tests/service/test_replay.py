@@ -8,8 +8,8 @@ from domain.errors import GameNotFinished, SeatNotFound
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.replay import ReplayService
-from tests.duel_game import DuelEngine
-from tests.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.duel_game import DuelEngine
+from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 
 def test_a_finished_game_replays_after_every_event_for_every_viewer() -> None:

@@ -14,7 +14,7 @@ from domain.catalog import describe
 from domain.i18n import LANGUAGES, negotiate, platform_texts
 from domain.model.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
-from tests.playouts import Played, hosted_engines, play, variants
+from tests.support.playouts import Played, hosted_engines, play, variants
 
 REGISTRY = default_registry()
 SLUGS = sorted(REGISTRY.catalogs())

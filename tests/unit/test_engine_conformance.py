@@ -14,7 +14,7 @@ from domain.engine import GameEngine
 from domain.model.match import RESERVED_EVENT_TYPES
 from domain.model.seeding import rng_for_seed
 from domain.registry import default_registry
-from tests.duel_game import DuelEngine
+from tests.support.duel_game import DuelEngine
 
 ENGINES: list[GameEngine[Any]] = [DuelEngine(), *default_registry()]
 STEP_CAP = 20_000

@@ -18,7 +18,7 @@ from domain.engine import JSON, Choice, GameEngine, find_listed_choice, same_jso
 from domain.errors import IllegalChoice
 from domain.model.match import Match, MatchStatus, Seat
 from domain.registry import default_registry
-from tests.duel_game import DuelEngine
+from tests.support.duel_game import DuelEngine
 
 ENGINES: list[GameEngine[Any]] = [DuelEngine(), *default_registry()]
 

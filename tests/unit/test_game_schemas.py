@@ -5,50 +5,28 @@ review the diff of ``domain/games/<game>/schemas.json``."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-import jsonschema_rs
 import pytest
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from api.app import create_app
-from api.openapi.game_schemas import PARTS, components, load, prefix
+from api.openapi.game_schemas import PARTS, load, prefix
 from api.settings import Settings
 from domain.catalog import describe
 from domain.i18n import LANGUAGES
 from domain.registry import default_registry
-from tests.playouts import play, variants
+from tests.support.contract import fast_game_part_validator, game_part_validator
+from tests.support.playouts import play, variants
 
 REGISTRY = default_registry()
 SLUGS = sorted(REGISTRY.catalogs())
 
 
-def root(slug: str, part: str) -> dict[str, Any]:
-    return {
-        "$ref": f"#/components/schemas/{prefix(slug)}{part}",
-        "components": {"schemas": components(REGISTRY)},
-    }
-
-
-@cache
-def validator(slug: str, part: str) -> Draft202012Validator:
-    Draft202012Validator.check_schema(root(slug, part))
-    return Draft202012Validator(root(slug, part))
-
-
-@cache
-def fast_validator(slug: str, part: str) -> Any:
-    """The same schema compiled by jsonschema-rs: about 70 times faster on these views, so the
-    random games can be checked in full; the reference validator explains a failure."""
-    return jsonschema_rs.validator_for(root(slug, part))
-
-
 def check(slug: str, part: str, instance: Any, where: str) -> None:
-    if fast_validator(slug, part).is_valid(instance):
+    if fast_game_part_validator(slug, part).is_valid(instance):
         return
-    error = best_match(validator(slug, part).iter_errors(instance))
+    error = best_match(game_part_validator(slug, part).iter_errors(instance))
     if error is None:  # the two validators disagree: the schema uses something one misreads
         pytest.fail(f"{slug} {part} ({where}): jsonschema-rs refuses what jsonschema accepts")
     assert error is None, (

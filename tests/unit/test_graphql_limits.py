@@ -12,14 +12,7 @@ from graphql import OperationDefinitionNode, parse
 
 from api.graphql.deadline import WithinDeadline
 from api.graphql.limits import DocumentMeasure
-
-
-def fragment_chain(fragments: int, leaf: str = "gameTypes { slug }") -> str:
-    """``F0`` spreads ``F1`` twice, ``F1`` spreads ``F2`` twice, ...: 2**fragments leaves."""
-    lines = ["query { ...F0 }"]
-    lines += [f"fragment F{n} on Query {{ ...F{n + 1} ...F{n + 1} }}" for n in range(fragments)]
-    lines.append(f"fragment F{fragments} on Query {{ {leaf} }}")
-    return "\n".join(lines)
+from tests.support.graphql import fragment_chain
 
 
 def measured(source: str) -> tuple[int, int, int]:

@@ -13,7 +13,7 @@ from api.entrypoints.simulate import main, parse_options, view_bytes
 from domain.engine import Outcome
 from domain.manifest import HostedGame
 from domain.registry import EngineRegistry
-from tests.duel_game import DuelEngine, DuelState
+from tests.support.duel_game import DuelEngine, DuelState
 
 
 def forbid_round_two(state: DuelState) -> list[str]:

@@ -1,100 +1,21 @@
-"""Run the real server as a subprocess on loopback, and talk GraphQL over websockets to it."""
+"""Live clients of a real server: a graphql-transport-ws socket (subscriptions), subscribers
+following games from a thread of their own, and an ``EventSource``-like reader of the event stream."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
-import sqlite3
-import subprocess
-import sys
-import tempfile
 import threading
-import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import asynccontextmanager, closing, contextmanager
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import websockets
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@dataclass(frozen=True)
-class ServerWithDatabase:
-    base: str
-    db: Path
-
-
-def stored_state(db: Path, game_id: str) -> dict[str, Any]:
-    """The engine's complete stored state (secrets included), straight from the server's file."""
-    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as connection:
-        row = connection.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
-    assert row is not None and row[0] is not None
-    state: dict[str, Any] = json.loads(row[0])
-    return state
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextmanager
-def running_server(
-    env: Mapping[str, str], port: int | None = None, production: bool = False
-) -> Iterator[str]:
-    """Start ``tests.e2e.serve_for_tests`` (or, ``production``, ``python -m api`` as deployed:
-    no test game beside the real ones) and yield its base URL; stopped (killed if need be) after.
-
-    Stderr goes to a file: a pipe nobody reads fills up and stalls a long-lived server."""
-    port = port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    serve = ["api", "--port"] if production else ["tests.e2e.serve_for_tests"]
-    with tempfile.TemporaryFile() as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", *serve, str(port)],
-            cwd=ROOT,
-            env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **env},
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-        )
-        try:
-            try:
-                wait_healthy(base, process)
-            except RuntimeError as error:
-                stderr.seek(0)
-                raise RuntimeError(f"{error}\n{stderr.read().decode(errors='replace')[-2000:]}") from None
-            yield base
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
-
-
-def wait_healthy(base: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            stderr = process.stderr.read().decode() if process.stderr else ""
-            raise RuntimeError(f"server exited with {process.returncode}: {stderr[-2000:]}")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1.0).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"server at {base} did not become healthy in {timeout} s")
+from tests.support.http import auth
 
 
 class GraphQLSocket:
@@ -182,3 +103,62 @@ class BackgroundSubscribers:
         assert not self._failure, self._failure
         assert not self._thread.is_alive(), "a websocket subscriber never saw game_over"
         return self.events
+
+
+@dataclass
+class Received:
+    """What one stream delivered: its events (``id``, ``event``, parsed ``data``) and comments."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
+    connections: int = 0
+
+
+async def read_stream(
+    client: httpx.AsyncClient,
+    url: str,
+    token: str | None,
+    received: Received,
+    *,
+    stop_after: int | None = None,
+) -> None:
+    """Read one connection of an event stream until the server closes it (or ``stop_after`` more
+    events arrived: then hang up, as a client losing its network does)."""
+    headers = auth(token) if token else {}
+    if received.events:
+        headers["Last-Event-ID"] = str(received.events[-1]["id"])
+    got = 0
+    async with client.stream("GET", url, headers=headers) as response:
+        assert response.status_code == 200, await response.aread()
+        assert response.headers["content-type"].startswith("text/event-stream")
+        received.connections += 1
+        message: dict[str, str] = {}
+        async for line in response.aiter_lines():
+            if line.startswith(":"):
+                received.comments.append(line)
+            elif line:
+                name, _, value = line.partition(":")
+                message[name] = value.removeprefix(" ")
+                received.fields.append(name)
+            elif "data" in message:
+                received.events.append(
+                    {"id": int(message["id"]), "event": message["event"], "data": json.loads(message["data"])}
+                )
+                message = {}
+                got += 1
+                if stop_after is not None and got >= stop_after:
+                    return
+            else:
+                message = {}
+
+
+async def follow(base: str, game_id: str, token: str | None, hang_up_every: int | None) -> Received:
+    """Follow a game to its end, hanging up after every ``hang_up_every`` events and reconnecting
+    with ``Last-Event-ID``, as an ``EventSource`` does."""
+    received = Received()
+    url = f"/v1/games/{game_id}/stream"
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        while not received.events or received.events[-1]["event"] != "game_over":
+            await read_stream(client, url, token, received, stop_after=hang_up_every)
+    return received

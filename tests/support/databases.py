@@ -21,6 +21,9 @@ POSTGRES_ADMIN_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("TABLETOP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+"""The parameters of a test that runs on both databases (the ``db_engine`` fixture's)."""
+
 
 def unavailable(message: str) -> None:
     """Skip locally, fail under CI=true."""
@@ -54,6 +57,13 @@ def postgres_database(prefix: str) -> Iterator[URL]:
                 connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+@contextmanager
+def postgres_database_url(prefix: str = "tabletop_e2e") -> Iterator[str]:
+    """A fresh, empty database as the URL a server's settings take, dropped afterwards."""
+    with postgres_database(prefix) as url:
+        yield url.render_as_string(hide_password=False)
 
 
 def reachable_redis() -> str:

@@ -11,7 +11,7 @@ from domain.model.seeding import commitment
 from domain.ports import UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
-from tests.fakes import FakePublisher, FixedClock
+from tests.support.fakes import FakePublisher, FixedClock
 
 
 @dataclass

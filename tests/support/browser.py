@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.harness import ROOT
+from tests.support.servers import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 

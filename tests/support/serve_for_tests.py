@@ -1,6 +1,6 @@
 """Serve the real app in its own process, with the test-only game registered beside the real ones.
 
-Usage: ``python -m tests.e2e.serve_for_tests PORT [WORKERS]`` (several worker processes as with
+Usage: ``python -m tests.support.serve_for_tests PORT [WORKERS]`` (several worker processes as with
 ``python -m api serve --workers N``). Settings come from TABLETOP_* as in production.
 """
 
@@ -16,7 +16,7 @@ from api.entrypoints.workers import serve_worker, serve_workers
 from api.settings import Settings
 from domain.registry import default_registry
 from persistence.migrate import migrate
-from tests.duel_game import DuelEngine
+from tests.support.duel_game import DuelEngine
 
 
 def app() -> FastAPI:
@@ -37,7 +37,7 @@ def main() -> None:
         if settings.auto_migrate:
             migrate(settings.database_url)
         serve_workers(
-            "127.0.0.1", port, workers, True, settings.redis_url is not None, "tests.e2e.serve_for_tests"
+            "127.0.0.1", port, workers, True, settings.redis_url is not None, "tests.support.serve_for_tests"
         )
         return
     serve(app(), settings, "127.0.0.1", port)

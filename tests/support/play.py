@@ -1,5 +1,6 @@
-"""Play a whole game over the real HTTP API with random legal choices, recording everything each
-viewer (every seat, and a spectator) was sent, so tests can check outcomes and leaks."""
+"""Games over the real HTTP API: started, played to the end with random legal choices (recording
+everything each viewer, every seat and a spectator, was sent, so tests can check outcomes and
+leaks), and read back."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+
+from tests.support.http import auth
 
 SPECTATOR = "spectator"
 
@@ -30,10 +33,6 @@ class PlayedGame:
 
 
 Hook = Callable[[httpx.Client, PlayedGame, dict[str, Any]], None]
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def start_game(
@@ -120,3 +119,24 @@ def _watch(http: httpx.Client, game: PlayedGame, after: dict[str, int]) -> None:
         game.record(viewer, view)
         game.record(viewer, events)
         after[viewer] = events["last_seq"]
+
+
+def new_duel(http: httpx.Client, rounds: int = 1, seats: int = 2) -> tuple[str, list[str]]:
+    """Create, seat and start a duel; its id and the seat tokens."""
+    game, tokens = start_game(http, "duel", seats, {"rounds": rounds})
+    return game["id"], tokens
+
+
+def all_events(http: httpx.Client, game_id: str, token: str | None = None) -> list[dict[str, Any]]:
+    """The whole history as ``token``'s seat (or a spectator) sees it."""
+    headers = auth(token) if token else {}
+    events: list[dict[str, Any]] = []
+    after = 0
+    while True:
+        page = http.get(f"/v1/games/{game_id}/events", params={"after": after}, headers=headers)
+        assert page.status_code == 200, page.text
+        body = page.json()
+        events.extend(body["events"])
+        if not body["events"]:
+            return events
+        after = body["last_seq"]
