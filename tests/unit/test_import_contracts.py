@@ -1,11 +1,11 @@
-"""The import-linter contract type of ours (``tests/import_contracts.py``) finds a cycle between two
+"""The import-linter contract type of ours (``tests/support/import_contracts.py``) finds a cycle between two
 modules wherever they sit, and only then."""
 
 from __future__ import annotations
 
 from grimp import ImportGraph
 
-from tests.import_contracts import AcyclicModulesContract
+from tests.support.import_contracts import AcyclicModulesContract
 
 
 def graph_of(*imports: tuple[str, str]) -> ImportGraph:
