@@ -16,20 +16,29 @@ import random
 
 from domain.bots.policies import SearchHooks
 from domain.games.carcassonne.board import find, neighbours_filled, tile_count
-from domain.games.carcassonne.copying import clone
-from domain.games.carcassonne.invariants import unseen_tiles
 from domain.games.carcassonne.scoring import feature_value, majority
 from domain.games.carcassonne.state import (
-    ABBEY_TILE,
     BARN,
     FIGURE,
     FOLLOWER,
     MAYOR,
+    NO_TILE,
     OVER,
+    SUPPLY_ABBEY,
     WAGON,
-    CarcState,
+    State,
+    copy_state,
 )
-from domain.games.carcassonne.tiles import CITY, CLOISTER, FIELD, ROAD, TILE_TYPES
+from domain.games.carcassonne.tiles import (
+    ABBEY_OT,
+    CITY,
+    CLOISTER,
+    FIELD,
+    OT_TILE,
+    ROAD,
+    full_tile_set,
+    tile_type,
+)
 
 CITY_FINISH_CHANCE = (1.0, 0.75, 0.5, 0.3, 0.15)
 """Chance that a city with 0, 1, 2, 3, 4+ open edges gets finished (with plenty of tiles left)."""
@@ -46,7 +55,7 @@ PLENTY = 12
 """Tiles left in the pile above which finishing chances no longer shrink."""
 
 
-class CarcassonneSearch(SearchHooks[CarcState]):
+class CarcassonneSearchHooks(SearchHooks[State]):
     """The ``SearchHooks`` of Carcassonne.
 
     ``samples`` and ``max_candidates`` are what this game would ask of the search: the pile order
@@ -56,15 +65,15 @@ class CarcassonneSearch(SearchHooks[CarcState]):
     samples = 1
     max_candidates = 48
 
-    def determinize(self, state: CarcState, seat: int, rng: random.Random) -> CarcState:
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy whose pile holds the unseen tiles in an order drawn from ``rng``."""
-        copy = clone(state)
+        copy = copy_state(state)
         pile = unseen_tiles(state)
         rng.shuffle(pile)
         copy.pile = pile
         return copy
 
-    def evaluate(self, state: CarcState, seat: int) -> float:
+    def evaluate(self, state: State, seat: int) -> float:
         values = prospects(state)
         if state.phase == FIGURE and state.active == seat:
             values[seat] += claim_bonus(state, seat)
@@ -72,18 +81,35 @@ class CarcassonneSearch(SearchHooks[CarcState]):
         return values[seat] - best_other
 
 
-def _finish_factor(st: CarcState) -> float:
+def unseen_tiles(st: State) -> list[int]:
+    """The land tiles nobody has seen yet, sorted: the public content of the face-down pile.
+
+    Computed from public facts only (the tile set, the board, the discards and the drawn tile), so
+    it never looks at the pile itself.
+    """
+    left = full_tile_set(st.expansion)
+    for ot in st.oriented_tiles:
+        if ot != ABBEY_OT:
+            left[tile_type(ot)] -= 1
+    for tile in st.discarded:
+        left[tile] -= 1
+    if st.drawn_tile != NO_TILE:
+        left[st.drawn_tile] -= 1
+    return sorted(left.elements())
+
+
+def _finish_factor(st: State) -> float:
     return min(1.0, len(st.pile) / PLENTY)
 
 
-def supply_worth(st: CarcState, seat: int, factor: float) -> float:
+def supply_worth(st: State, seat: int, factor: float) -> float:
     supply = st.supply[seat]
     worth = sum(FOLLOWER_WORTH[: supply[FOLLOWER]])
-    worth += sum(SPECIAL_WORTH[k] * supply[k] for k in (MAYOR, WAGON, BARN, ABBEY_TILE))
+    worth += sum(SPECIAL_WORTH[k] * supply[k] for k in (MAYOR, WAGON, BARN, SUPPLY_ABBEY))
     return worth * factor
 
 
-def feature_prospect(st: CarcState, root: int, factor: float) -> float:
+def feature_prospect(st: State, root: int, factor: float) -> float:
     """Points the leaders of a road, city or cloister may still expect from it.
 
     A finished feature is worth its full value during the figure step (it is scored right after)
@@ -91,30 +117,30 @@ def feature_prospect(st: CarcState, root: int, factor: float) -> float:
     """
     if _finished(st, root):
         return float(feature_value(st, root, True)) if st.phase == FIGURE else 0.0
-    kind = st.kind[root]
+    kind = st.segment_kinds[root]
     if kind == ROAD:
         return float(tile_count(st, root))
     if kind == CITY:
         base = tile_count(st, root) + st.pennants[root]
-        return base * (1.0 + CITY_FINISH_CHANCE[min(st.opens[root], 4)] * factor)
-    filled = neighbours_filled(st, st.t_pos[st.stile[root]])
+        return base * (1.0 + CITY_FINISH_CHANCE[min(st.open_edges[root], 4)] * factor)
+    filled = neighbours_filled(st, st.tile_squares[st.segment_tiles[root]])
     return 1.0 + filled + (8 - filled) * CLOISTER_FILL * factor
 
 
-def _farm_prospect(st: CarcState, root: int, factor: float, per_city: float) -> float:
-    refs = st.fcities[root]
+def _farm_prospect(st: State, root: int, factor: float, per_city: float) -> float:
+    refs = st.field_cities[root]
     if not refs:
         return 0.0
-    parent, opens = st.parent, st.opens
+    parent, open_edges = st.parent, st.open_edges
     finished: set[int] = set()
     unfinished: set[int] = set()
     for ref in refs:
         r = find(parent, ref)
-        (finished if opens[r] == 0 else unfinished).add(r)
+        (finished if open_edges[r] == 0 else unfinished).add(r)
     return per_city * (len(finished) + OPEN_CITY_FOR_FARMS * factor * len(unfinished))
 
 
-def prospects(st: CarcState) -> list[float]:
+def prospects(st: State) -> list[float]:
     """Per seat: score, plus expected points of the features it leads, plus its supply's worth."""
     values = [float(s) for s in st.scores]
     if st.phase == OVER:
@@ -123,11 +149,11 @@ def prospects(st: CarcState) -> list[float]:
     parent, figures = st.parent, st.figures
     seen: set[int] = set()
     for fig in figures.values():
-        root = find(parent, st.tbase[fig[2]] + fig[3])
+        root = find(parent, st.first_segments[fig.tile] + fig.segment)
         if root in seen:
             continue
         seen.add(root)
-        if st.kind[root] == FIELD:
+        if st.segment_kinds[root] == FIELD:
             _farm_values(st, root, factor, values)
             continue
         leaders = majority(st, root)
@@ -140,15 +166,15 @@ def prospects(st: CarcState) -> list[float]:
     return values
 
 
-def _farm_values(st: CarcState, root: int, factor: float, values: list[float]) -> None:
+def _farm_values(st: State, root: int, factor: float, values: list[float]) -> None:
     farmers = [0] * st.players
     barns: set[int] = set()
-    for fid in st.figs[root]:
-        owner, kind = st.figures[fid][0], st.figures[fid][1]
-        if kind == FOLLOWER:
-            farmers[owner] += 1
-        elif kind == BARN:
-            barns.add(owner)
+    for fid in st.feature_figures[root]:
+        fig = st.figures[fid]
+        if fig.kind == FOLLOWER:
+            farmers[fig.owner] += 1
+        elif fig.kind == BARN:
+            barns.add(fig.owner)
     most = max(farmers)
     if most:
         points = _farm_prospect(st, root, factor, 3.0)
@@ -161,20 +187,20 @@ def _farm_values(st: CarcState, root: int, factor: float, values: list[float]) -
             values[s] += points
 
 
-def claim_bonus(st: CarcState, seat: int) -> float:
+def claim_bonus(st: State, seat: int) -> float:
     """What the best free feature of the tile just placed is worth to ``seat`` with a follower."""
     supply = st.supply[seat]
-    if not supply[FOLLOWER] or st.placed < 0:
+    if not supply[FOLLOWER] or st.placed_tile == NO_TILE:
         return 0.0
     factor = _finish_factor(st)
     cost = FOLLOWER_WORTH[supply[FOLLOWER] - 1] * factor
-    base = st.tbase[st.placed]
+    base = st.first_segments[st.placed_tile]
     best = 0.0
-    for local in range(len(TILE_TYPES[st.t_ot[st.placed] >> 2].kinds)):
+    for local in range(len(OT_TILE[st.oriented_tiles[st.placed_tile]].kinds)):
         root = find(st.parent, base + local)
-        if st.figs[root]:
+        if st.feature_figures[root]:
             continue
-        if st.kind[root] == FIELD:
+        if st.segment_kinds[root] == FIELD:
             gain = _farm_prospect(st, root, factor, 3.0) - cost
         elif _finished(st, root):
             gain = float(feature_value(st, root, True))  # scored now, the follower comes back
@@ -184,8 +210,8 @@ def claim_bonus(st: CarcState, seat: int) -> float:
     return best
 
 
-def _finished(st: CarcState, root: int) -> bool:
-    kind = st.kind[root]
+def _finished(st: State, root: int) -> bool:
+    kind = st.segment_kinds[root]
     if kind == CLOISTER:
-        return neighbours_filled(st, st.t_pos[st.stile[root]]) == 8
-    return st.opens[root] == 0
+        return neighbours_filled(st, st.tile_squares[st.segment_tiles[root]]) == 8
+    return st.open_edges[root] == 0

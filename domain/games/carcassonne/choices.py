@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.engine import Choice
 from domain.games.carcassonne.board import find, is_complete
 from domain.games.carcassonne.state import (
     BARN,
@@ -13,103 +12,108 @@ from domain.games.carcassonne.state import (
     OFFSET,
     STRIDE,
     WAGON,
-    CarcState,
+    State,
+    xy_of,
 )
 from domain.games.carcassonne.tiles import (
     ABBEY_OT,
     CITY,
+    CORNER_NAMES,
+    CORNERS,
     FIELD,
     FITS,
     IS_HOLE,
     KIND_NAMES,
     OT_CORNER_FIELD,
-    TILE_TYPES,
+    OT_TILE,
+    Corner,
 )
 
-Choice = dict[str, Any]
 ROTATIONS = (0, 90, 180, 270)
+"""Degrees of each number of quarter turns, as choices name a rotation."""
 
-# For each corner of a tile (NW, NE, SE, SW): the other three tiles meeting there, as
-# (square offset, the corner of that tile at the meeting point).
 CORNER_MATES = (
-    ((-STRIDE, 1), (-1, 3), (-STRIDE - 1, 2)),
-    ((STRIDE, 0), (-1, 2), (STRIDE - 1, 3)),
-    ((STRIDE, 3), (1, 1), (STRIDE + 1, 0)),
-    ((-STRIDE, 2), (1, 0), (-STRIDE + 1, 1)),
+    ((-STRIDE, Corner.NE), (-1, Corner.SW), (-STRIDE - 1, Corner.SE)),
+    ((STRIDE, Corner.NW), (-1, Corner.SE), (STRIDE - 1, Corner.SW)),
+    ((STRIDE, Corner.SW), (1, Corner.NE), (STRIDE + 1, Corner.NW)),
+    ((-STRIDE, Corner.SE), (1, Corner.NW), (-STRIDE + 1, Corner.NE)),
 )
+"""For each corner of a tile (NW, NE, SE, SW): the other three tiles meeting there, as (square
+offset, the corner of that tile at the meeting point)."""
 
 
-def has_placement(st: CarcState, tile: int) -> bool:
+def has_placement(st: State, tile: int) -> bool:
+    """Whether tile type ``tile`` fits anywhere on the board."""
     fits = FITS[tile]
     return any(fits[code] for code in st.frontier.values())
 
 
-def placement_choices(st: CarcState, tile: int) -> list[Choice]:
+def placement_choices(st: State, tile: int) -> list[Choice]:
     fits = FITS[tile]
     frontier = st.frontier
     out: list[Choice] = []
-    for pos in sorted(frontier):
-        rots = fits[frontier[pos]]
-        if rots:
-            x, y = pos // STRIDE - OFFSET, pos % STRIDE - OFFSET
-            for rot in rots:
-                out.append({"action": "place", "x": x, "y": y, "rotation": ROTATIONS[rot]})
+    for square in sorted(frontier):
+        rotations = fits[frontier[square]]
+        if rotations:
+            x, y = square // STRIDE - OFFSET, square % STRIDE - OFFSET  # xy_of, inlined: a hot loop
+            for turns in rotations:
+                out.append({"action": "place", "x": x, "y": y, "rotation": ROTATIONS[turns]})
     return out
 
 
-def hole_positions(st: CarcState) -> list[int]:
-    frontier = st.frontier
-    return sorted(pos for pos, code in frontier.items() if IS_HOLE[code])
+def hole_squares(st: State) -> list[int]:
+    """Empty squares with all four neighbours placed, where an abbey may go."""
+    return sorted(square for square, code in st.frontier.items() if IS_HOLE[code])
 
 
-def abbey_choices(st: CarcState) -> list[Choice]:
-    return [
-        {"action": "abbey", "x": pos // STRIDE - OFFSET, "y": pos % STRIDE - OFFSET}
-        for pos in hole_positions(st)
-    ]
+def abbey_choices(st: State) -> list[Choice]:
+    out: list[Choice] = []
+    for square in hole_squares(st):
+        x, y = xy_of(square)
+        out.append({"action": "abbey", "x": x, "y": y})
+    return out
 
 
-def barn_corners(st: CarcState, idx: int) -> list[int]:
-    """Corners of tile ``idx`` where a barn may stand (4 field-only corners meeting)."""
-    board, t_ot = st.board, st.t_ot
-    pos = st.t_pos[idx]
-    ot = t_ot[idx]
-    own = OT_CORNER_FIELD[ot]
+def barn_corners(st: State, idx: int) -> list[Corner]:
+    """Corners of placed tile ``idx`` where a barn may stand (4 field-only corners meeting)."""
+    tile_at, oriented_tiles = st.tile_at, st.oriented_tiles
+    square = st.tile_squares[idx]
+    own = OT_CORNER_FIELD[oriented_tiles[idx]]
     out = []
-    for c in range(4):
-        local = own[c]
+    for corner in CORNERS:
+        local = own[corner]
         if local < 0:
             continue
         ok = True
-        for delta, their in CORNER_MATES[c]:
-            j = board.get(pos + delta)
-            if j is None or OT_CORNER_FIELD[t_ot[j]][their] < 0:
+        for delta, theirs in CORNER_MATES[corner]:
+            j = tile_at.get(square + delta)
+            if j is None or OT_CORNER_FIELD[oriented_tiles[j]][theirs] < 0:
                 ok = False
                 break
         if not ok:
             continue
         if not st.options["barn_on_barn_field"]:
-            root = find(st.parent, st.tbase[idx] + local)
+            root = find(st.parent, st.first_segments[idx] + local)
             figures = st.figures
-            if any(figures[f][1] == BARN for f in st.figs[root]):
+            if any(figures[f].kind == BARN for f in st.feature_figures[root]):
                 continue
-        out.append(c)
+        out.append(corner)
     return out
 
 
-def figure_choices(st: CarcState, seat: int) -> list[Choice]:
+def figure_choices(st: State, seat: int) -> list[Choice]:
     """Every figure the active seat may put on the tile just placed, plus "none"."""
-    idx = st.placed
-    ot = st.t_ot[idx]
-    tile = TILE_TYPES[ot >> 2]
+    idx = st.placed_tile
+    ot = st.oriented_tiles[idx]
+    tile = OT_TILE[ot]
     supply = st.supply[seat]
     out: list[Choice] = [{"action": "none"}]
     followers, mayors, wagons = supply[FOLLOWER], supply[MAYOR], supply[WAGON]
     if followers or mayors or wagons:
-        base = st.tbase[idx]
-        parent, figs = st.parent, st.figs
+        base = st.first_segments[idx]
+        parent, feature_figures = st.parent, st.feature_figures
         for local, kind in enumerate(tile.kinds):
-            if figs[find(parent, base + local)]:
+            if feature_figures[find(parent, base + local)]:
                 continue
             name = KIND_NAMES[kind]
             if followers:
@@ -121,47 +125,46 @@ def figure_choices(st: CarcState, seat: int) -> list[Choice]:
             if wagons:
                 out.append({"action": "place", "figure": "wagon", "segment": local, "feature": name})
     if supply[BARN] and ot != ABBEY_OT:
-        names = ("NW", "NE", "SE", "SW")
-        for c in barn_corners(st, idx):
-            out.append({"action": "place", "figure": "barn", "corner": names[c]})
+        for corner in barn_corners(st, idx):
+            out.append({"action": "place", "figure": "barn", "corner": CORNER_NAMES[corner]})
     return out
 
 
-def wagon_targets(st: CarcState, fid: int) -> list[Choice]:
+def wagon_targets(st: State, fid: int) -> list[Choice]:
     """Moves of a wagon whose feature was just scored (empty: it must go home)."""
-    fig = st.figures[fid]
-    parent, figs, kind, tbase, t_ot = st.parent, st.figs, st.kind, st.tbase, st.t_ot
+    wagon = st.figures[fid]
+    parent, feature_figures, first_segments = st.parent, st.feature_figures, st.first_segments
+    segment_kinds = st.segment_kinds
     candidates: list[int] = []
     if st.classic_wagon:
-        links = st.links[find(parent, tbase[fig[2]] + fig[3])]
+        links = st.wagon_links[find(parent, first_segments[wagon.tile] + wagon.segment)]
         candidates = sorted(links) if links else []
     else:
-        pos = st.t_pos[fig[2]]
-        board = st.board
-        squares = sorted(pos + d for d in NINE if pos + d in board)
-        for square in squares:
-            j = board[square]
-            base = tbase[j]
-            for local in range(len(TILE_TYPES[t_ot[j] >> 2].kinds)):
+        here = st.tile_squares[wagon.tile]
+        tile_at = st.tile_at
+        for square in sorted(here + d for d in NINE if here + d in tile_at):
+            j = tile_at[square]
+            base = first_segments[j]
+            for local in range(len(OT_TILE[st.oriented_tiles[j]].kinds)):
                 candidates.append(base + local)
     out: list[Choice] = []
     seen_segments: set[int] = set()
     for g in candidates:
-        if g in seen_segments or kind[g] == FIELD:
+        if g in seen_segments or segment_kinds[g] == FIELD:
             continue
         seen_segments.add(g)
         root = find(parent, g)
-        if figs[root] or is_complete(st, root):
+        if feature_figures[root] or is_complete(st, root):
             continue
-        j = st.stile[g]
-        pos = st.t_pos[j]
+        j = st.segment_tiles[g]
+        x, y = xy_of(st.tile_squares[j])
         out.append(
             {
                 "action": "move",
-                "x": pos // STRIDE - OFFSET,
-                "y": pos % STRIDE - OFFSET,
-                "segment": g - tbase[j],
-                "feature": KIND_NAMES[kind[g]],
+                "x": x,
+                "y": y,
+                "segment": g - first_segments[j],
+                "feature": KIND_NAMES[segment_kinds[g]],
             }
         )
     if out:

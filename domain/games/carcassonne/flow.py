@@ -1,30 +1,38 @@
-"""Turn flow: drawing, placing, figures, scoring steps, wagon moves, the end of the game."""
+"""The turn machine: the decision due in each phase, its legal choices, applying an answer, and
+the automatic steps between decisions (drawing, scoring, wagon queue, the end of the game).
+
+A decision with no real option is never asked: a figure step whose only choice is "none" is
+skipped, and a wagon with no target goes home.
+"""
 
 from __future__ import annotations
 
-from domain.engine import Event
-from domain.games.carcassonne.board import find, neighbours_filled, place_tile
-from domain.games.carcassonne.choices import figure_choices, has_placement, wagon_targets
-from domain.games.carcassonne.scoring import (
-    final_scoring,
-    has_barn,
-    return_figure,
-    score_completed,
-    score_field_now,
+from collections.abc import Mapping
+
+from domain.engine import Choice, Decision, Event
+from domain.games.carcassonne import effects
+from domain.games.carcassonne.board import find, neighbours_filled
+from domain.games.carcassonne.choices import (
+    abbey_choices,
+    figure_choices,
+    has_placement,
+    placement_choices,
+    wagon_targets,
 )
+from domain.games.carcassonne.scoring import final_scoring, has_barn, score_completed, score_field_now
 from domain.games.carcassonne.state import (
-    ABBEY_TILE,
-    BARN,
     DELTA,
     END_ABBEY,
     FIGURE,
-    FIGURE_NAMES,
     NINE,
+    NO_TILE,
     OVER,
     PLACE,
     START,
+    SUPPLY_ABBEY,
     WAGON_MOVE,
-    CarcState,
+    State,
+    square_of,
     xy_of,
 )
 from domain.games.carcassonne.tiles import (
@@ -32,33 +40,125 @@ from domain.games.carcassonne.tiles import (
     CITY,
     FIELD,
     IS_HOLE,
-    OT_CORNER_FIELD,
     OT_SIDE_SEG,
+    OT_TILE,
     ROAD,
     TILE_TYPES,
+    oriented,
 )
+from domain.games.carcassonne.view import PROMPTS
 
-CORNERS = ("NW", "NE", "SE", "SW")
+DECISION_KINDS = {
+    START: "abbey_or_draw",
+    PLACE: "place_tile",
+    FIGURE: "place_figure",
+    WAGON_MOVE: "move_wagon",
+    END_ABBEY: "end_abbey",
+}
+"""The decision kind asked in each phase (every phase but the game over asks one)."""
 
 
-def start_turn(st: CarcState, seat: int, events: list[Event]) -> None:
+def decision(st: State) -> Decision | None:
+    phase = st.phase
+    if phase == OVER:
+        return None
+    kind = DECISION_KINDS[phase]
+    prompt = PROMPTS[kind]
+    if phase == PLACE:
+        return Decision((st.active,), kind, prompt, data={"tile": TILE_TYPES[st.drawn_tile].id})
+    if phase == WAGON_MOVE:
+        wagon = st.figures[st.wagon_queue[0]]
+        x, y = xy_of(st.tile_squares[wagon.tile])
+        return Decision((wagon.owner,), kind, prompt, data={"x": x, "y": y})
+    if phase == FIGURE:
+        x, y = xy_of(st.tile_squares[st.placed_tile])
+        return Decision((st.active,), kind, prompt, data={"x": x, "y": y})
+    return Decision((st.active,), kind, prompt)
+
+
+def legal_choices(st: State, seat: int) -> list[Choice]:
+    """The choices of the deciding seat, computed once per decision (``State.cache``)."""
+    due = decision(st)
+    if due is None or seat not in due.seats:
+        return []
+    if st.cache is None:
+        st.cache = _compute_choices(st, seat)
+    return list(st.cache)
+
+
+def _compute_choices(st: State, seat: int) -> list[Choice]:
+    phase = st.phase
+    if phase == PLACE:
+        return placement_choices(st, st.drawn_tile)
+    if phase == FIGURE:
+        return figure_choices(st, seat)
+    if phase == WAGON_MOVE:
+        return wagon_targets(st, st.wagon_queue[0])
+    if phase == START:
+        return [{"action": "draw"}, *abbey_choices(st)]
+    holes = abbey_choices(st)
+    if st.options["abbey_end_round"] == "optional":
+        return [{"action": "pass"}, *holes]
+    return holes
+
+
+def apply(st: State, choices: Mapping[int, Choice]) -> list[Event]:
+    """Apply the deciding seat's choice, then run on to the next decision."""
+    choice = next(iter(choices.values()))
+    st.cache = None
+    events: list[Event] = []
+    action = choice["action"]
+    phase = st.phase
+    if phase == PLACE:
+        ot = oriented(st.drawn_tile, choice["rotation"] // 90)
+        play_tile(st, square_of(choice["x"], choice["y"]), ot, events)
+    elif phase == FIGURE:
+        if action == "none":
+            resolve(st, None, events)
+        else:
+            fid = effects.put_figure(
+                st, choice["figure"], choice.get("segment", -1), choice.get("corner"), events
+            )
+            resolve(st, fid if choice["figure"] == "barn" else None, events)
+    elif phase == WAGON_MOVE:
+        if action == "move":
+            effects.move_wagon(st, square_of(choice["x"], choice["y"]), choice["segment"], events)
+        else:
+            effects.return_wagon(st, events)
+        next_wagon(st, events)
+    elif phase == START:
+        if action == "draw":
+            draw(st, events)
+        else:
+            play_tile(st, square_of(choice["x"], choice["y"]), ABBEY_OT, events)
+    elif phase == END_ABBEY:
+        st.end_queue.pop(0)
+        if action == "pass":
+            events.append(Event("abbey_passed", {"seat": st.active}))
+            continue_end_round(st, events)
+        else:
+            play_tile(st, square_of(choice["x"], choice["y"]), ABBEY_OT, events)
+    return events
+
+
+def start_turn(st: State, seat: int, events: list[Event]) -> None:
     st.active = seat
     st.turn += 1
-    st.tile = -1
-    st.placed = -1
-    if st.expansion and st.supply[seat][ABBEY_TILE] and st.holes:
+    st.drawn_tile = NO_TILE
+    st.placed_tile = NO_TILE
+    if st.expansion and st.supply[seat][SUPPLY_ABBEY] and st.holes:
         st.phase = START
         return
     draw(st, events)
 
 
-def draw(st: CarcState, events: list[Event]) -> None:
+def draw(st: State, events: list[Event]) -> None:
     """Draw until a placeable tile turns up; unplaceable tiles leave the game."""
     pile = st.pile
     while pile:
         tile = pile.pop()
         if has_placement(st, tile):
-            st.tile = tile
+            st.drawn_tile = tile
             st.phase = PLACE
             events.append(
                 Event("tile_drawn", {"seat": st.active, "tile": TILE_TYPES[tile].id, "pile": len(pile)})
@@ -71,118 +171,67 @@ def draw(st: CarcState, events: list[Event]) -> None:
     end_of_tiles(st, events)
 
 
-def put_tile(st: CarcState, pos: int, ot: int, events: list[Event]) -> None:
-    """Place a land tile or the abbey, then offer the figure step (or skip it)."""
-    idx = place_tile(st, pos, ot)
-    st.placed = idx
-    x, y = xy_of(pos)
-    if ot == ABBEY_OT:
-        st.supply[st.active][ABBEY_TILE] -= 1
-        events.append(Event("abbey_placed", {"seat": st.active, "x": x, "y": y}))
-    else:
-        st.last_placer = st.active
-        events.append(
-            Event(
-                "tile_placed",
-                {
-                    "seat": st.active,
-                    "tile": TILE_TYPES[ot >> 2].id,
-                    "x": x,
-                    "y": y,
-                    "rotation": (ot & 3) * 90,
-                },
-            )
-        )
-    st.tile = -1
+def play_tile(st: State, square: int, ot: int, events: list[Event]) -> None:
+    """Lay a land tile or the abbey, then offer the figure step (or skip it)."""
+    effects.lay_tile(st, square, ot, events)
     choices = figure_choices(st, st.active)
     if len(choices) > 1:
         st.phase = FIGURE
         st.cache = choices
         return
-    resolve(st, -1, events)
+    resolve(st, None, events)
 
 
-def put_figure(st: CarcState, figure: str, segment: int, corner: str | None, events: list[Event]) -> int:
-    seat = st.active
-    idx = st.placed
-    kind = FIGURE_NAMES.index(figure)
-    if kind == BARN:
-        assert corner is not None
-        c = CORNERS.index(corner)
-        segment = OT_CORNER_FIELD[st.t_ot[idx]][c]
-    else:
-        c = -1
-    fid = st.next_fid
-    st.next_fid += 1
-    st.figures[fid] = [seat, kind, idx, segment, c]
-    st.supply[seat][kind] -= 1
-    st.figs[find(st.parent, st.tbase[idx] + segment)].append(fid)
-    x, y = xy_of(st.t_pos[idx])
-    data: dict[str, object] = {
-        "id": fid,
-        "seat": seat,
-        "figure": figure,
-        "x": x,
-        "y": y,
-        "feature_id": find(st.parent, st.tbase[idx] + segment),
-    }
-    if kind == BARN:
-        data["corner"] = corner
-    else:
-        data["segment"] = segment
-    events.append(Event("figure_placed", data))
-    return fid
-
-
-def resolve(st: CarcState, barn_fid: int, events: list[Event]) -> None:
-    """Scoring step of a turn: completed features, barn scorings, then the wagon queue."""
-    idx = st.placed
-    pos = st.t_pos[idx]
-    ot = st.t_ot[idx]
-    parent, opens, board, t_ot, tbase = st.parent, st.opens, st.board, st.t_ot, st.tbase
-    base = tbase[idx]
+def resolve(st: State, barn: int | None, events: list[Event]) -> None:
+    """Scoring step of a turn: completed features, barn scorings, then the wagon queue.
+    ``barn`` is the id of a barn just placed, which scores its field at once."""
+    idx = st.placed_tile
+    square = st.tile_squares[idx]
+    ot = st.oriented_tiles[idx]
+    parent, open_edges, tile_at = st.parent, st.open_edges, st.tile_at
+    oriented_tiles, first_segments = st.oriented_tiles, st.first_segments
+    base = first_segments[idx]
     completed: list[int] = []
     if ot == ABBEY_OT:
-        for s in range(4):
-            k = board[pos + DELTA[s]]
-            ns = OT_SIDE_SEG[t_ot[k]][(s + 2) & 3]
-            if ns >= 0:
-                r = find(parent, tbase[k] + ns)
-                if opens[r] == 0 and r not in completed:
+        for side in range(4):
+            k = tile_at[square + DELTA[side]]
+            facing = OT_SIDE_SEG[oriented_tiles[k]][(side + 2) & 3]
+            if facing >= 0:
+                r = find(parent, first_segments[k] + facing)
+                if open_edges[r] == 0 and r not in completed:
                     completed.append(r)
     else:
-        for local, kind in enumerate(TILE_TYPES[ot >> 2].kinds):
+        for local, kind in enumerate(OT_TILE[ot].kinds):
             if kind in (ROAD, CITY):
                 r = find(parent, base + local)
-                if opens[r] == 0 and r not in completed:
+                if open_edges[r] == 0 and r not in completed:
                     completed.append(r)
     for d in NINE:
-        j = board.get(pos + d)
+        j = tile_at.get(square + d)
         if j is not None:
-            cl = TILE_TYPES[t_ot[j] >> 2].cloister
-            if cl >= 0 and neighbours_filled(st, pos + d) == 8:
-                completed.append(tbase[j] + cl)
+            cloister = OT_TILE[oriented_tiles[j]].cloister
+            if cloister >= 0 and neighbours_filled(st, square + d) == 8:
+                completed.append(first_segments[j] + cloister)
     wagons: list[int] = []
     for root in completed:
-        if st.figs[root]:
+        if st.feature_figures[root]:
             wagons.extend(score_completed(st, root, events))
-    if barn_fid >= 0:
-        fig = st.figures[barn_fid]
-        score_field_now(st, find(parent, base + fig[3]), 3, "barn_placed", events)
+    if barn is not None:
+        score_field_now(st, find(parent, base + st.figures[barn].segment), 3, "barn_placed", events)
     if ot != ABBEY_OT:
-        for local, kind in enumerate(TILE_TYPES[ot >> 2].kinds):
+        for local, kind in enumerate(OT_TILE[ot].kinds):
             if kind == FIELD:
                 r = find(parent, base + local)
                 if has_barn(st, r):
                     score_field_now(st, r, 1, "barn_connected", events)
     if wagons:
         n, active = st.players, st.active
-        wagons.sort(key=lambda f: (st.figures[f][0] - active) % n)
+        wagons.sort(key=lambda f: (st.figures[f].owner - active) % n)
         st.wagon_queue = wagons
     next_wagon(st, events)
 
 
-def next_wagon(st: CarcState, events: list[Event]) -> None:
+def next_wagon(st: State, events: list[Event]) -> None:
     """Ask the next queued wagon owner, sending home wagons with nowhere to go."""
     queue = st.wagon_queue
     while queue:
@@ -193,37 +242,12 @@ def next_wagon(st: CarcState, events: list[Event]) -> None:
             st.cache = targets
             return
         queue.pop(0)
-        owner = st.figures[fid][0]
-        return_figure(st, fid)
-        events.append(Event("wagon_returned", {"id": fid, "seat": owner}))
+        effects.send_wagon_home(st, fid, events)
     end_turn(st, events)
 
 
-def move_wagon(st: CarcState, pos: int, segment: int, events: list[Event]) -> None:
-    fid = st.wagon_queue.pop(0)
-    fig = st.figures[fid]
-    st.figs[find(st.parent, st.tbase[fig[2]] + fig[3])].remove(fid)
-    j = st.board[pos]
-    fig[2], fig[3] = j, segment
-    root = find(st.parent, st.tbase[j] + segment)
-    st.figs[root].append(fid)
-    x, y = xy_of(pos)
-    events.append(
-        Event(
-            "wagon_moved", {"id": fid, "seat": fig[0], "x": x, "y": y, "segment": segment, "feature_id": root}
-        )
-    )
-
-
-def return_wagon(st: CarcState, events: list[Event]) -> None:
-    fid = st.wagon_queue.pop(0)
-    owner = st.figures[fid][0]
-    return_figure(st, fid)
-    events.append(Event("wagon_returned", {"id": fid, "seat": owner}))
-
-
-def end_turn(st: CarcState, events: list[Event]) -> None:
-    st.placed = -1
+def end_turn(st: State, events: list[Event]) -> None:
+    st.placed_tile = NO_TILE
     if st.in_end_round:
         continue_end_round(st, events)
     elif not st.pile:
@@ -232,9 +256,9 @@ def end_turn(st: CarcState, events: list[Event]) -> None:
         start_turn(st, (st.active + 1) % st.players, events)
 
 
-def end_of_tiles(st: CarcState, events: list[Event]) -> None:
+def end_of_tiles(st: State, events: list[Event]) -> None:
     """The land tiles are used up: the end-of-game abbey round (if any), then final scoring."""
-    st.tile = -1
+    st.drawn_tile = NO_TILE
     if st.expansion and st.options["abbey_end_round"] != "none" and not st.in_end_round:
         st.in_end_round = True
         first = st.last_placer + 1
@@ -245,17 +269,17 @@ def end_of_tiles(st: CarcState, events: list[Event]) -> None:
     finish(st, events)
 
 
-def continue_end_round(st: CarcState, events: list[Event]) -> None:
+def continue_end_round(st: State, events: list[Event]) -> None:
     queue = st.end_queue
     while queue:
         seat = queue[0]
-        if st.supply[seat][ABBEY_TILE] and st.holes:
+        if st.supply[seat][SUPPLY_ABBEY] and st.holes:
             st.active = seat
             if st.holes == 1 and st.options["abbey_end_round"] == "mandatory":
                 # a forced abbey with a single hole is placed without asking
                 queue.pop(0)
-                hole = next(pos for pos, code in st.frontier.items() if IS_HOLE[code])
-                put_tile(st, hole, ABBEY_OT, events)
+                hole = next(square for square, code in st.frontier.items() if IS_HOLE[code])
+                play_tile(st, hole, ABBEY_OT, events)
                 return
             st.phase = END_ABBEY
             return
@@ -263,18 +287,9 @@ def continue_end_round(st: CarcState, events: list[Event]) -> None:
     finish(st, events)
 
 
-def finish(st: CarcState, events: list[Event]) -> None:
+def finish(st: State, events: list[Event]) -> None:
     final_scoring(st, events)
     st.phase = OVER
-    st.tile = -1
-    st.placed = -1
+    st.drawn_tile = NO_TILE
+    st.placed_tile = NO_TILE
     events.append(Event("final_scoring", {"scores": list(st.scores)}))
-
-
-def figure_counts(st: CarcState, seat: int) -> list[int]:
-    """Figures of a seat on the board, by kind (for invariant checks)."""
-    counts = [0, 0, 0, 0]
-    for fig in st.figures.values():
-        if fig[0] == seat:
-            counts[fig[1]] += 1
-    return counts

@@ -1,28 +1,74 @@
 """Tile data: the JSON tile set and its precomputed rotations.
 
 Every tile type is expanded once, at import, into its 4 orientations ("oriented tiles", index
-``type * 4 + rotation``) as small int tuples, so placement and merging never rotate anything.
-Sides are N=0, E=1, S=2, W=3; field ports are NL=0, NR=1, EL=2, ER=3, SL=4, SR=5, WL=6, WR=7
-(clockwise from the north-west corner). Rotating 90 degrees clockwise adds 1 to a side and 2 to
-a port.
+``type * 4 + quarter turns``, see ``oriented``) as small int tuples, so placement and merging
+never rotate anything; the ``OT_*`` tables are indexed by oriented tile. Sides are N=0, E=1, S=2,
+W=3; field ports are NL=0, NR=1, EL=2, ER=3, SL=4, SR=5, WL=6, WR=7 (clockwise from the
+north-west corner). Rotating 90 degrees clockwise adds 1 to a side and 2 to a port. A tile's
+segments (its features on that tile) are numbered in the order of its ``features`` in the data.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
+from enum import IntEnum
 from importlib import resources
 from typing import Any
 
-FIELD, ROAD, CITY, CLOISTER = 0, 1, 2, 3
+
+class FeatureKind(IntEnum):
+    """What a segment is; roads, cities and fields also name the type of a tile's edge."""
+
+    FIELD = 0
+    ROAD = 1
+    CITY = 2
+    CLOISTER = 3
+
+
+FIELD = FeatureKind.FIELD
+ROAD = FeatureKind.ROAD
+CITY = FeatureKind.CITY
+CLOISTER = FeatureKind.CLOISTER
 KIND_NAMES = ("field", "road", "city", "cloister")
+
+
+class Corner(IntEnum):
+    """A tile's corners, clockwise from the north-west (where a barn stands)."""
+
+    NW = 0
+    NE = 1
+    SE = 2
+    SW = 3
+
+
+CORNERS = tuple(Corner)
+
+
 SIDE_NAMES = ("N", "E", "S", "W")
 PORT_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 CORNER_NAMES = ("NW", "NE", "SE", "SW")
-EDGE_LETTERS = {"F": FIELD, "R": ROAD, "C": CITY, "*": 3}
 ANY_EDGE = 3
+"""In a frontier code: a side with no placed neighbour, which any edge fits."""
+EDGE_LETTERS = {"F": FIELD.value, "R": ROAD.value, "C": CITY.value, "*": ANY_EDGE}
 UNCONSTRAINED = 255
 """Frontier code of a square with no placed neighbour: every side digit is ANY_EDGE."""
+
+
+def oriented(tile_type: int, quarter_turns: int) -> int:
+    """The oriented tile of a tile type turned clockwise by ``quarter_turns`` (0 to 3)."""
+    return tile_type * 4 + quarter_turns
+
+
+def tile_type(ot: int) -> int:
+    """The tile type of an oriented tile."""
+    return ot >> 2
+
+
+def quarter_turns(ot: int) -> int:
+    """The clockwise quarter turns of an oriented tile."""
+    return ot & 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +82,7 @@ class TileType:
     count: int
     start: bool
     edges: tuple[int, ...]
-    kinds: tuple[int, ...]
+    kinds: tuple[FeatureKind, ...]
     sides: tuple[tuple[int, ...], ...]
     ports: tuple[tuple[int, ...], ...]
     pennants: tuple[int, ...]
@@ -54,7 +100,7 @@ def _load_raw() -> dict[str, Any]:
 
 def _tile_type(index: int, raw: dict[str, Any], expansion: str) -> TileType:
     features = raw["features"]
-    kinds = tuple(KIND_NAMES.index(f["kind"]) for f in features)
+    kinds = tuple(FeatureKind(KIND_NAMES.index(f["kind"])) for f in features)
     return TileType(
         index=index,
         id=raw["id"],
@@ -78,8 +124,10 @@ TILE_TYPES: tuple[TileType, ...] = tuple(
     [_tile_type(i, t, t["expansion"]) for i, t in enumerate(RAW["tiles"])]
     + [_tile_type(len(RAW["tiles"]), RAW["abbey"], "abbey_and_mayor")]
 )
+OT_TILE: tuple[TileType, ...] = tuple(tile for tile in TILE_TYPES for _ in range(4))
+"""The tile type of each oriented tile."""
 ABBEY = len(TILE_TYPES) - 1
-ABBEY_OT = ABBEY * 4
+ABBEY_OT = oriented(ABBEY, 0)
 TYPE_BY_ID = {t.id: t.index for t in TILE_TYPES}
 START_TYPE = TYPE_BY_ID[RAW["start_tile"]]
 
@@ -154,3 +202,10 @@ def _fits() -> list[tuple[tuple[int, ...], ...]]:
 FITS = _fits()
 IS_HOLE = tuple(all(((code >> (2 * s)) & 3) != ANY_EDGE for s in range(4)) for code in range(256))
 """A frontier square whose four neighbours are all placed."""
+
+
+def full_tile_set(expansion: bool) -> Counter[int]:
+    """Every land tile of the game by type, the start tile included."""
+    return Counter(
+        {t.index: t.count for t in TILE_TYPES if t.index != ABBEY and (expansion or t.expansion == "base")}
+    )

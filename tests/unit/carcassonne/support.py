@@ -7,13 +7,13 @@ from typing import Any
 
 from domain.games.carcassonne import ENGINE
 from domain.games.carcassonne.flow import start_turn
-from domain.games.carcassonne.state import CarcState
+from domain.games.carcassonne.state import State
 from domain.games.carcassonne.tiles import TYPE_BY_ID
 
 E = ENGINE
 
 
-def game(tiles: list[str], players: int = 2, **options: Any) -> CarcState:
+def game(tiles: list[str], players: int = 2, **options: Any) -> State:
     """A new game whose pile yields ``tiles`` in this order (start tile already on the board)."""
     opts = E.meta.resolve_options(options)
     st, _ = E.setup(players, opts, random.Random(0))
@@ -23,7 +23,7 @@ def game(tiles: list[str], players: int = 2, **options: Any) -> CarcState:
     return st
 
 
-def choose(st: CarcState, choice: dict[str, Any]) -> list[Any]:
+def choose(st: State, choice: dict[str, Any]) -> list[Any]:
     """Apply a choice after checking it is one of the legal ones of the deciding seat."""
     decision = E.decision(st)
     assert decision is not None, "game is over"
@@ -34,7 +34,7 @@ def choose(st: CarcState, choice: dict[str, Any]) -> list[Any]:
 
 
 def place(
-    st: CarcState,
+    st: State,
     x: int,
     y: int,
     rotation: int = 0,
@@ -53,9 +53,7 @@ def place(
     figure_step(st, figure, segment, corner)
 
 
-def figure_step(
-    st: CarcState, figure: str | None, segment: int | None = None, corner: str | None = None
-) -> None:
+def figure_step(st: State, figure: str | None, segment: int | None = None, corner: str | None = None) -> None:
     if st.phase != "figure":
         assert figure is None, "no figure step was offered"
         return
@@ -70,12 +68,12 @@ def figure_step(
         choose(st, match[0])
 
 
-def abbey(st: CarcState, x: int, y: int, figure: str | None = None, segment: int | None = 0) -> None:
+def abbey(st: State, x: int, y: int, figure: str | None = None, segment: int | None = 0) -> None:
     choose(st, {"action": "abbey", "x": x, "y": y})
     figure_step(st, figure, segment)
 
 
-def seat_now(st: CarcState) -> int:
+def seat_now(st: State) -> int:
     decision = E.decision(st)
     assert decision is not None
     return decision.seats[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.carcassonne.board import find
-from domain.games.carcassonne.state import ABBEY_TILE, CarcState, pos_of
+from domain.games.carcassonne.state import NO_TILE, SUPPLY_ABBEY, State, square_of
 from tests.unit.carcassonne.support import (
     E,
     abbey,
@@ -25,9 +25,7 @@ from tests.unit.carcassonne.support import (
 HOLE_TILES = ["BA/LR", "BA/C", "BA/C", "BA/L", "BA/L", "BA/L", "BA/L"]
 
 
-def hole_board(
-    extra: list[str], city_figure: str = "follower", players: int = 2, **options: Any
-) -> CarcState:
+def hole_board(extra: list[str], city_figure: str = "follower", players: int = 2, **options: Any) -> State:
     st = game(HOLE_TILES + extra, players=players, **options)
     place(st, -1, 0, 270, "follower", 1)  # road from the start ends at a cloister
     place(st, 0, -1, 180)  # closes the start city
@@ -50,7 +48,7 @@ def test_abbey_is_offered_instead_of_drawing_only_while_a_hole_exists() -> None:
         {"action": "draw"},
         {"action": "abbey", "x": 1, "y": 0},
     ]
-    assert st.tile == -1  # nothing drawn before the choice
+    assert st.drawn_tile == NO_TILE  # nothing drawn before the choice
 
 
 def test_abbey_closes_the_road_and_the_city_it_touches_without_counting_as_their_tile() -> None:
@@ -60,7 +58,7 @@ def test_abbey_closes_the_road_and_the_city_it_touches_without_counting_as_their
     abbey(st, 1, 0)
     # road (seat 0): cloister tile + start = 2; city (seat 2): one tile, no pennant = 2
     assert st.scores == [2, 0, 2]
-    assert st.supply[1][ABBEY_TILE] == 0
+    assert st.supply[1][SUPPLY_ABBEY] == 0
     assert E.decision(st) is not None and seat_now(st) == 2  # no land tile drawn by seat 1
 
 
@@ -112,7 +110,7 @@ def test_mandatory_end_round_makes_the_next_seat_place_its_abbey() -> None:
     choose(st, {"action": "none"})
     assert st.scores == [2, 0, 2]
     assert st.phase == "over"
-    assert st.supply[0][ABBEY_TILE] == 1  # no hole left for seat 0
+    assert st.supply[0][SUPPLY_ABBEY] == 1  # no hole left for seat 0
 
 
 def test_optional_end_round_lets_a_seat_pass() -> None:
@@ -149,7 +147,7 @@ def test_mandatory_end_round_asks_where_when_there_are_several_holes() -> None:
     assert st.phase == "figure" and seat_now(st) == 0
     choose(st, {"action": "none"})
     assert st.phase == "over"
-    assert st.supply[0][ABBEY_TILE] == st.supply[1][ABBEY_TILE] == 0
+    assert st.supply[0][SUPPLY_ABBEY] == st.supply[1][SUPPLY_ABBEY] == 0
 
 
 def test_field_that_only_borders_the_abbey_gets_nothing_for_the_city_it_closes() -> None:
@@ -163,6 +161,6 @@ def test_field_that_only_borders_the_abbey_gets_nothing_for_the_city_it_closes()
     place(st, 2, 0, 0, "follower", 1)  # farmer east of the hole
     figure_step(st, None)  # seat 1's abbey fills the hole and closes the city
     assert st.phase == "over"
-    city = find(st.parent, st.tbase[st.board[pos_of(1, -1)]])
-    assert st.opens[city] == 0  # the city is complete...
+    city = find(st.parent, st.first_segments[st.tile_at[square_of(1, -1)]])
+    assert st.open_edges[city] == 0  # the city is complete...
     assert st.breakdown[0]["fields"] == 0  # ...but the farmer's field only borders the abbey

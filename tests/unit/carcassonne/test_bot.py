@@ -8,14 +8,13 @@ import pytest
 
 from domain.bots import BotContext, choose
 from domain.games.carcassonne import ENGINE as E
-from domain.games.carcassonne.copying import clone
-from domain.games.carcassonne.state import FOLLOWER, CarcState
+from domain.games.carcassonne.state import FOLLOWER, State, copy_state
 from tests.unit.carcassonne.support import game, place
 
 HOOKS = E.search_hooks
 
 
-def played(players: int, steps: int, seed: int, **options: object) -> CarcState:
+def played(players: int, steps: int, seed: int, **options: object) -> State:
     st, _ = E.setup(players, E.meta.resolve_options(options), random.Random(seed))
     rng = random.Random(seed + 1)
     for _ in range(steps):
@@ -85,7 +84,7 @@ def test_loading_one_dump_twice_gives_independent_states() -> None:
         E.apply(first, {s: rng.choice(E.legal_choices(first, s)) for s in decision.seats})
     assert E.dump(second) == data
     assert E.check_invariants(second) == []
-    assert E.dump(clone(st)) == data
+    assert E.dump(copy_state(st)) == data
 
 
 def test_two_player_evaluation_is_zero_sum_outside_the_figure_step() -> None:
@@ -109,7 +108,7 @@ def test_a_knight_in_a_growing_city_is_worth_more_than_a_follower_in_the_supply(
     assert HOOKS.evaluate(st, 0) > 0
 
 
-def greedy_choice(st: CarcState, seed: int = 0) -> dict[str, object]:
+def greedy_choice(st: State, seed: int = 0) -> dict[str, object]:
     decision = E.decision(st)
     assert decision is not None
     seat = decision.seats[0]
@@ -138,7 +137,7 @@ def test_greedy_does_not_close_an_opponents_city() -> None:
     st = game(["BA/Cc.1", "BA/C"], abbey_and_mayor=False)
     place(st, 0, -1, 180, "follower", 0)  # seat 0 owns a 2-tile city, open to the east
     closing = {"action": "place", "x": 1, "y": -1, "rotation": 270}
-    closed = clone(st)
+    closed = copy_state(st)
     E.apply(closed, {1: closing})
     E.apply(closed, {1: {"action": "none"}})
     assert closed.scores[0] == 6

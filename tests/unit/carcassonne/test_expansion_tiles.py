@@ -28,7 +28,7 @@ def test_tunnel_road_runs_unbroken_through_the_city() -> None:
 def test_bridge_carries_two_separate_cities() -> None:
     st = game(["AM/CCcc+", "BA/C"])
     place(st, 0, -1, 0, "follower", 0)
-    base = st.tbase[1]
+    base = st.first_segments[1]
     assert find(st.parent, base) != find(st.parent, base + 1)
     place(st, 0, -2, 180)
     # north-south city: start + bridge + cap = 3 tiles + 1 pennant, complete although the
@@ -79,7 +79,7 @@ def test_single_side_city_with_pennant_closes_the_start_city() -> None:
 def test_gate_tile_with_two_caps_keeps_its_cities_and_roads_apart() -> None:
     st = game(["AM/CCRR"])
     place(st, 0, -1, 180)
-    base = st.tbase[1]
+    base = st.first_segments[1]
     roots = {find(st.parent, base + i) for i in range(7)}
     assert len(roots) == 7
 

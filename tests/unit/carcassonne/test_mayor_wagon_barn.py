@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.carcassonne.state import BARN, FOLLOWER, MAYOR, WAGON, CarcState
+from domain.games.carcassonne.state import BARN, FOLLOWER, MAYOR, WAGON, State
 from tests.unit.carcassonne.support import E, choose, game, place, seat_now
 
 # ---- mayor ---------------------------------------------------------------------------------
@@ -12,7 +12,7 @@ from tests.unit.carcassonne.support import E, choose, game, place, seat_now
 # of the start; a corner city at (1,-1) joins both into one completed 4-tile city.
 
 
-def mayor_city(first: str, last: str) -> CarcState:
+def mayor_city(first: str, last: str) -> State:
     st = game([first, "BA/RrC", last])
     place(st, 0, -1, 180, "follower", 0)
     place(st, 1, 0, 0, "mayor", 0)
@@ -68,7 +68,7 @@ def test_unfinished_city_pays_the_mayor_its_pennants_at_the_end() -> None:
 # 1 pennant: 10). Wagons then move clockwise from seat 1: seat 2 first, then seat 0.
 
 
-def wagon_board(**options: Any) -> CarcState:
+def wagon_board(**options: Any) -> State:
     st = game(["BA/LR", "BA/Cc+", "BA/Cc.1", "BA/L", "BA/CRRR", "BA/RFr"], players=3, **options)
     place(st, 1, 0, 90, "wagon", 1)
     place(st, 0, -1, 270)
@@ -96,8 +96,8 @@ def test_wagons_score_as_followers_and_move_clockwise_from_the_active_player() -
     ]
     choose(st, {"action": "return"})
     assert st.supply[0][WAGON] == 1 and st.supply[2][WAGON] == 0
-    wagon = [f for f in st.figures.values() if f[1] == WAGON]
-    assert len(wagon) == 1 and wagon[0][0] == 2
+    wagon = [f for f in st.figures.values() if f.kind == WAGON]
+    assert len(wagon) == 1 and wagon[0].owner == 2
     assert st.phase == "place" and st.active == 2
 
 
@@ -149,7 +149,7 @@ def test_wagon_never_goes_on_a_field() -> None:
 # at the corner where the start, the straight road east and two cloister tiles meet.
 
 
-def barn_board(**options: Any) -> CarcState:
+def barn_board(**options: Any) -> State:
     st = game(["BA/C", "BA/C", "BA/RFr", "BA/L", "BA/RFr", "BA/L", "BA/L"], **options)
     place(st, 0, 1, 180, "follower", 1)
     place(st, 0, 2, 0, "follower", 1)

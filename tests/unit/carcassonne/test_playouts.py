@@ -11,7 +11,7 @@ import pytest
 from domain.engine import event_for
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.board import find
-from domain.games.carcassonne.state import BARN, MAYOR, WAGON, CarcState
+from domain.games.carcassonne.state import BARN, MAYOR, SUPPLY_ABBEY, WAGON, State
 from domain.games.carcassonne.tiles import (
     ABBEY,
     ABBEY_OT,
@@ -22,6 +22,7 @@ from domain.games.carcassonne.tiles import (
     OT_SIDE_SEG,
     ROAD,
     TILE_TYPES,
+    tile_type,
 )
 
 STEP = {0: -1, 1: 256, 2: 1, 3: -256}
@@ -31,18 +32,18 @@ def total_tiles(expansion: bool) -> int:
     return sum(t.count for t in TILE_TYPES if t.index != ABBEY and (expansion or t.expansion == "base"))
 
 
-def check_edges(st: CarcState) -> None:
-    for pos, ot in zip(st.t_pos, st.t_ot, strict=True):
+def check_edges(st: State) -> None:
+    for pos, ot in zip(st.tile_squares, st.oriented_tiles, strict=True):
         if ot == ABBEY_OT:
-            assert all(pos + STEP[s] in st.board for s in range(4)), "abbey outside a hole"
+            assert all(pos + STEP[s] in st.tile_at for s in range(4)), "abbey outside a hole"
             continue
         for s in range(4):
-            j = st.board.get(pos + STEP[s])
-            if j is not None and st.t_ot[j] != ABBEY_OT:
-                assert OT_EDGES[ot][s] == OT_EDGES[st.t_ot[j]][(s + 2) % 4]
+            j = st.tile_at.get(pos + STEP[s])
+            if j is not None and st.oriented_tiles[j] != ABBEY_OT:
+                assert OT_EDGES[ot][s] == OT_EDGES[st.oriented_tiles[j]][(s + 2) % 4]
 
 
-def check_features(st: CarcState) -> None:
+def check_features(st: State) -> None:
     """Recompute features from scratch and compare with the incremental structure."""
     n = len(st.parent)
     comp = list(range(n))
@@ -53,21 +54,21 @@ def check_features(st: CarcState) -> None:
         return x
 
     open_sides = [0] * n
-    for idx, (pos, ot) in enumerate(zip(st.t_pos, st.t_ot, strict=True)):
+    for idx, (pos, ot) in enumerate(zip(st.tile_squares, st.oriented_tiles, strict=True)):
         if ot == ABBEY_OT:
             continue
-        base = st.tbase[idx]
+        base = st.first_segments[idx]
         for s in range(4):
-            j = st.board.get(pos + STEP[s])
+            j = st.tile_at.get(pos + STEP[s])
             seg = OT_SIDE_SEG[ot][s]
             if j is None:
                 if seg >= 0:
                     open_sides[base + seg] += 1
                 continue
-            n_ot = st.t_ot[j]
+            n_ot = st.oriented_tiles[j]
             if n_ot == ABBEY_OT:
                 continue
-            nb = st.tbase[j]
+            nb = st.first_segments[j]
             if seg >= 0:
                 a, b = root(base + seg), root(nb + OT_SIDE_SEG[n_ot][(s + 2) % 4])
                 comp[a] = b
@@ -85,36 +86,36 @@ def check_features(st: CarcState) -> None:
         assert len(engine_roots) == 1
         r = engine_roots.pop()
         assert st.size[r] == len(members)
-        if st.kind[r] in (ROAD, CITY):
-            assert st.opens[r] == sum(open_sides[g] for g in members)
-            tiles = {st.t_pos[st.stile[g]] for g in members}
-            assert st.ftiles[r] == tiles
+        if st.segment_kinds[r] in (ROAD, CITY):
+            assert st.open_edges[r] == sum(open_sides[g] for g in members)
+            tiles = {st.tile_squares[st.segment_tiles[g]] for g in members}
+            assert st.feature_squares[r] == tiles
 
 
-def check_figures(st: CarcState, expansion: bool) -> None:
+def check_figures(st: State, expansion: bool) -> None:
     extra = 1 if expansion else 0
     for seat in range(st.players):
         on_board = [0, 0, 0, 0]
         for fig in st.figures.values():
-            if fig[0] == seat:
-                on_board[fig[1]] += 1
+            if fig.owner == seat:
+                on_board[fig.kind] += 1
         assert [st.supply[seat][k] + on_board[k] for k in range(4)] == [7, extra, extra, extra]
-    abbeys_placed = sum(1 for ot in st.t_ot if ot == ABBEY_OT)
-    assert abbeys_placed + sum(s[4] for s in st.supply) == (st.players if expansion else 0)
+    abbeys_placed = sum(1 for ot in st.oriented_tiles if ot == ABBEY_OT)
+    assert abbeys_placed + sum(s[SUPPLY_ABBEY] for s in st.supply) == (st.players if expansion else 0)
     for fid, (_owner, kind, idx, local, _corner) in st.figures.items():
-        feature = TILE_TYPES[st.t_ot[idx] >> 2].kinds[local]
+        feature = TILE_TYPES[tile_type(st.oriented_tiles[idx])].kinds[local]
         if kind == MAYOR:
             assert feature == CITY
         elif kind == WAGON:
             assert feature != FIELD
         elif kind == BARN:
             assert feature == FIELD
-        assert fid in st.figs[find(st.parent, st.tbase[idx] + local)]
+        assert fid in st.feature_figures[find(st.parent, st.first_segments[idx] + local)]
 
 
 def playout(
     players: int, options: dict[str, Any], seed: int, check_every: int = 1
-) -> tuple[CarcState, list[Any]]:
+) -> tuple[State, list[Any]]:
     opts = E.meta.resolve_options(options)
     expansion = bool(opts["abbey_and_mayor"])
     st, events = E.setup(players, opts, random.Random(seed))
@@ -137,7 +138,7 @@ def playout(
     check_edges(st)
     check_features(st)
     assert not st.pile
-    land_tiles = sum(1 for ot in st.t_ot if ot != ABBEY_OT)
+    land_tiles = sum(1 for ot in st.oriented_tiles if ot != ABBEY_OT)
     assert land_tiles + len(st.discarded) == total_tiles(expansion)
     outcome = E.outcome(st)
     assert outcome is not None and list(outcome.scores) == st.scores
