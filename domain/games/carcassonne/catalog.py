@@ -15,9 +15,8 @@ from typing import Any
 
 from domain.catalog import GameCatalog, Texts
 from domain.engine import JSON
-
-from .state import FIGURE_NAMES, FOLLOWERS_PER_PLAYER
-from .tiles import (
+from domain.games.carcassonne.state import FIGURE_NAMES, FOLLOWERS_PER_PLAYER
+from domain.games.carcassonne.tiles import (
     ABBEY,
     CITY,
     CLOISTER,

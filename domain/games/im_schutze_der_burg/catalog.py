@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from domain.catalog import GameCatalog, Texts
 from domain.engine import JSON
-
-from . import data
-from .data import BUILDING_TYPES, CARDS, KINDS, SPACES, WINTER_CARDS
+from domain.games.im_schutze_der_burg import data
+from domain.games.im_schutze_der_burg.data import BUILDING_TYPES, CARDS, KINDS, SPACES, WINTER_CARDS
 
 UNVERIFIED_CARDS: dict[str, tuple[str, ...]] = {
     "worker_1": ("contents",),

@@ -13,10 +13,19 @@ import math
 
 from domain.catalog import GameCatalog, Texts
 from domain.engine import JSON
-
-from . import data
-from .data import COLOURS, CRAFTS, FIELD_TYPES, LAWS, RESOURCES, ROW_SIZES, ROW_VALUES, RULES, TILES
-from .view import PHASES
+from domain.games.keythedral import data
+from domain.games.keythedral.data import (
+    COLOURS,
+    CRAFTS,
+    FIELD_TYPES,
+    LAWS,
+    RESOURCES,
+    ROW_SIZES,
+    ROW_VALUES,
+    RULES,
+    TILES,
+)
+from domain.games.keythedral.view import PHASES
 
 SOURCED_LAW_TITLES = frozenset({"L02", "L13"})
 """Only two titles appear in the source; the other 18 are working names (rules reference 3.1)."""
