@@ -23,15 +23,16 @@ import statistics
 import sys
 import tempfile
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from api_load import ROOT, exit_cleanly_on_sigterm  # noqa: E402
 from peers import (  # noqa: E402  (bench/peers.py)
     DEFAULT_SCRATCH,
-    ROOT,
     Placement,
     measured_row,
     ours_matches,
@@ -39,8 +40,6 @@ from peers import (  # noqa: E402  (bench/peers.py)
     system_server,
 )
 from peers_report import PortPool, parse_grid, parse_port_range  # noqa: E402
-
-from api import exit_cleanly_on_sigterm  # noqa: E402  (bench/api.py, not the package)
 
 EARLY, LATE = 20, 80
 
@@ -92,7 +91,7 @@ def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
                 server = servers[side]
                 progress(f"round {number}: {side}")
                 row = measured_row(
-                    server, lambda s=server: ours_matches(s.bases, args.game, matches, moves, True)
+                    server, partial(ours_matches, server.bases, args.game, matches, moves, True)
                 )
                 early, late = early_late_ms(row.pop("trace", []))
                 rows.append({"round": number, "side": side, "early_ms": early, "late_ms": late, **row})

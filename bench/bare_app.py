@@ -1,4 +1,4 @@
-"""The baseline of ``bench/api.py``: a bare FastAPI app with the same request shapes and no work.
+"""The baseline of ``bench/api_load.py``: a bare FastAPI app with the same request shapes and no work.
 
 ``GET /v1/games/{id}/choices`` answers a fixed list of choices; ``POST /v1/games/{id}/choices``
 validates a body shaped like ours (a choice object and a version) and answers a result shaped like

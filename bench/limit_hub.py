@@ -71,14 +71,15 @@ def main() -> None:
         supervisor.start()
         while not Path(path).exists():
             time.sleep(0.05)
-        budget = {"rate_limit_per_second": 1e6, "rate_limit_burst": 10**7, "database_url": "sqlite://"}
+        local_budget = Settings(rate_limit_per_second=1e6, rate_limit_burst=10**7, database_url="sqlite://")
+        hub_budget = local_budget.model_copy(update={"limit_hub": path})
         print("in flight | in process: wall µs, CPU µs | through hub: wall µs, worker CPU µs, hub CPU µs")
         for concurrency in (int(c) for c in args.concurrency.split(",")):
             local: list[tuple[float, float]] = []
             shared: list[tuple[float, float, float]] = []
             for _ in range(args.rounds):
-                local.append(asyncio.run(charge(RateLimiter(Settings(**budget)), args.hits, concurrency)))
-                hubbed = RateLimiter(Settings(**budget, limit_hub=path))
+                local.append(asyncio.run(charge(RateLimiter(local_budget), args.hits, concurrency)))
+                hubbed = RateLimiter(hub_budget)
                 hub_cpu = cpu_seconds(supervisor.pid or 0)
                 wall, cpu = asyncio.run(charge(hubbed, args.hits, concurrency))
                 shared.append((wall, cpu, (cpu_seconds(supervisor.pid or 0) - hub_cpu) / args.hits))

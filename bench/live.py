@@ -29,7 +29,7 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from api import ROOT, Server, database, exit_cleanly_on_sigterm, serve  # noqa: E402  (bench/api.py, not the package)
+from api_load import ROOT, Server, database, exit_cleanly_on_sigterm, serve  # noqa: E402
 
 LAYOUTS = {
     "pg-1": "PostgreSQL, 1 instance, no Redis",

@@ -1,4 +1,4 @@
-"""The load generator of ``bench/api.py``, run as its own process; prints one JSON object.
+"""The load generator of ``bench/api_load.py``, run as its own process; prints one JSON object.
 
 ``python bench/loadgen.py submit --base URL --game SLUG [--bare] --clients C --warmup W --duration D``
     C clients, each on its own games (2 seats, both played by that client), loop

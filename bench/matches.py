@@ -291,7 +291,7 @@ class SeatClient:
                 return
             if self.loop != "push":
                 return
-            offer = result.get("next")
+            offer = result.get("next") or {}
             if offer is not None and offer.get("choices"):
                 self.match.moves_left -= 1
 

@@ -53,6 +53,7 @@ from typing import IO, Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from api_load import ROOT, database, exit_cleanly_on_sigterm, free_port  # noqa: E402
 from peers_report import (  # noqa: E402
     PortPool,
     attempt,
@@ -65,8 +66,6 @@ from peers_report import (  # noqa: E402
     parse_vm_rss_kib,
     per_item_kib,
 )
-
-from api import ROOT, database, exit_cleanly_on_sigterm, free_port  # noqa: E402  (bench/api.py, not the package)
 
 PEERS_SRC = BENCH / "peers"
 DEFAULT_SCRATCH = Path.home() / ".cache" / "tabletop-bench-peers"
@@ -682,7 +681,15 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
             folder = work / f"proc-{index}-{time.time_ns()}"
             with contextlib.ExitStack() as stack:
                 server, _ = stack.enter_context(
-                    system_server(name, scratch, folder, pin=False, place=args.place, **shape)
+                    system_server(
+                        name,
+                        scratch,
+                        folder,
+                        pin=False,
+                        instances=shape.get("instances", 1),
+                        workers=shape.get("workers", 1),
+                        place=args.place,
+                    )
                 )
                 stack.enter_context(py_spy(server, profiles[index]))
                 return measured_row(server, partial(ours_matches, server.bases, args.game, matches, moves))

@@ -31,9 +31,8 @@ sys.path.insert(0, str(BENCH))
 
 import peers  # noqa: E402  (bench/peers.py)
 from ab import settings  # noqa: E402  (bench/ab.py)
-from peers import DEFAULT_SCRATCH, ROOT, load1, progress, run_json, system_server  # noqa: E402
-
-from api import exit_cleanly_on_sigterm  # noqa: E402  (bench/api.py, not the package)
+from api_load import ROOT, exit_cleanly_on_sigterm  # noqa: E402
+from peers import DEFAULT_SCRATCH, load1, progress, run_json, system_server  # noqa: E402
 
 KEYS = ("p50_ms", "p99_ms", "server_cpu_us_per_delivery")
 

@@ -197,13 +197,23 @@ class PresenceRepository(Protocol):
 
 
 class UnitOfWork(Protocol):
-    """A transaction: rolled back on exit unless ``commit`` was called."""
+    """A transaction: rolled back on exit unless ``commit`` was called. Its repositories are read
+    only: a service uses the ones it is handed and never replaces them."""
 
-    games: GameRepository
-    players: PlayerRepository
-    webhooks: WebhookRepository
-    presence: PresenceRepository
-    ratings: RatingRepository
+    @property
+    def games(self) -> GameRepository: ...
+
+    @property
+    def players(self) -> PlayerRepository: ...
+
+    @property
+    def webhooks(self) -> WebhookRepository: ...
+
+    @property
+    def presence(self) -> PresenceRepository: ...
+
+    @property
+    def ratings(self) -> RatingRepository: ...
 
     def __enter__(self) -> Self: ...
 

@@ -163,7 +163,8 @@ class RatingRepository(Protocol):
 
 
 class RatedUnitOfWork(Protocol):
-    ratings: RatingRepository
+    @property
+    def ratings(self) -> RatingRepository: ...
 
 
 def subject_of(seat: Seat) -> str | None:

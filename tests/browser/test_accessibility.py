@@ -4,6 +4,7 @@ screen (in play, with its rules panel open), on a desktop and on a phone."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -11,7 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.support.axe import serious_violations
 from tests.support.browser import create_game, start
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }

@@ -80,7 +80,7 @@ def test_a_second_person_sees_the_first_pick_sealed_until_the_reveal(open_page: 
     expect(ann.locator("#seats")).to_contain_text("Bob")
     start(ann)
     expect(ann.locator("#seal-pick")).to_be_visible()
-    ann_cards = []
+    ann_cards: list[str | None] = []
     for card in ann.locator("#hand button.pick").all():
         if ann.locator("#seal-pick").is_enabled():
             break
@@ -98,5 +98,7 @@ def test_a_second_person_sees_the_first_pick_sealed_until_the_reveal(open_page: 
             break
         card.click()
     bob.locator("#seal-pick").click()
-    for card in ann_cards:
-        expect(bob.locator(f".isdb-players tr[data-seat='0'] td.picks [data-card='{card}']")).to_be_visible()
+    for picked in ann_cards:
+        expect(
+            bob.locator(f".isdb-players tr[data-seat='0'] td.picks [data-card='{picked}']")
+        ).to_be_visible()

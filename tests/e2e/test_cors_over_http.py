@@ -12,6 +12,7 @@ import httpx
 import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin, Subprotocol
 
 from tests.support.servers import ServerProcess
 
@@ -36,8 +37,8 @@ async def _ack(base: str, origin: str | None) -> str:
     url = base.replace("http://", "ws://") + "/graphql"
     async with websockets.connect(
         url,
-        subprotocols=["graphql-transport-ws"],
-        origin=origin,  # type: ignore[list-item]
+        subprotocols=[Subprotocol("graphql-transport-ws")],
+        origin=Origin(origin) if origin is not None else None,
     ) as socket:
         await socket.send(json.dumps({"type": "connection_init"}))
         answer: str = json.loads(await socket.recv())["type"]

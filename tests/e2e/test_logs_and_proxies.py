@@ -82,7 +82,7 @@ def test_a_client_request_id_is_kept_only_when_it_is_a_plain_token(plain_server:
         kept = http.get("/healthz", headers={"X-Request-Id": "abc-123.DEF:9"})
         assert kept.headers["x-request-id"] == "abc-123.DEF:9"
         for forged in ('x", "level": "critical', "a" * 65, "spaces are not ok", "é"):
-            answered = http.get("/healthz", headers={"X-Request-Id": forged.encode("utf-8")})
+            answered = http.get("/healthz", headers={b"X-Request-Id": forged.encode("utf-8")})
             assert answered.headers["x-request-id"] != forged
             assert len(answered.headers["x-request-id"]) == 32
 

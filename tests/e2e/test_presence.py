@@ -58,7 +58,7 @@ async def until(base: str, game_id: str, expected: list[bool], timeout: float) -
     return time.monotonic() - started
 
 
-async def subscribed(base: str, game_id: str, token: str) -> contextlib.AbstractAsyncContextManager:  # type: ignore[type-arg]
+async def subscribed(base: str, game_id: str, token: str) -> contextlib.AsyncExitStack:
     """A seat's open subscription (its first event received: it is registered by then)."""
     stack = contextlib.AsyncExitStack()
     socket = await stack.enter_async_context(graphql_socket(base, token))

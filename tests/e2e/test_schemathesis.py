@@ -19,6 +19,7 @@ import schemathesis
 from graphql import parse_value
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from requests.structures import CaseInsensitiveDict
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -126,7 +127,9 @@ def test_every_generated_request_gets_a_documented_response_and_never_a_5xx(
     for values in itertools.product(*(real_ids.path[name] for name in names)):
         for token in real_ids.tokens.values():
             case.path_parameters = {**(case.path_parameters or {}), **dict(zip(names, values, strict=True))}
-            case.headers = {**(case.headers or {}), "authorization": f"Bearer {token}"}
+            headers = CaseInsensitiveDict(case.headers or {})
+            headers["authorization"] = f"Bearer {token}"
+            case.headers = headers
             case.call_and_validate(base_url=contract_server.base, checks=CHECKS, timeout=10)
 
 
@@ -176,7 +179,7 @@ def test_every_generated_graphql_operation_is_answered_without_a_5xx_or_an_inter
     error is an unexpected one (``internal_error``)."""
     game_id, token = game_in_play
     for headers in ({}, {"authorization": f"Bearer {token}"}):
-        body = case.body if isinstance(case.body, dict) else {"query": case.body}
+        body: dict[str, Any] = dict(case.body) if isinstance(case.body, dict) else {"query": case.body}
         query = body.get("query", "")
         if isinstance(query, str):
             # Send generated operations at the real game too, not only at random ids.

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from domain.registry import EngineRegistry
 from persistence.driver_sql import DriverStatement
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
@@ -19,8 +20,8 @@ _ROW = select(games).where(games.c.id == bindparam("game_id"))
 
 
 def test_a_row_reads_back_as_sqlalchemy_reads_it(
-    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry
-) -> None:  # type: ignore[no-untyped-def]
+    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
     started = start_duel(game_service(uow_factory, registry))
     with Session(db_engine) as session:
         by_sqlalchemy = dict(session.execute(_ROW, {"game_id": started.game_id}).mappings().one())
@@ -32,8 +33,8 @@ def test_a_row_reads_back_as_sqlalchemy_reads_it(
 
 
 def test_a_write_joins_the_session_transaction_and_is_undone_with_it(
-    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry
-) -> None:  # type: ignore[no-untyped-def]
+    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
     started = start_duel(game_service(uow_factory, registry))
     append = DriverStatement(insert(game_events), [c.key for c in game_events.c])
     row = {"game_id": started.game_id, "seq": 10_000, "type": "x", "data": {"n": 1}, "private": {}}
@@ -48,8 +49,8 @@ def test_a_write_joins_the_session_transaction_and_is_undone_with_it(
 
 
 def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(
-    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry
-) -> None:  # type: ignore[no-untyped-def]
+    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
     """The group commit fails a whole batch on a database error (``SQLAlchemyError``) and undoes
     only the work on a domain error: a driver exception must not pass for the latter."""
     started = start_duel(game_service(uow_factory, registry))
@@ -60,8 +61,8 @@ def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(
 
 
 def test_a_saved_timestamp_is_stored_as_sqlalchemy_writes_it(
-    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry
-) -> None:  # type: ignore[no-untyped-def]
+    db_engine: Engine, uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
+) -> None:
     """The lobby orders and pages on ``updated_at``: SQLite compares the stored text, so a save
     must write SQLAlchemy's format (equality with a value SQLAlchemy binds proves it)."""
     service = game_service(uow_factory, registry)

@@ -31,8 +31,8 @@ async def hub(tmp_path: Path) -> AsyncIterator[EventHub]:
     await hub.stop()
 
 
-async def started(path: str, **settings: float) -> HubBroker:
-    broker = HubBroker(path, **settings)
+async def started(path: str, subscribe_timeout: float = 5.0) -> HubBroker:
+    broker = HubBroker(path, subscribe_timeout=subscribe_timeout)
     await broker.start()
     return broker
 

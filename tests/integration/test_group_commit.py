@@ -24,7 +24,8 @@ from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.play import SubmitAnswer
 from persistence.group_commit import AwaitedCommits, GroupCommitter
-from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
+from persistence.repository import SqlGameRepository
+from persistence.uow import SqlUnitOfWorkFactory
 from tests.support.duel_play import StartedDuel, start_duel
 from tests.support.fakes import FakePublisher, FixedClock
 
@@ -122,8 +123,8 @@ def test_a_work_refused_after_writing_is_undone_alone_wherever_it_sits_in_its_ba
     kept, undone_first, undone_last = (start_duel(service) for _ in range(3))
     before = {d.game_id: service.core.load(d.game_id).version for d in (kept, undone_first, undone_last)}
 
-    def writes_then_refuses(duel: StartedDuel) -> Callable[[SqlUnitOfWork], None]:
-        def work(uow: SqlUnitOfWork) -> None:
+    def writes_then_refuses(duel: StartedDuel) -> Callable[[UnitOfWork], None]:
+        def work(uow: UnitOfWork) -> None:
             match = uow.games.get(duel.game_id, for_update=True)
             match.submit(0, {"card": 3})
             service.core.save(uow, match, 0)
@@ -162,7 +163,7 @@ def test_a_work_alone_in_its_batch_is_undone_without_a_savepoint(
         if "SAVEPOINT" in statement.upper():
             savepoints.append(statement)
 
-    def writes_then_refuses(uow: SqlUnitOfWork) -> None:
+    def writes_then_refuses(uow: UnitOfWork) -> None:
         match = uow.games.get(duel.game_id, for_update=True)
         match.submit(0, {"card": 3})
         service.core.save(uow, match, 0)
@@ -184,8 +185,9 @@ def test_a_database_error_fails_every_work_of_its_batch(service: Services, commi
     duels = [start_duel(service) for _ in range(2)]
     before = [service.core.load(d.game_id).version for d in duels]
 
-    def broken(uow: SqlUnitOfWork) -> None:
-        uow.games.session.execute(text("SELECT * FROM no_such_table"))  # type: ignore[attr-defined]
+    def broken(uow: UnitOfWork) -> None:
+        assert isinstance(uow.games, SqlGameRepository)
+        uow.games.session.execute(text("SELECT * FROM no_such_table"))
 
     futures = one_batch(
         committer,

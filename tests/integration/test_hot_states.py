@@ -96,7 +96,9 @@ def test_a_write_that_does_not_commit_is_forgotten(db_engine: Engine) -> None:
     assert len(hot) == 1
     with games.core.uow() as uow:
         match = uow.games.get(game_id, for_update=True)
-        seat = match.engine.decision(match.state).seats[0]
+        decision = match.engine.decision(match.state)
+        assert decision is not None
+        seat = decision.seats[0]
         match.submit(seat, match.engine.legal_choices(match.state, seat)[0])
         uow.games.save(match)
     assert len(hot) == 0

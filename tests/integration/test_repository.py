@@ -373,7 +373,11 @@ def test_a_create_key_is_taken_once_and_remembered_with_its_fingerprint(
 def test_in_progress_games_with_bots_are_listed_by_keyset_pages_and_bots_only_counted(
     uow_factory: SqlUnitOfWorkFactory, registry: EngineRegistry
 ) -> None:
-    kinds = {"bots": ["random", "greedy"], "mixed": [None, "random"], "people": [None, None]}
+    kinds: dict[str, list[str | None]] = {
+        "bots": ["random", "greedy"],
+        "mixed": [None, "random"],
+        "people": [None, None],
+    }
     expected: dict[str, bool] = {}
     with uow_factory() as uow:
         for n in range(7):

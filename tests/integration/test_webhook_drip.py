@@ -86,7 +86,8 @@ class Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def receivers() -> Iterator[tuple[Receiver, Receiver]]:
-    lock, log, stopping = threading.Lock(), [], threading.Event()
+    lock, stopping = threading.Lock(), threading.Event()
+    log: list[tuple[str, str]] = []
     servers = []
     for drip in (True, False):
         server = Receiver(("127.0.0.1", 0), Handler)

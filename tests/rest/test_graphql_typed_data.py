@@ -14,6 +14,7 @@ from api.graphql.schema import schema
 from api.openapi.game_schemas import prefix
 from tests.support.client import seated_game
 from tests.support.contract import game_part_validator
+from tests.support.graphql import gql
 from tests.support.http import auth
 
 SLUGS = ("carcassonne", "im-schutze-der-burg", "keythedral")
@@ -27,13 +28,6 @@ def field(slug: str, suffix: str) -> str:
 
 def every(suffix: str) -> str:
     return " ".join(field(slug, suffix) for slug in SLUGS)
-
-
-def graphql(client: TestClient, query: str, token: str, **variables: Any) -> dict[str, Any]:
-    answer = client.post("/graphql", json={"query": query, "variables": variables}, headers=auth(token))
-    body: dict[str, Any] = answer.json()
-    assert "errors" not in body, body
-    return body["data"]
 
 
 def check(slug: str, part: str, values: dict[str, Any], suffix: str) -> None:
@@ -69,7 +63,7 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
         seat = next((i for i, p in enumerate(pending) if p["choices"]), None)
         if seat is None:
             break
-        data = graphql(client, query, tokens[seat], id=game["id"])
+        data = gql(client, query, tokens[seat], id=game["id"])
         check(slug, "View", data["game"], "State")
         check(slug, "Decision", data["game"]["decision"], "")
         check(slug, "Choice", data["choices"], "Choices")
@@ -80,7 +74,7 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
             json={"choice": pending[seat]["choices"][0]},
         )
         assert answer.status_code == 200, answer.text
-    events = graphql(
+    events = gql(
         client,
         f"""query($id: ID!) {{ events(gameId: $id) {{
         ... on EventPage {{ gameType events {{ type gameType {every("")} }} }} }} }}""",
@@ -98,7 +92,7 @@ def test_typed_fields_carry_schema_valid_data_of_their_game_only(client: TestCli
         assert typed is not None and typed["type"] == event["type"]
         game_part_validator(slug, "Event").validate(typed)
         assert all(event[field(o, "")] is None for o in SLUGS if o != slug)
-    static = graphql(
+    static = gql(
         client,
         f"""query($slug: String!) {{ gameType(slug: $slug) {{
         ... on GameTypeDetail {{ {every("Data")} }} }} }}""",

@@ -36,7 +36,7 @@ def listed_origin_client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def preflight(client: TestClient, origin: str, method: str = "POST") -> httpx.Response:
-    return client.options(
+    answer: httpx.Response = client.options(
         "/v1/games",
         headers={
             "Origin": origin,
@@ -44,6 +44,7 @@ def preflight(client: TestClient, origin: str, method: str = "POST") -> httpx.Re
             "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
         },
     )
+    return answer
 
 
 # -- CORS ------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,7 @@ def test_body_limit_applies_to_streamed_bodies_without_length(tmp_path: Path) ->
     settings = make_settings(tmp_path, max_body_bytes=1000)
     with TestClient(app_with_test_game(settings)) as client:
 
-        def chunks():  # type: ignore[no-untyped-def]
+        def chunks() -> Iterator[bytes]:
             for _ in range(10):
                 yield b"x" * 200
 

@@ -82,6 +82,13 @@ LISTS = ("known", "allowed", "unknown", "waiting", "check")
 """Fields whose value is a list of names."""
 
 
+def bound(expression: ast.expr, counter: Iterator[int]) -> int | float:
+    """A range's bound as written, or a fresh number for one computed at run time."""
+    if isinstance(expression, ast.Constant) and isinstance(expression.value, int | float):
+        return expression.value
+    return next(counter)
+
+
 def sample(field: str, expression: ast.expr, counter: Iterator[int]) -> object:
     """A value like the one the expression gives at run time: an id, a status, a name, a list of
     names or a number (each distinct, so that a translation dropping one is caught)."""
@@ -89,7 +96,7 @@ def sample(field: str, expression: ast.expr, counter: Iterator[int]) -> object:
     if isinstance(expression, ast.Constant):
         return expression.value
     if isinstance(expression, ast.Call) and ast.unparse(expression.func) == "Range":
-        low, high = (b.value if isinstance(b, ast.Constant) else next(counter) for b in expression.args)
+        low, high = (bound(b, counter) for b in expression.args)
         return Range(low, high + 100)
     if field in LISTS:
         return [f"alpha{next(counter)}", f"beta{next(counter)}"]

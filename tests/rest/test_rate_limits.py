@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import limits.aio.storage.memory
 import limits.aio.strategies
@@ -126,7 +127,8 @@ def test_behind_a_configured_proxy_each_client_has_its_own_budget_and_cannot_spo
         def via_proxy(client_wrote: str | None, real_client: str) -> int:
             # The proxy appends the address it saw to whatever the client sent.
             chain = f"{client_wrote}, {real_client}" if client_wrote else real_client
-            return client.get("/v1/games", headers={"X-Forwarded-For": chain}).status_code
+            status: int = client.get("/v1/games", headers={"X-Forwarded-For": chain}).status_code
+            return status
 
         assert [via_proxy(None, "198.51.100.1") for _ in range(BURST + 1)][-1] == 429
         assert via_proxy(None, "198.51.100.2") == 200
@@ -138,7 +140,7 @@ def test_behind_a_configured_proxy_each_client_has_its_own_budget_and_cannot_spo
 def test_with_redis_two_instances_draw_on_one_budget(tmp_path: Path) -> None:
     """Two apps (two instances: separate processes' worth of state) on one Redis: a client
     spreading its requests over both gets no more than from one."""
-    shared: dict[str, object] = {
+    shared: dict[str, Any] = {
         "redis_url": reachable_redis(),
         # Redis expires the window's key on its own clock (after two windows): a minute each, so
         # a slow run cannot outlast it.

@@ -18,7 +18,7 @@ READ = "query($g: ID!) { game(id: $g) { ... on Game { state viewer { seat } } } 
 
 
 def stream_until(socket: Any, event_type: str) -> list[dict[str, Any]]:
-    seen = []
+    seen: list[dict[str, Any]] = []
     while not seen or seen[-1]["type"] != event_type:
         message = socket.receive_json()
         assert message["type"] == "next", message

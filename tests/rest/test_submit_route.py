@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
@@ -58,7 +58,9 @@ def apps(tmp_path: Path) -> Iterator[dict[bool, TestClient]]:
         (tmp_path / str(fast)).mkdir()
         app = app_with_test_game(settings)
         if not fast:  # Starlette builds the middleware stack at the first request
-            app.user_middleware = [m for m in app.user_middleware if m.cls is not PreResolvedSubmit]
+            app.user_middleware = [
+                m for m in app.user_middleware if cast(object, m.cls) is not PreResolvedSubmit
+            ]
         clients[fast] = TestClient(app)
         clients[fast].__enter__()
     yield clients

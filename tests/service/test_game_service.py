@@ -22,6 +22,7 @@ from domain.model.seeding import commitment
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from tests.support.duel_game import DuelEngine
+from tests.support.duel_play import person_token
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
 
 
@@ -44,7 +45,7 @@ def service(store: FakeRepository, publisher: FakePublisher) -> Services:
 
 def started_game(service: Services, players: int = 2) -> tuple[str, str, list[str]]:
     created = service.lobby.create_game("duel", {"rounds": 1}, "seed-1")
-    tokens = [service.seats.join(created.match.id, f"p{i}").token for i in range(players)]
+    tokens = [person_token(service.seats.join(created.match.id, f"p{i}")) for i in range(players)]
     service.seats.start(created.match.id, created.host_token)
     return created.match.id, created.host_token, tokens
 

@@ -133,7 +133,7 @@ def test_a_create_or_join_key_replayed_by_another_caller_never_answers_the_first
 class _AlwaysStale:
     """Transactions whose every work loses: the seat's decision moved on meanwhile."""
 
-    def run(self, key: str, work: object) -> object:
+    def run(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
         raise StaleDecision("moved on")
 
 

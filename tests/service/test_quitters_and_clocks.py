@@ -17,6 +17,7 @@ from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.deadlines import DeadlineService
 from tests.support.duel_game import DuelEngine
+from tests.support.duel_play import person_token
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 
@@ -45,7 +46,7 @@ def start(
     service: Services, players: int = 2, rounds: int = 1, clock: dict[str, object] | None = None
 ) -> tuple[str, list[str]]:
     created = service.lobby.create_game("duel", {"rounds": rounds}, "seed", clock=clock)
-    tokens = [service.seats.join(created.match.id, f"p{i}").token for i in range(players)]
+    tokens = [person_token(service.seats.join(created.match.id, f"p{i}")) for i in range(players)]
     service.seats.start(created.match.id, created.host_token)
     return created.match.id, tokens
 

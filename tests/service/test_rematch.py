@@ -10,6 +10,7 @@ from domain.services.bundle import Services
 from domain.services.players import PlayerService
 from domain.services.rematch import RematchService
 from tests.support.duel_game import DuelEngine
+from tests.support.duel_play import person_token
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
 
@@ -28,7 +29,10 @@ def finished_game(service: Services) -> tuple[str, str, list[str], str]:
         "duel", {"rounds": 1}, "seed", clock={"mode": "per_decision", "seconds": 60}
     )
     game_id = created.match.id
-    tokens = [service.seats.join(game_id, "Bob").token, players.join(game_id, ann.token, None).token]
+    tokens = [
+        person_token(service.seats.join(game_id, "Bob")),
+        person_token(players.join(game_id, ann.token, None)),
+    ]
     service.seats.join(game_id, "random bot", "random", created.host_token)
     service.seats.start(game_id, created.host_token)
     service.play.submit(game_id, tokens[0], {"card": 3})

@@ -17,7 +17,11 @@ from jsonschema import Draft202012Validator
 from api.openapi.game_schemas import components, prefix
 from domain.registry import default_registry
 
-GAMES = [("keythedral", 2, {}), ("carcassonne", 2, {}), ("im-schutze-der-burg", 2, {})]
+GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("keythedral", 2, {}),
+    ("carcassonne", 2, {}),
+    ("im-schutze-der-burg", 2, {}),
+]
 """One whole game of each hosted type (slug, players, options), for the strict-schema tests."""
 
 

@@ -11,6 +11,7 @@ from domain.model.seeding import commitment
 from domain.ports import UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.seats import Joined
 from tests.support.fakes import FakePublisher, FixedClock
 
 
@@ -25,10 +26,16 @@ def game_service(uow: UnitOfWorkFactory, registry: EngineRegistry) -> Services:
     return Services.build(uow, registry, FakePublisher(), FixedClock())
 
 
+def person_token(joined: Joined) -> str:
+    """The token of a seat a person joined (only a bot's seat has none)."""
+    assert joined.token is not None
+    return joined.token
+
+
 def start_duel(service: Services, players: int = 2, rounds: int = 2) -> StartedDuel:
     created = service.lobby.create_game("duel", {"rounds": rounds}, seed="integration-seed")
     game_id = created.match.id
-    tokens = [service.seats.join(game_id, f"player {n}").token for n in range(players)]
+    tokens = [person_token(service.seats.join(game_id, f"player {n}")) for n in range(players)]
     service.seats.start(game_id, created.host_token)
     return StartedDuel(game_id, created.host_token, tokens)
 

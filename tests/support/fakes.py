@@ -16,7 +16,7 @@ from domain.errors import GameNotFound, VersionConflict
 from domain.model.idempotency import Remembered
 from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
 from domain.model.match import AppliedChoices, Match, RecordedEvent
-from domain.model.ratings import Finishing
+from domain.model.ratings import Finishing, Rating, RatingChange, SeatResult
 from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 from domain.ports import BotGame, Connection, Player, PlayerSeat
 
@@ -125,6 +125,7 @@ class FakeRepository:
         self.players = FakePlayerRepository()
         self.presence = FakePresenceRepository()
         self.webhooks = FakeWebhookRepository()
+        self.ratings = FakeRatings(self.players)
         self.rows: dict[str, tuple[Match, str]] = {}
         self.choices: dict[str, list[AppliedChoices]] = {}
         self.stored_events: dict[str, list[RecordedEvent]] = {}
@@ -280,7 +281,7 @@ class FakeUnitOfWork:
         self.players = self.games.players
         self.webhooks = self.games.webhooks
         self.presence = self.games.presence
-        self.ratings = FakeRatings(self.games.players)
+        self.ratings = self.games.ratings
         return self
 
     def __exit__(
@@ -323,17 +324,82 @@ class ManualClock:
 
 
 class FakeRatings:
-    """What the lobby reads of players: their names (finishing records need finished games,
-    which the integration tests cover on real databases)."""
+    """Ratings, their history and players' results in memory, ordered as the SQL repository
+    orders them; the player names come from the players' fake."""
 
     def __init__(self, players: FakePlayerRepository) -> None:
         self.players = players
+        self.current: dict[tuple[str, str], Rating] = {}
+        self.changes: list[RatingChange] = []
+        self.seat_results: list[SeatResult] = []
+
+    def ratings(self, game_type: str, subjects: Sequence[str]) -> dict[str, Rating]:
+        found = (self.current.get((game_type, s)) for s in subjects)
+        return {r.subject: r for r in found if r is not None}
+
+    def record(self, changes: Sequence[RatingChange], results: Sequence[SeatResult]) -> None:
+        counted = {(c.game_id, c.after.subject) for c in self.changes}
+        if any((c.game_id, c.after.subject) in counted for c in changes):
+            raise ValueError("a game's rating change is stored once per subject")
+        self.changes.extend(changes)
+        for change in changes:
+            self.current[(change.after.game_type, change.after.subject)] = change.after
+        self.seat_results.extend(results)
+
+    def rated_together(self, a: str, b: str, game_type: str, since: datetime) -> int:
+        games_of_b = {c.game_id for c in self.changes if c.after.subject == b}
+        return sum(
+            1
+            for c in self.changes
+            if c.after.subject == a
+            and c.after.game_type == game_type
+            and c.at >= since
+            and c.game_id in games_of_b
+        )
+
+    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]:
+        counts: dict[str, dict[str, int]] = {}
+        for result in self.seat_results:
+            if result.player_id in player_ids:
+                by_outcome = counts.setdefault(result.player_id, {})
+                by_outcome[result.outcome] = by_outcome.get(result.outcome, 0) + 1
+        return {player_id: Finishing(**by_outcome) for player_id, by_outcome in counts.items()}
+
+    def leaderboard(
+        self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
+    ) -> builtins.list[Rating]:
+        ranked = sorted(
+            (r for r in self.current.values() if r.game_type == game_type and r.games >= min_games),
+            key=lambda r: (-r.display, r.subject),
+        )
+        if after is not None:
+            ranked = [r for r in ranked if (-r.display, r.subject) > (-after[0], after[1])]
+        return ranked[:limit]
+
+    def history(self, subject: str, game_type: str | None, limit: int) -> builtins.list[RatingChange]:
+        mine = [
+            c
+            for c in self.changes
+            if c.after.subject == subject and (game_type is None or c.after.game_type == game_type)
+        ]
+        mine.sort(key=lambda c: c.game_id)
+        mine.sort(key=lambda c: c.at, reverse=True)
+        return mine[:limit]
+
+    def results(self, player_id: str, limit: int) -> builtins.list[SeatResult]:
+        mine = [r for r in self.seat_results if r.player_id == player_id]
+        mine.sort(key=lambda r: r.game_id)
+        mine.sort(key=lambda r: r.at, reverse=True)
+        return mine[:limit]
+
+    def of_subject(self, subject: str) -> builtins.list[Rating]:
+        return sorted((r for r in self.current.values() if r.subject == subject), key=lambda r: r.game_type)
 
     def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
         return {i: self.players.players[i].name for i in player_ids if i in self.players.players}
 
-    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]:
-        return {}
+    def game_rated(self, game_id: str) -> bool | None:
+        return next((r.rated for r in self.seat_results if r.game_id == game_id), None)
 
 
 def _matches(match: Match, where: LobbyFilter) -> bool:

@@ -79,7 +79,7 @@ def play_twins(players: int, seed: int, options: dict[str, Any] | None = None) -
     """Play the twins to the end comparing everything public; the number of decisions compared."""
     resolved = ENGINE.meta.resolve_options(options)
     twins = [ENGINE.setup(players, resolved, random.Random(seed))[0] for _ in range(2)]
-    rest = [[] for _ in range(players - 2)]
+    rest: list[list[str]] = [[] for _ in range(players - 2)]
     deal_twins(twins[0], [EVERYWHERE, RARELY, *rest])
     deal_twins(twins[1], [RARELY, EVERYWHERE, *rest])
     chooser = random.Random(seed)

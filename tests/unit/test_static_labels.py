@@ -22,7 +22,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def data(slug: str, lang: str = "en") -> dict[str, Any]:
-    return describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"]
+    described: dict[str, Any] = describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang)["data"]
+    return described
 
 
 def components(node: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
@@ -80,6 +81,12 @@ def draw(tile: dict[str, Any], zones: dict[str, list[list[float]]]) -> str:
     return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">{"".join(polygons)}</svg>'
 
 
+def parsed_point(pair: str) -> tuple[float, float]:
+    """``"x,y"`` as a point."""
+    x, y = pair.split(",")
+    return float(x), float(y)
+
+
 def inside(point: tuple[float, float], polygon: list[tuple[float, float]]) -> bool:
     """Strictly inside (ray casting); a point on an edge may go either way, so probes avoid edges."""
     x, y = point
@@ -94,7 +101,7 @@ def shown(svg: str) -> Any:
     """Which segment a viewer sees at a point of the drawn SVG: the last polygon painted there."""
     layers = []
     for element in ET.fromstring(svg).iter(f"{SVG}polygon"):
-        points = [tuple(map(float, pair.split(","))) for pair in element.attrib["points"].split()]
+        points = [parsed_point(pair) for pair in element.attrib["points"].split()]
         layers.append((int(element.attrib["data-segment"]), points))
 
     def at(point: tuple[float, float]) -> int | None:

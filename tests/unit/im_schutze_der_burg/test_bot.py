@@ -16,7 +16,7 @@ from domain.games.im_schutze_der_burg.state import State
 
 from .support import E, new_game, set_res, set_thalers
 
-HOOKS: SearchHooks = E.search_hooks
+HOOKS: SearchHooks[State] = E.search_hooks
 
 
 def _states(players: int, winter: bool, seed: int) -> Iterator[State]:
@@ -128,7 +128,7 @@ def _context(s: State, seat: int) -> BotContext:
     assert decision is not None
 
     def sample(rng: random.Random) -> State:
-        return HOOKS.determinize(s, seat, rng)  # type: ignore[no-any-return]
+        return HOOKS.determinize(s, seat, rng)
 
     return BotContext(E, seat, decision, E.legal_choices(s, seat), sample, HOOKS)
 

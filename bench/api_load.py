@@ -1,6 +1,6 @@
 """The API against a bare FastAPI endpoint, in one run, plus the reveal latency of subscriptions.
 
-``python bench/api.py [--postgres] [--clients 32] [--duration 10] [--warmup 2] [--subscribers 100]
+``python bench/api_load.py [--postgres] [--clients 32] [--duration 10] [--warmup 2] [--subscribers 100]
 [--rounds 10] [--game SLUG] [--json]``
 
 1. Starts the real server (``python -m api serve``; SQLite in WAL mode in a temporary directory,
