@@ -14,10 +14,10 @@ from api.background.deadlines import DeadlineRunner
 from api.background.presence import PresenceRunner
 from api.edge.metrics import Metrics
 from api.settings import Settings
-from domain.model.chat import ChatService
-from domain.ports import EventBroker
+from domain.ports.events import EventBroker
 from domain.registry import EngineRegistry, default_registry
 from domain.services.bundle import Services
+from domain.services.chat import ChatService
 from domain.services.core import ServiceCore
 from domain.services.deadlines import DeadlineService
 from domain.services.lobby import LobbyService

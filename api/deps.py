@@ -15,9 +15,9 @@ from starlette.requests import HTTPConnection
 from api.bootstrap import Container
 from domain.errors import Unauthorized
 from domain.i18n import LANGUAGES, negotiate
-from domain.model.chat import ChatService
 from domain.model.idempotency import caller_of
 from domain.model.tokens import hash_token
+from domain.services.chat import ChatService
 from domain.services.core import ServiceCore
 from domain.services.lobby import LobbyService
 from domain.services.play import PlayService

@@ -1,1 +1,1 @@
-"""Pure domain: game engines, the match aggregate, ports and use cases. Standard library only."""
+"""Pure domain: game engines, the match aggregate, ports and use cases (see ``domain/README.md``)."""

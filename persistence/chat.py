@@ -10,7 +10,8 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from domain.model.chat import MESSAGE, ChatEntry, SeqTaken
+from domain.model.chat import MESSAGE, ChatEntry
+from domain.ports.chat import SeqTaken
 from persistence.mapping import as_utc
 from persistence.tables import chat_entries, chat_hides, chat_mutes
 
@@ -22,7 +23,7 @@ def _lock_key(game_id: str) -> int:
 
 
 class SqlChatRepository:
-    """``domain.model.chat.ChatRepository`` on the unit of work's session."""
+    """``domain.ports.chat.ChatRepository`` on the unit of work's session."""
 
     def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
         self.session = session

@@ -1,7 +1,7 @@
 """Errors of the storage adapters that the composition root must handle.
 
 Domain errors (``GameNotFound``, ``VersionConflict``) come from ``domain.errors``, and a live
-subscription's (``SubscriptionLost``) from the broker's port in ``domain.ports``; these are the
+subscription's (``SubscriptionLost``) from the broker's port in ``domain.ports.events``; these are the
 infrastructure failures the domain knows nothing about.
 """
 

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 
 from domain.model.match import RecordedEvent
-from domain.ports import SubscriptionLost
+from domain.ports.events import SubscriptionLost
 from persistence.pubsub import _LocalSubscribers, encode
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription
 
@@ -83,7 +83,7 @@ class EventHub:
 
 
 class HubBroker(_LocalSubscribers):
-    """A worker's ``domain.ports.EventBroker``: publishes through the hub and dispatches what the
+    """A worker's ``domain.ports.events.EventBroker``: publishes through the hub and dispatches what the
     hub relays."""
 
     def __init__(

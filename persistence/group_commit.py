@@ -1,6 +1,6 @@
 """Group commit: submits that arrive together share one transaction and one flush.
 
-A writer thread drains a queue of works (``domain.transactions``): it takes every work waiting,
+A writer thread drains a queue of works (``domain.ports.transactions``): it takes every work waiting,
 runs them in order in one unit of work and commits once, then answers each. A request thread waits
 for its answer, never for a lock, and is answered only after the commit that holds its work (a 2xx
 still means durable). Works on one game go to one writer and keep their order, so a later one sees
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from queue import Empty, SimpleQueue
 from typing import Any, Protocol, TypeVar
 
-from domain.ports import UnitOfWork
+from domain.ports.unit_of_work import UnitOfWork
 from persistence.uow import SqlUnitOfWorkFactory
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ class _Job:
 
 
 class GroupCommitter:
-    """``domain.transactions.Transactions`` with writer threads that batch commits."""
+    """``domain.ports.transactions.Transactions`` with writer threads that batch commits."""
 
     def __init__(self, uow: SqlUnitOfWorkFactory, max_batch: int = MAX_BATCH, writers: int = 1) -> None:
         if writers < 1:
@@ -167,7 +167,7 @@ class Offload(Protocol):
 
 
 class AwaitedCommits:
-    """``domain.transactions.WorkRunner`` for the event loop: a work is queued to the group commit
+    """``domain.ports.transactions.WorkRunner`` for the event loop: a work is queued to the group commit
     and its answer awaited without a thread; a blocking call goes to ``offload`` (the server's
     thread pool)."""
 

@@ -9,13 +9,14 @@ from datetime import datetime
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from domain.ports import Player, PlayerSeat
+from domain.model.players import Player
+from domain.ports.players import PlayerSeat
 from persistence.mapping import as_utc
 from persistence.tables import player_seats, players
 
 
 class SqlPlayerRepository:
-    """``domain.ports.PlayerRepository`` on the unit of work's session."""
+    """``domain.ports.players.PlayerRepository`` on the unit of work's session."""
 
     def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
         self.session = session

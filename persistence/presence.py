@@ -8,13 +8,13 @@ from datetime import datetime
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from domain.ports import Connection
+from domain.model.presence import Connection
 from persistence.mapping import as_utc
 from persistence.tables import presence
 
 
 class SqlPresenceRepository:
-    """``domain.ports.PresenceRepository`` on the unit of work's session."""
+    """``domain.ports.presence.PresenceRepository`` on the unit of work's session."""
 
     def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
         self.session = session

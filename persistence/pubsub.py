@@ -1,6 +1,6 @@
 """Brokers carrying committed events to live subscribers: in process, or across instances.
 
-Each is the domain's ``EventBroker`` port (``domain.ports``). ``publish`` is called from worker
+Each is the domain's ``EventBroker`` port (``domain.ports.events``). ``publish`` is called from worker
 threads after a commit, so it only hands events over (to the loop, or to Redis with a short
 timeout) and never raises: the events are already durable and subscribers detect anything missed
 by ``seq``.
@@ -24,7 +24,7 @@ import redis.asyncio as aioredis
 
 from domain.engine import Event
 from domain.model.match import RecordedEvent
-from domain.ports import SubscriptionLost
+from domain.ports.events import SubscriptionLost
 from persistence import fast_json
 from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, Subscription
 

@@ -16,7 +16,7 @@ from persistence.tables import game_results, players, rating_changes, ratings
 
 
 class SqlRatingRepository:
-    """``domain.model.ratings.RatingRepository`` on the unit of work's session."""
+    """``domain.ports.ratings.RatingRepository`` on the unit of work's session."""
 
     def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
         self.session = session

@@ -40,7 +40,7 @@ from domain.errors import GameNotFound, VersionConflict
 from domain.model.idempotency import Remembered
 from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.model.match import AppliedChoices, Match, RecordedEvent
-from domain.ports import BotGame
+from domain.ports.games import BotGame
 from domain.registry import EngineRegistry
 from persistence import fast_json
 from persistence.driver_sql import DriverStatement
@@ -158,7 +158,7 @@ _GET_CREATE = select(create_requests.c.response, create_requests.c.fingerprint).
 
 
 class SqlGameRepository:
-    """``domain.ports.GameRepository`` on a SQLAlchemy session (SQLite or PostgreSQL)."""
+    """``domain.ports.games.GameRepository`` on a SQLAlchemy session (SQLite or PostgreSQL)."""
 
     def __init__(
         self,

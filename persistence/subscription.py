@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from domain.model.match import RecordedEvent
-from domain.ports import SubscriptionClosed, SubscriptionLost
+from domain.ports.events import SubscriptionClosed, SubscriptionLost
 
 DEFAULT_MAX_PENDING = 1_000
 DEFAULT_GAP_TIMEOUT = 2.0

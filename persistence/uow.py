@@ -16,9 +16,12 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from domain.model.chat import ChatRepository
-from domain.model.ratings import RatingRepository
-from domain.ports import GameRepository, PlayerRepository, PresenceRepository, WebhookRepository
+from domain.ports.chat import ChatRepository
+from domain.ports.games import GameRepository
+from domain.ports.players import PlayerRepository
+from domain.ports.presence import PresenceRepository
+from domain.ports.ratings import RatingRepository
+from domain.ports.webhooks import WebhookRepository
 from domain.registry import EngineRegistry
 from persistence.chat import SqlChatRepository
 from persistence.hot_states import HotStates, TransactionStates
@@ -34,7 +37,7 @@ T = TypeVar("T")
 
 
 class SqlUnitOfWork:
-    """``domain.ports.UnitOfWork`` on one SQLAlchemy session."""
+    """``domain.ports.unit_of_work.UnitOfWork`` on one SQLAlchemy session."""
 
     games: GameRepository  # the port's type: a narrower one would not satisfy the Protocol
     players: PlayerRepository
@@ -159,7 +162,7 @@ class SqlUnitOfWork:
 
 
 class SqlUnitOfWorkFactory:
-    """``domain.ports.UnitOfWorkFactory``: a fresh unit of work per call, sharing the engine."""
+    """``domain.ports.unit_of_work.UnitOfWorkFactory``: a fresh unit of work per call, sharing the engine."""
 
     def __init__(
         self, db_engine: Engine, registry: EngineRegistry, hot_states: HotStates | None = None

@@ -47,7 +47,7 @@ def _endpoints_for_game(players: int) -> DriverStatement:
 
 
 class SqlWebhookRepository:
-    """``domain.ports.WebhookRepository`` on the unit of work's session."""
+    """``domain.ports.webhooks.WebhookRepository`` on the unit of work's session."""
 
     def __init__(
         self,

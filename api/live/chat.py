@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
 from domain.model.chat import HIDDEN, SHOWN, ChatEntry, ChatState, Reader, chat_channel
-from domain.ports import SubscriptionLost
+from domain.ports.events import SubscriptionLost
 
 PAGE = 500
 T = TypeVar("T")

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
 from domain.model.match import RecordedEvent, quits
-from domain.ports import SubscriptionLost
+from domain.ports.events import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
 HISTORY_PAGE = 1000

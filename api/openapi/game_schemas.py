@@ -22,8 +22,8 @@ from typing import Any
 from api.openapi import event_schemas
 from domain.catalog import describe
 from domain.manifest import HostedGame
-from domain.model.samples import play, variants
 from domain.registry import EngineRegistry
+from domain.services.samples import play, variants
 
 DIGITS = re.compile(r"^[0-9]+$")
 GAMES_DIR = Path(__file__).resolve().parents[2] / "domain" / "games"

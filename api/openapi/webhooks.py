@@ -2,7 +2,7 @@
 endpoint (a game event, a "your turn" notice), with its body schema, its Standard Webhooks headers
 and an example, so a generator produces the receiver's types.
 
-The payloads are built by ``domain/model/outbox.py`` and signed by
+The payloads are decided by ``domain/model/outbox.py`` and signed by
 ``persistence/outbound/webhook_sender.py``; a test validates real deliveries (body and headers)
 against what is declared here.
 """

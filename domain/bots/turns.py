@@ -1,5 +1,5 @@
 """Which bot seat plays next in a match, and its choice: shared by the service and by anyone
-replaying a finished game from its revealed seed and salt (see ``domain.model.verification``)."""
+replaying a finished game from its revealed seed and salt (see ``domain.services.verification``)."""
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
-"""The model: the match aggregate and the values around it (clocks, lobby, chat, ratings, webhooks,
-seeds, tokens)."""
+"""The model: the match aggregate and the rules and values around it (clocks, lobby, chat, ratings,
+webhooks and their outbox, players, presence, names, seeds, tokens, idempotency). It imports no
+port and no service."""

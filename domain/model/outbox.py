@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
 
 from domain.engine import JSON
 from domain.model.match import Match
 from domain.model.webhooks import Endpoint, NewDelivery
-from domain.ports import UnitOfWork
 
 EVENT_FILTERS = {"game_started": "game_started", "game_over": "game_over", "reveal": "reveal"}
 
@@ -74,15 +72,3 @@ def _delivery(endpoint: Endpoint, match: Match, kind: str, payload: dict[str, JS
         kind=kind,
         payload={"game_id": match.id, "game_type": match.game_type, **payload},
     )
-
-
-def enqueue_outbox(uow: UnitOfWork, match: Match, turns_started: set[int], now: datetime) -> None:
-    """Write the change's deliveries in the change's own transaction."""
-    if not match.new_events and not turns_started:
-        return
-    players = {s.player_id for s in match.seats if s.player_id is not None}
-    endpoints = uow.webhooks.endpoints_for_game(match.id, sorted(players))
-    if endpoints:
-        deliveries = deliveries_for(match, endpoints, turns_started)
-        if deliveries:
-            uow.webhooks.enqueue(deliveries, now)

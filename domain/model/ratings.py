@@ -17,18 +17,16 @@ way before anyone joins (the lobby and the game view show it) and at the end:
 Ranks come from the stored result: the winners first, then the others by score; a seat that
 resigned or forfeited ranks last whatever its score. Bots are rated opponents: a person's change is
 computed against the bot level's rating, and the level's rating moves from games against people.
-The update runs in the transaction that records the game's end (``record_end``), so it commits
-with the final move or not at all, and the primary key (game, subject) of each stored change
-refuses a second count.
+The update runs in the transaction that records the game's end
+(``domain.services.standing.record_end``), so it commits with the final move or not at all, and
+the primary key (game, subject) of each stored change refuses a second count.
 """
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from openskill.models import PlackettLuce
 
@@ -119,54 +117,6 @@ class Finishing:
         return self.finished / self.games if self.games else None
 
 
-class RatingRepository(Protocol):
-    def ratings(self, game_type: str, subjects: Sequence[str]) -> dict[str, Rating]:
-        """The stored ratings of these subjects (absent ones have none yet)."""
-        ...
-
-    def record(self, changes: Sequence[RatingChange], results: Sequence[SeatResult]) -> None:
-        """Store the new ratings, their history rows and the seats' results, in the caller's
-        transaction; a game's change for a subject is stored at most once."""
-        ...
-
-    def rated_together(self, a: str, b: str, game_type: str, since: datetime) -> int:
-        """Rated games of this type both subjects played since ``since``."""
-        ...
-
-    def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]: ...
-
-    def leaderboard(
-        self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
-    ) -> builtins.list[Rating]:
-        """By display value, best first (subject breaks ties), after the cursor ``after``."""
-        ...
-
-    def history(self, subject: str, game_type: str | None, limit: int) -> builtins.list[RatingChange]:
-        """The subject's changes, newest first."""
-        ...
-
-    def results(self, player_id: str, limit: int) -> builtins.list[SeatResult]:
-        """The player's finished games, newest first."""
-        ...
-
-    def of_subject(self, subject: str) -> builtins.list[Rating]:
-        """Every game type's rating of the subject."""
-        ...
-
-    def player_names(self, player_ids: Sequence[str]) -> dict[str, str]:
-        """The names of these player identities (unknown ids are left out)."""
-        ...
-
-    def game_rated(self, game_id: str) -> bool | None:
-        """Whether the finished game was rated, as decided at its end (None: no results stored)."""
-        ...
-
-
-class RatedUnitOfWork(Protocol):
-    @property
-    def ratings(self) -> RatingRepository: ...
-
-
 def subject_of(seat: Seat) -> str | None:
     """Whose rating a seat plays for: a bot level, the player identity, or nobody (anonymous)."""
     if seat.bot is not None:
@@ -245,45 +195,3 @@ def rate(
         after = Rating(subject, game_type, team[0].mu, team[0].sigma, before.games + 1)
         changes.append(RatingChange(game_id, seat, rank, before, after, at))
     return changes
-
-
-def record_end(uow: RatedUnitOfWork, match: Match, at: datetime) -> list[RatingChange]:
-    """In the transaction that records ``match``'s end: its seats' results and, when it is rated,
-    every subject's new rating. Returns the rating changes (none if unrated)."""
-    seat_ranks = ranks(match)
-    entries = [
-        (seat.index, subject, seat_ranks[seat.index])
-        for seat in match.seats
-        if (subject := subject_of(seat)) is not None
-    ]
-    rated = not why_unrated(match) and not _farmed(uow.ratings, match, at)
-    changes: list[RatingChange] = []
-    if rated:
-        known = uow.ratings.ratings(match.game_type, [subject for _, subject, _ in entries])
-        changes = rate(match.id, match.game_type, entries, known, at)
-    results = [
-        SeatResult(
-            seat.player_id,
-            match.id,
-            match.game_type,
-            seat.index,
-            seat_ranks[seat.index],
-            outcome_of(seat),
-            rated,
-            at,
-        )
-        for seat in match.seats
-        if seat.bot is None and seat.player_id is not None
-    ]
-    uow.ratings.record(changes, results)
-    return changes
-
-
-def _farmed(ratings: RatingRepository, match: Match, at: datetime) -> bool:
-    people = sorted({seat.player_id for seat in match.seats if seat.bot is None and seat.player_id})
-    since = at - PAIR_WINDOW
-    return any(
-        ratings.rated_together(a, b, match.game_type, since) >= PAIR_LIMIT
-        for i, a in enumerate(people)
-        for b in people[i + 1 :]
-    )

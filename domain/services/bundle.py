@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.ports import Clock, EventPublisher, UnitOfWorkFactory
+from domain.ports.clock import Clock
+from domain.ports.events import EventPublisher
+from domain.ports.transactions import Transactions, WorkRunner
+from domain.ports.unit_of_work import UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.services.core import ServiceCore
 from domain.services.lobby import LobbyService
 from domain.services.play import PlayService
 from domain.services.reads import ReadService
 from domain.services.seats import SeatService
-from domain.transactions import Transactions, WorkRunner
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,12 +11,14 @@ from typing import Any, TypeVar
 
 from domain.errors import Forbidden, SeatResigned, Unauthorized, VersionConflict
 from domain.model.match import Match, MatchStatus, RecordedEvent
-from domain.model.outbox import enqueue_outbox
 from domain.model.tokens import hash_token
-from domain.ports import Clock, EventPublisher, UnitOfWork, UnitOfWorkFactory
+from domain.ports.clock import Clock
+from domain.ports.events import EventPublisher
+from domain.ports.transactions import OneTransactionEach, Transactions
+from domain.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.services.decisions import next_decision
-from domain.transactions import OneTransactionEach, Transactions
+from domain.services.outbox import enqueue_outbox
 
 MAX_RETRIES = 5
 

@@ -28,7 +28,7 @@ from domain.model.seeding import (
     new_seed,
 )
 from domain.model.tokens import hash_token, new_token
-from domain.ports import UnitOfWork
+from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
 
 

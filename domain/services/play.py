@@ -12,10 +12,11 @@ from domain.engine import JSON, Choice
 from domain.errors import SeatResigned, StaleDecision, VersionConflict
 from domain.model.idempotency import fingerprint, same_request
 from domain.model.match import Match, SubmitResult
-from domain.ports import BotGame, UnitOfWork
+from domain.ports.games import BotGame
+from domain.ports.transactions import InPlace, Work, WorkRunner, completed
+from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import MAX_RETRIES, ServiceCore
 from domain.services.decisions import describe_decision, next_decision
-from domain.transactions import InPlace, Work, WorkRunner, completed
 
 
 @dataclass(frozen=True, slots=True)

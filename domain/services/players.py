@@ -15,8 +15,9 @@ from domain.engine import JSON
 from domain.errors import Forbidden, GameNotFound, Unauthorized
 from domain.model.match import Match
 from domain.model.names import clean_seat_name
+from domain.model.players import Player
 from domain.model.tokens import hash_token, new_token
-from domain.ports import Player, UnitOfWork
+from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
 from domain.services.seats import Joined, SeatService
 

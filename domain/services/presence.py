@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from domain.ports import Connection
+from domain.model.presence import Connection
 from domain.services.core import ServiceCore
 
 

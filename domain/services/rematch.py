@@ -7,11 +7,11 @@ import uuid
 from domain.errors import Unauthorized
 from domain.model.clocks import Timing
 from domain.model.match import Match
-from domain.model.outbox import enqueue_outbox
 from domain.model.seeding import SEED_MODE_SERVER, commitment, new_salt, new_seed
 from domain.model.tokens import hash_token, new_token
 from domain.services.core import ServiceCore, retrying
 from domain.services.lobby import Created
+from domain.services.outbox import enqueue_outbox
 from domain.services.seats import Joined
 
 

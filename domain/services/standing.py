@@ -1,24 +1,32 @@
 """Standing: leaderboards and player profiles, read from the ratings and results stored at each
-game's end (``domain.model.ratings.record_end``), plus the hook that writes them."""
+game's end, and the hook that writes them (``record_end``; the rating rules are in
+``domain.model.ratings``)."""
 
 from __future__ import annotations
 
 import base64
 import json
 from dataclasses import dataclass
+from datetime import datetime
 
 from domain.errors import GameTypeNotFound, InvalidRequest, PlayerNotFound, UnknownGameType
 from domain.model.match import Match, MatchStatus
 from domain.model.ratings import (
     BOT_PREFIX,
+    PAIR_LIMIT,
+    PAIR_WINDOW,
     Finishing,
     Rating,
     RatingChange,
     SeatResult,
-    record_end,
+    outcome_of,
+    ranks,
+    rate,
     subject_of,
+    why_unrated,
 )
-from domain.ports import UnitOfWork
+from domain.ports.ratings import RatedUnitOfWork, RatingRepository
+from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
 
 HISTORY_LIMIT = 200
@@ -166,3 +174,45 @@ def _decode(cursor: str) -> tuple[tuple[float, str], int]:
         return (float(display), str(subject)), int(offset)
     except (ValueError, TypeError) as error:
         raise InvalidRequest("the cursor is not one this service returned") from error
+
+
+def record_end(uow: RatedUnitOfWork, match: Match, at: datetime) -> list[RatingChange]:
+    """In the transaction that records ``match``'s end: its seats' results and, when it is rated,
+    every subject's new rating. Returns the rating changes (none if unrated)."""
+    seat_ranks = ranks(match)
+    entries = [
+        (seat.index, subject, seat_ranks[seat.index])
+        for seat in match.seats
+        if (subject := subject_of(seat)) is not None
+    ]
+    rated = not why_unrated(match) and not _farmed(uow.ratings, match, at)
+    changes: list[RatingChange] = []
+    if rated:
+        known = uow.ratings.ratings(match.game_type, [subject for _, subject, _ in entries])
+        changes = rate(match.id, match.game_type, entries, known, at)
+    results = [
+        SeatResult(
+            seat.player_id,
+            match.id,
+            match.game_type,
+            seat.index,
+            seat_ranks[seat.index],
+            outcome_of(seat),
+            rated,
+            at,
+        )
+        for seat in match.seats
+        if seat.bot is None and seat.player_id is not None
+    ]
+    uow.ratings.record(changes, results)
+    return changes
+
+
+def _farmed(ratings: RatingRepository, match: Match, at: datetime) -> bool:
+    people = sorted({seat.player_id for seat in match.seats if seat.bot is None and seat.player_id})
+    since = at - PAIR_WINDOW
+    return any(
+        ratings.rated_together(a, b, match.game_type, since) >= PAIR_LIMIT
+        for i, a in enumerate(people)
+        for b in people[i + 1 :]
+    )

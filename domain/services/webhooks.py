@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from domain.errors import Forbidden, InvalidRequest, Unauthorized, WebhookNotFound
 from domain.model.tokens import hash_token
 from domain.model.webhooks import FILTERS, Delivery, Endpoint
-from domain.ports import UnitOfWork
+from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
 
 MAX_ENDPOINTS_PER_OWNER = 10

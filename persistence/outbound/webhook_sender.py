@@ -41,7 +41,7 @@ from standardwebhooks.webhooks import Webhook
 
 from domain.errors import WebhookTargetRefused
 from domain.model.webhooks import Attempt, ClaimedDelivery
-from domain.ports import UnitOfWorkFactory
+from domain.ports.unit_of_work import UnitOfWorkFactory
 from domain.services.webhooks import RetryPolicy
 
 log = logging.getLogger("tabletop.webhooks")

@@ -12,9 +12,10 @@ import pytest
 from sqlalchemy import Engine
 
 from domain.errors import ChatRateLimited
-from domain.model.chat import BURST, ChatEntry, ChatService, chat_channel
+from domain.model.chat import BURST, ChatEntry, chat_channel
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
+from domain.services.chat import ChatService
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.support.duel_play import game_service, start_duel
 from tests.support.fakes import FakePublisher, FixedClock

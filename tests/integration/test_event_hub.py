@@ -13,7 +13,7 @@ import pytest
 
 from domain.engine import Event
 from domain.model.match import RecordedEvent
-from domain.ports import SubscriptionLost
+from domain.ports.events import SubscriptionLost
 from persistence.event_hub import EventHub, HubBroker
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(30)]

@@ -19,7 +19,7 @@ from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from domain.errors import IllegalChoice, NotYourDecision
-from domain.ports import UnitOfWork
+from domain.ports.unit_of_work import UnitOfWork
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.play import SubmitAnswer

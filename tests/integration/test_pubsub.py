@@ -16,7 +16,7 @@ from api.bootstrap import build_container
 from api.settings import Settings
 from domain.engine import Event
 from domain.model.match import RecordedEvent
-from domain.ports import SubscriptionClosed, SubscriptionLost
+from domain.ports.events import SubscriptionClosed, SubscriptionLost
 from persistence.pubsub import InProcessBroker, RedisBroker, decode, encode
 from persistence.subscription import Subscription
 

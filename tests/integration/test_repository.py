@@ -12,7 +12,8 @@ from domain.errors import GameNotFound, VersionConflict
 from domain.model.idempotency import Remembered
 from domain.model.lobby import LobbyCursor, LobbyFilter
 from domain.model.match import Match, MatchStatus
-from domain.ports import GameRepository, UnitOfWorkFactory
+from domain.ports.games import GameRepository
+from domain.ports.unit_of_work import UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from persistence.repository import SqlGameRepository
 from persistence.tables import game_events, games

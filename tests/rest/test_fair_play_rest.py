@@ -10,8 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from domain.model.verification import replay_bot_game
 from domain.registry import default_registry
+from domain.services.verification import replay_bot_game
 from tests.support.client import app_with_test_game, make_settings, new_game
 from tests.support.http import auth
 from tests.support.problems import assert_problem

@@ -10,7 +10,7 @@ import pytest
 
 from api.background.bots import URGENT_BURST, BotRunner
 from domain.errors import TooManyBotOnlyGames
-from domain.ports import BotGame
+from domain.ports.games import BotGame
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.play import PlayService

@@ -12,7 +12,7 @@ import pytest
 
 from domain.errors import IdempotencyKeyReused, InvalidIdempotencyKey, StaleDecision
 from domain.model.idempotency import Remembered
-from domain.ports import UnitOfWork
+from domain.ports.unit_of_work import UnitOfWork
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from tests.support.duel_game import DuelEngine

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import Forbidden, InvalidRequest, SeatBlocked, TooManyListedGames
 from domain.model.lobby import LobbyFilter
-from domain.ports import Player
+from domain.model.players import Player
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from tests.support.duel_game import DuelEngine

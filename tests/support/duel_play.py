@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from domain.model.match import Match
 from domain.model.seeding import commitment
-from domain.ports import UnitOfWorkFactory
+from domain.ports.unit_of_work import UnitOfWorkFactory
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.seats import Joined

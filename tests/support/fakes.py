@@ -16,9 +16,12 @@ from domain.errors import GameNotFound, VersionConflict
 from domain.model.idempotency import Remembered
 from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
 from domain.model.match import AppliedChoices, Match, RecordedEvent
+from domain.model.players import Player
+from domain.model.presence import Connection
 from domain.model.ratings import Finishing, Rating, RatingChange, SeatResult
 from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
-from domain.ports import BotGame, Connection, Player, PlayerSeat
+from domain.ports.games import BotGame
+from domain.ports.players import PlayerSeat
 
 
 class FakePlayerRepository:

@@ -1,12 +1,12 @@
-"""Random games of every hosted game for the catalog and schema tests (see ``domain.model.samples``)."""
+"""Random games of every hosted game for the catalog and schema tests (see ``domain.services.samples``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.engine import GameEngine
-from domain.model.samples import Played, Snapshot, play, variants
 from domain.registry import default_registry
+from domain.services.samples import Played, Snapshot, play, variants
 
 __all__ = ["Played", "Snapshot", "hosted_engines", "play", "variants"]
 

@@ -10,7 +10,7 @@ from api.deps import ChatDep, LanguageDep, TokenDep
 from api.edge.input_limits import INT32_MAX
 from api.openapi.contract import problems
 from api.rest.models.chat import ChatEntryPublic, ChatMessageCreate, ChatPagePublic, ChatSettingsPublic
-from domain.model.chat import ChatService
+from domain.services.chat import ChatService
 
 router = APIRouter(prefix="/v1/games", tags=["chat"])
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, TypeVar
 
-from domain.ports import UnitOfWork, UnitOfWorkFactory
+from domain.ports.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 T = TypeVar("T")
 

@@ -1,0 +1,61 @@
+"""The chat's storage, in a unit of work of its own (chat never touches the match)."""
+
+from __future__ import annotations
+
+import builtins
+from datetime import datetime
+from types import TracebackType
+from typing import Protocol, Self
+
+from domain.model.chat import ChatEntry
+from domain.ports.games import GameRepository
+
+
+class SeqTaken(Exception):
+    """Raised by a repository when another writer committed the same ``seq`` first."""
+
+
+class ChatRepository(Protocol):
+    def last_seq(self, game_id: str) -> int:
+        """The chat's highest ``seq`` (0: empty)."""
+        ...
+
+    def next_seq(self, game_id: str) -> int:
+        """The ``seq`` a writer gives its entry (SQLite: under the write lock, taken here)."""
+        ...
+
+    def add(self, entry: ChatEntry) -> None:
+        """Store an entry; ``SeqTaken`` if its ``seq`` exists (at the latest on commit)."""
+        ...
+
+    def entries(self, game_id: str, after: int, limit: int) -> builtins.list[ChatEntry]: ...
+
+    def message_times(self, game_id: str, seat: int, since: datetime) -> builtins.list[datetime]: ...
+
+    def muted(self, game_id: str) -> frozenset[int]: ...
+
+    def set_muted(self, game_id: str, seat: int, muted: bool) -> bool:
+        """Whether it changed."""
+        ...
+
+    def hidden(self, game_id: str, seat: int) -> frozenset[int]: ...
+
+    def set_hidden(self, game_id: str, seat: int, target: int, hidden: bool) -> bool:
+        """Whether it changed."""
+        ...
+
+
+class ChatUnitOfWork(Protocol):
+    games: GameRepository
+    chat: ChatRepository
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    def commit(self) -> None: ...
