@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import click_board_target, create_game
+from tests.support.browser import after_two_frames, click_board_target, create_game
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -49,7 +49,7 @@ def test_keythedral_targets_are_44px_and_the_map_pinches(open_page: Callable[...
     create_game(page, "keythedral", bots=1)
     page.locator("#start").tap()
     expect(page.locator("#board svg.kt-board .target").first).to_be_attached()
-    page.wait_for_timeout(300)  # the first view is measured after the board is on the page
+    after_two_frames(page)  # the first view is measured after the board is on the page
     sizes = page.evaluate(VISIBLE_TARGETS, "#board svg.kt-board")
     assert sizes, "no target in view"
     assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
@@ -68,7 +68,7 @@ def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
     create_game(page, "carcassonne", bots=1)
     page.locator("#start").tap()
     expect(page.locator("#board svg .target").first).to_be_attached()
-    page.wait_for_timeout(300)
+    after_two_frames(page)
     squares = page.evaluate(VISIBLE_TARGETS, "#board svg.carc-board")
     assert squares and all(w >= 44 and h >= 44 for w, h in squares), squares
     for _ in range(12):  # a turn with figure spots comes within a few tiles
@@ -80,7 +80,7 @@ def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
         page.locator("#actions button.other-move").first.tap()
         page.wait_for_function("!document.body.dataset.busy")
         expect(page.locator("#board svg .target").first).to_be_attached()
-    page.wait_for_timeout(300)
+    after_two_frames(page)
     spots = page.evaluate(VISIBLE_TARGETS, "#board svg.carc-board")
     assert spots and all(w >= 44 and h >= 44 for w, h in spots), spots
 

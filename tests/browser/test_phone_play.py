@@ -35,6 +35,12 @@ def in_view(page: Page, target: Locator) -> bool:
     return 0 <= box["y"] <= size["height"] - box["height"] and 0 <= box["x"] <= size["width"] - box["width"]
 
 
+def our_turn_again(page: Page) -> None:
+    """Until the page is ours to play and settled: at once after a step of our move, after the
+    bot's answer has been drawn when the step ended our turn."""
+    page.wait_for_function("document.body.dataset.turn === 'mine' && !document.body.dataset.busy")
+
+
 def tap_a_move(page: Page) -> bool:
     """Tap the first offered move that is on the screen already (a tap never scrolls to it)."""
     moves = ("#confirm-place", "#step button.step-choice", "#board svg .target", "#actions button.other-move")
@@ -66,7 +72,7 @@ def test_on_a_phone_the_page_stays_put_through_own_and_opponent_moves(open_page:
         assert page.evaluate("document.body.dataset.turn") == "mine"
         assert tap_a_move(page), "no move on the screen"
         moves += 1
-        page.wait_for_timeout(400)  # the bot answers; its events arrive and the page re-renders
+        our_turn_again(page)
         moved = page.evaluate(BOARD_TOP) - board_top
         assert abs(moved) <= 2, f"the board moved by {moved} px on the screen after move {moves}"
     assert page.locator("#log li").count() > log_lines
@@ -79,7 +85,7 @@ def test_on_a_phone_the_page_stays_put_through_own_and_opponent_moves(open_page:
         assert tap_a_move(page)
         if page.evaluate(f"window.__notes.length > {before}"):
             break
-        page.wait_for_timeout(400)
+        our_turn_again(page)
     page.wait_for_function(f"window.__notes.length > {before}")
     assert page.evaluate("window.__notes.at(-1)") == "Your turn"
 

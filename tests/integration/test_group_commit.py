@@ -28,6 +28,7 @@ from persistence.repository import SqlGameRepository
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.support.duel_play import StartedDuel, start_duel
 from tests.support.fakes import FakePublisher, FixedClock
+from tests.support.waiting import eventually, eventually_async
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -53,15 +54,13 @@ def one_batch(committer: GroupCommitter, calls: list[Callable[[], Any]]) -> list
 
     def hold(_uow: UnitOfWork) -> None:
         holding.set()
-        release.wait(10)
+        release.wait(60)
 
     pool = ThreadPoolExecutor(max_workers=len(calls) + 1)
     held = pool.submit(committer.run, "", hold)
     assert holding.wait(10)
     futures = [pool.submit(call) for call in calls]
-    deadline = time.monotonic() + 10
-    while committer._queues[0].qsize() < len(calls) and time.monotonic() < deadline:
-        time.sleep(0.005)
+    eventually(lambda: committer._queues[0].qsize() >= len(calls), 30, "every call queued", every=0.005)
     release.set()
     held.result(10)
     pool.shutdown(wait=True)
@@ -241,7 +240,7 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
 
     def hold(_uow: UnitOfWork) -> None:
         holding.set()
-        release.wait(10)
+        release.wait(60)
 
     async def scenario() -> SubmitAnswer:
         held = committer.start("", hold)
@@ -249,8 +248,11 @@ def test_an_awaited_submit_holds_no_thread_while_it_waits_for_its_commit(
         submit = asyncio.create_task(
             service.play.submit_async(duel.game_id, duel.tokens[0], {"card": 3}, idempotency_key="k1")
         )
-        while committer._queues[0].qsize() < 1 and not offloaded:
-            await asyncio.sleep(0.005)
+
+        async def queued() -> bool:
+            return committer._queues[0].qsize() >= 1 or bool(offloaded)
+
+        await eventually_async(queued, 30, "the submit queued", every=0.005)
         await asyncio.sleep(0.05)
         assert not submit.done()  # not answered before its commit
         release.set()
@@ -295,7 +297,7 @@ def test_several_writers_commit_games_in_parallel_and_each_game_in_order(
 
         def hold(_uow: UnitOfWork) -> None:
             holding.set()
-            release.wait(10)
+            release.wait(60)
 
         held = committer.start(held_key, hold)
         assert holding.wait(10)

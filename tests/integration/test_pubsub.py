@@ -297,10 +297,14 @@ async def test_deployments_with_their_own_channel_prefix_share_a_redis_without_m
         async with ours.subscribe("g") as mine, theirs.subscribe("g") as others:
             await asyncio.to_thread(ours.publish, "g", [recorded(1, {})])
             assert (await asyncio.wait_for(mine.get(), 5)).seq == 1
+            # Each broker gets its messages in the order they were published: had ours' 1 reached
+            # theirs, it would be the first event there.
             await asyncio.to_thread(theirs.publish, "g", [recorded(7, {})])
             assert (await asyncio.wait_for(others.get(), 5)).seq == 7
-            await asyncio.sleep(0.2)
-            assert mine.empty() and others.empty()
+            # Had theirs' 7 reached ours, it would wait there for 2 to 6 and follow them at once.
+            await asyncio.to_thread(ours.publish, "g", [recorded(seq, {}) for seq in range(2, 7)])
+            assert await take(mine, 5) == [2, 3, 4, 5, 6]
+            assert mine.empty()
     finally:
         await ours.stop()
         await theirs.stop()

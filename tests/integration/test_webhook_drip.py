@@ -11,7 +11,6 @@ from __future__ import annotations
 import select
 import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -26,11 +25,14 @@ from domain.services.webhooks import RetryPolicy, WebhookService
 from persistence.outbound.webhook_sender import WebhookSender
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.support.fakes import FakePublisher, ManualClock
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.timeout(120)
 
-DEADLINE = 1.5
-"""The senders' wall-clock deadline per attempt; the drip would take 60 s."""
+DEADLINE = 5.0
+"""The senders' wall-clock deadline per attempt; the drip would take 60 s. Every delivery to the
+fast endpoint must arrive before the first cut: long enough for that on a busy machine (it took
+more than 1.5 s there), while a missing per-endpoint cap would hold them all until the cut."""
 
 
 class Receiver(ThreadingHTTPServer):
@@ -137,9 +139,8 @@ def test_a_dripping_endpoint_is_cut_at_the_deadline_and_delays_no_other(
     for sender in senders:
         sender.start()
     try:
-        limit = time.monotonic() + 60
-        while sum(1 for kind, _ in drip.log if kind == "drip closed") < 4 and time.monotonic() < limit:
-            time.sleep(0.05)
+        # The first round: each sender's dripping attempt cut at the deadline.
+        eventually(lambda: sum(1 for kind, _ in drip.log if kind == "drip closed") >= 2, 60, "two drips cut")
     finally:
         for sender in senders:
             sender.stop()
@@ -149,12 +150,12 @@ def test_a_dripping_endpoint_is_cut_at_the_deadline_and_delays_no_other(
     first_cut = next(i for i, (kind, _) in enumerate(log) if kind == "drip closed")
     arrived_before_cut = [message for kind, message in log[:first_cut] if kind == "fast"]
     assert sorted(set(arrived_before_cut)) == sorted(expected)  # all of them, before the first cut
-    assert sum(1 for kind, _ in log if kind == "drip closed") >= 4
+    assert sum(1 for kind, _ in log if kind == "drip closed") >= 2
     assert set(drip.most_at_once.values()) == {1}  # never one webhook-id twice at once
 
     with uow_factory() as uow:
         listed = uow.webhooks.deliveries_of(dripping.id, 1000)
     history = [attempt for delivery in listed for attempt in delivery.history]
-    assert len(history) >= 3
+    assert len(history) >= 2
     assert all(a.status_code == 200 and a.error and a.error.endswith("s (cut)") for a in history)
     assert all(d.status == "pending" and d.delivered_at is None for d in listed)

@@ -4,7 +4,6 @@ of a finished game that the README describes (commitment, then seed, then replay
 from __future__ import annotations
 
 import hashlib
-import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from domain.registry import default_registry
 from domain.services.verification import replay_bot_game
-from tests.support.client import app_with_test_game, make_settings, new_game
+from tests.support.client import app_with_test_game, make_settings, new_game, reached
 from tests.support.http import auth
 from tests.support.problems import assert_problem
 
@@ -62,13 +61,7 @@ def finished_bot_game(client: TestClient, slug: str, bots: list[str]) -> dict[st
     for level in bots:
         client.post(f"/v1/games/{game['id']}/seats", json={"bot": level}, headers=auth(game["host_token"]))
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        view: dict[str, Any] = client.get(f"/v1/games/{game['id']}").json()
-        if view["status"] == "finished":
-            return view
-        time.sleep(0.05)
-    raise AssertionError(f"the {slug} game of bots did not finish")
+    return reached(client, game["id"], "finished", timeout=60)
 
 
 def history(client: TestClient, game_id: str) -> list[dict[str, Any]]:

@@ -3,12 +3,11 @@ connected, a spectator's does not, closing it ends it, and the game read's ETag 
 
 from __future__ import annotations
 
-import time
-
 from fastapi.testclient import TestClient
 
 from tests.support.client import seated_game
 from tests.support.http import auth
+from tests.support.waiting import eventually
 
 PROTOCOL = "graphql-transport-ws"
 SUBSCRIBE = "subscription($id: ID!) { gameEvents(gameId: $id, after: 0) { seq } }"
@@ -47,7 +46,8 @@ def test_a_seat_is_connected_while_its_own_subscription_is_open(client: TestClie
         assert client.get(url, headers=auth(tokens[0])).json()["seats"][1]["connected"] is True
         seat.send_json({"id": "1", "type": "complete"})
 
-    deadline = time.monotonic() + 10
-    while connected(client, game["id"]) != [False, False, False]:
-        assert time.monotonic() < deadline, "presence outlived the closed subscription"
-        time.sleep(0.05)
+    eventually(
+        lambda: connected(client, game["id"]) == [False, False, False],
+        30,
+        "presence ended with the subscription",
+    )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 from fastapi.testclient import TestClient
 
-from tests.support.client import reached, seated_game
+from tests.support.client import play_until_finished, seated_game
 from tests.support.graphql import gql
 from tests.support.http import auth
 from tests.support.problems import assert_problem
@@ -23,20 +21,7 @@ def test_a_resigned_seat_is_flagged_and_played_by_a_bot_to_the_end(client: TestC
         "seat_resigned",
     )
     client.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": 3}}, headers=auth(tokens[0]))
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[0])).json()
-        if pending["choices"]:
-            client.post(
-                f"/v1/games/{game['id']}/choices",
-                json={"choice": {"action": "pass"}},
-                headers=auth(tokens[0]),
-            )
-            break
-        if client.get(f"/v1/games/{game['id']}").json()["status"] == "finished":
-            break
-        time.sleep(0.05)
-    final = reached(client, game["id"], "finished")
+    final = play_until_finished(client, game["id"], tokens[0], pick=lambda _: {"action": "pass"})
     assert final["result"]["resigned"] == [1] and 1 not in final["result"]["winners"]
     events = client.get(f"/v1/games/{game['id']}/events").json()["events"]
     assert [e["data"] for e in events if e["type"] == "seat_resigned"] == [{"seat": 1}]

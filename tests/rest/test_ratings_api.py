@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 from fastapi.testclient import TestClient
 
 from domain.model.ratings import PAIR_LIMIT, START_MU
-from tests.support.client import CLOCK, board, choose, play_one_round, player
+from tests.support.client import CLOCK, board, choose, play_one_round, play_until_finished, player
 from tests.support.http import auth
 from tests.support.problems import assert_problem
 
@@ -64,21 +62,12 @@ def test_a_resigned_seat_ranks_last_and_counts_against_finishing(client: TestCli
     client.post(f"/v1/games/{created['id']}/start", headers=auth(created["host_token"]))
     choose(client, created["id"], seats[0], {"card": 1})
     assert client.post(f"/v1/games/{created['id']}/resign", headers=auth(seats[1])).status_code == 200
-    wait_until_finished_passing(client, created["id"], seats[0])
+    play_until_finished(client, created["id"], seats[0], pick=lambda _: {"action": "pass"})
     bob_profile = client.get(f"/v1/players/{bob['id']}/profile").json()
     assert bob_profile["recent_games"][0]["outcome"] == "resigned"
     assert bob_profile["recent_games"][0]["rank"] == 2
     assert bob_profile["finishing"]["rate"] == 0.0
     assert [e["name"] for e in board(client)["entries"]] == ["Ann", "Bob"]
-
-
-def wait_until_finished_passing(client: TestClient, game_id: str, token: str) -> None:
-    deadline = time.monotonic() + 60
-    while client.get(f"/v1/games/{game_id}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
-        if client.get(f"/v1/games/{game_id}/choices", headers=auth(token)).json()["choices"]:
-            choose(client, game_id, token, {"action": "pass"})
-        time.sleep(0.05)
 
 
 def test_leaderboard_pages_with_a_cursor_and_filters_by_games(client: TestClient) -> None:

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from domain.i18n import LANGUAGES, platform_texts
 from domain.model.ratings import PAIR_LIMIT, START_MU, WHY_UNRATED
-from tests.support.client import CLOCK, board, choose, play_one_round, player
+from tests.support.client import CLOCK, board, play_one_round, play_until_finished, player
 from tests.support.graphql import gql
 from tests.support.http import auth
 
@@ -33,14 +32,9 @@ def play_against_bots(client: TestClient, person: dict[str, Any], bots: list[str
         )
         assert joined.status_code == 201, joined.text
     assert client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).status_code == 200
-    deadline = time.monotonic() + 90
-    while client.get(f"/v1/games/{game['id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the game against bots did not finish"
-        choices = client.get(f"/v1/games/{game['id']}/choices", headers=auth(token)).json()
-        if choices["choices"] and not (choices["decision"] or {}).get("your_sealed_choice"):
-            choose(client, game["id"], token, choices["choices"][-1])
-        time.sleep(0.05)
-    return game["id"]  # type: ignore[no-any-return]
+    play_until_finished(client, game["id"], token, pick=lambda choices: choices[-1])
+    game_id: str = game["id"]
+    return game_id
 
 
 def test_a_bot_level_has_its_own_rating_and_moves_against_people_only(client: TestClient) -> None:

@@ -7,7 +7,7 @@ import hashlib
 
 from fastapi.testclient import TestClient
 
-from tests.support.client import new_game, seated_game, stored
+from tests.support.client import new_game, play_until_finished, reached, seated_game, stored
 from tests.support.http import auth
 from tests.support.problems import assert_problem
 
@@ -208,8 +208,6 @@ def test_responses_carry_a_request_id(client: TestClient) -> None:
 
 
 def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestClient) -> None:
-    import time
-
     game = new_game(client, options={"rounds": 3})
     human = client.post(f"/v1/games/{game['id']}/seats", json={"name": "ann"}).json()["token"]
     bot = client.post(
@@ -217,18 +215,7 @@ def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestCl
     )
     assert bot.status_code == 201 and bot.json()["token"] is None
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        view = stored(client, game["id"])
-        if view["status"] == "finished":
-            break
-        pending = client.get(f"/v1/games/{game['id']}/choices", headers=auth(human)).json()
-        if pending["choices"]:
-            client.post(
-                f"/v1/games/{game['id']}/choices", json={"choice": pending["choices"][0]}, headers=auth(human)
-            )
-        else:
-            time.sleep(0.02)
+    play_until_finished(client, game["id"], human)
     final = stored(client, game["id"])
     assert final["status"] == "finished"
     assert final["seats"][1] == {
@@ -242,16 +229,11 @@ def test_bot_seats_play_by_themselves_and_wait_only_for_the_human(client: TestCl
 
 
 def test_all_bot_game_runs_to_the_end_on_its_own(client: TestClient) -> None:
-    import time
-
     game = new_game(client, options={"rounds": 3})
     for level in ("random", "greedy", "random"):
         client.post(f"/v1/games/{game['id']}/seats", json={"bot": level}, headers=auth(game["host_token"]))
     client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
-    deadline = time.monotonic() + 10
-    while stored(client, game["id"])["status"] != "finished" and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert stored(client, game["id"])["status"] == "finished"
+    assert reached(client, game["id"], "finished")["status"] == "finished"
 
 
 def test_unknown_bot_level_is_422(client: TestClient) -> None:

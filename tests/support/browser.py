@@ -101,6 +101,12 @@ async () => {
 """
 
 
+def after_two_frames(page: Page) -> None:
+    """Once the page has drawn two more animation frames: a board opens at its whole extent and
+    zooms in on the next frame, once it is measured on the page."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def click_board_target(page: Page, looks: int = 6) -> bool:
     """Click a target on the board as a person would: one in view, else after "Fit" shows all.
     The board is drawn again when an event arrives (the bot's move, presence) and may then frame
