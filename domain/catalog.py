@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import TypedDict
 
 from domain.bots import BOT_LEVELS
 from domain.engine import JSON, GameMeta
@@ -54,14 +55,27 @@ class Translator:
         return self._texts[key]
 
 
-def describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> dict[str, JSON]:
+class Description(TypedDict):
+    """A game described in one language (``GET /v1/game-types/{slug}``'s texts and data)."""
+
+    language: str
+    name: str
+    description: str
+    options: dict[str, str]
+    option_labels: dict[str, str]
+    prompts: dict[str, str]
+    log_templates: dict[str, str]
+    data: dict[str, JSON]
+
+
+def describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> Description:
     """Names, option labels and descriptions, prompts, log templates and static data of a game
     in ``lang``."""
     return _describe(catalog, meta, lang)
 
 
 @cache
-def _describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> dict[str, JSON]:
+def _describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> Description:
     texts = catalog.texts(lang)
     common = platform_texts(lang)
     return {
@@ -98,6 +112,7 @@ def prompt_text(catalog: GameCatalog | None, kind: str, lang: str, fallback: str
 
 __all__ = [
     "LANGUAGES",
+    "Description",
     "GameCatalog",
     "Translator",
     "bot_levels",

@@ -11,15 +11,29 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from domain.errors import InvalidOptions, as_json
 
-JSON = Any
-"""A JSON-compatible value (dicts with string keys, lists, str, int, float, bool, None)."""
+JSON: TypeAlias = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
+"""A JSON value (objects with string keys, arrays, strings, numbers, true, false, null), checked:
+what the domain hands out (views, events, decisions, outcomes, stored states, static data) is
+built of these alone. Read-only containers, so a ``list[int]`` or a ``dict[str, str]`` is one too."""
 
-Choice = dict[str, JSON]
-"""A legal choice: a JSON object a client can post back verbatim."""
+Choice = dict[str, Any]
+"""A legal choice: a JSON object a client can post back verbatim. Its values are not narrowed:
+an engine reads back the fields of the choices it listed itself (the guards hand it nothing else),
+and the schema tests hold every listed choice to the game's published JSON Schema."""
+
+Document = Mapping[str, object]
+"""A JSON object stored or sent whole (a remembered answer, a webhook payload): JSON values and
+the ``TypedDict``s that name fixed shapes (an event as shown, a decision offered), which mypy does
+not count as ``JSON``."""
+
+Stored = Mapping[str, Any]
+"""A JSON object read back by the code that wrote it (a dumped state, a remembered answer): not
+narrowed field by field, since the writer knows the shape (the engine conformance tests load every
+dumped state back through JSON and dump it again unchanged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +182,7 @@ class GameEngine(Protocol[S]):
         """The complete state as JSON (secrets included: for storage only)."""
         ...
 
-    def load(self, data: Mapping[str, JSON]) -> S:
+    def load(self, data: Stored) -> S:
         """Rebuild a state from ``dump`` output."""
         ...
 

@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from domain.engine import JSON
+from domain.engine import Document
 from domain.errors import GameNotFound, VersionConflict
 from domain.model.idempotency import Remembered
 from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter
@@ -312,7 +312,7 @@ class SqlGameRepository:
         return None if row is None else Remembered(row.response, row.fingerprint)
 
     def remember_result(
-        self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
+        self, game_id: str, key: str, result: Document, fingerprint: str | None = None
     ) -> None:
         self._before_write()
         self.session.execute(
@@ -350,7 +350,7 @@ class SqlGameRepository:
         row = self.session.execute(_GET_CREATE, {"key_hash": key_hash}).first()
         return None if row is None else Remembered(row.response, row.fingerprint)
 
-    def remember_create(self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str) -> None:
+    def remember_create(self, key_hash: str, game_id: str, result: Document, fingerprint: str) -> None:
         """The key's primary key decides between two concurrent creates with one key."""
         self._before_write()
         values = {

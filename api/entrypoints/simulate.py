@@ -18,7 +18,7 @@ import time
 import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from domain.bots import BOT_LEVELS, choose, context_for
 from domain.engine import JSON, Choice, GameEngine
@@ -334,13 +334,61 @@ def view_bytes(engine: GameEngine[Any], state: Any, seat: int | None) -> int:
 # -- report -------------------------------------------------------------------------------------------
 
 
-def _stats(values: Sequence[float]) -> tuple[float, float, float] | None:
+class Stats(TypedDict):
+    mean: float
+    min: float
+    max: float
+
+
+class LevelReport(TypedDict):
+    seats: int
+    wins: float
+    win_rate_per_seat: float | None
+
+
+class AbnormalReport(TypedDict):
+    game: int
+    seed: str
+    decisions: int
+    reason: str
+    stalled: bool
+
+
+class LargestReport(TypedDict):
+    choices: int
+    choices_kind: str
+    view_bytes: int
+
+
+class SummaryReport(TypedDict):
+    """What ``--json`` prints, and what the text summary is read from."""
+
+    game: str
+    players: int
+    bots: list[str]
+    options: dict[str, JSON]
+    seed: str
+    games: int
+    finished: int
+    seconds: float
+    games_per_second: float | None
+    decisions: int
+    decisions_per_second: float | None
+    length: Stats | None
+    scores: list[Stats | None]
+    largest: LargestReport
+    win_rate_per_seat: list[float | None]
+    win_rate_per_level: dict[str, LevelReport]
+    abnormal: list[AbnormalReport]
+
+
+def _stats(values: Sequence[float]) -> Stats | None:
     if not values:
         return None
-    return sum(values) / len(values), min(values), max(values)
+    return Stats(mean=sum(values) / len(values), min=min(values), max=max(values))
 
 
-def summary_json(summary: Summary) -> dict[str, JSON]:
+def summary_json(summary: Summary) -> SummaryReport:
     finished = summary.finished
     lengths = _stats([r.decisions for r in finished])
     credit = summary.win_credit()
@@ -362,11 +410,9 @@ def summary_json(summary: Summary) -> dict[str, JSON]:
         "games_per_second": summary.games / summary.seconds if summary.seconds else None,
         "decisions": summary.decisions,
         "decisions_per_second": summary.decisions / summary.seconds if summary.seconds else None,
-        "length": None if lengths is None else dict(zip(("mean", "min", "max"), lengths, strict=True)),
+        "length": lengths,
         "scores": [
-            None
-            if (stats := _stats([r.scores[seat] for r in finished if r.scores is not None])) is None
-            else dict(zip(("mean", "min", "max"), stats, strict=True))
+            _stats([r.scores[seat] for r in finished if r.scores is not None])
             for seat in range(summary.players)
         ],
         "largest": {

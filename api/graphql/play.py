@@ -29,6 +29,7 @@ from api.graphql.games import (
 from api.rest.models.games import translated_decision
 from api.rest.models.play import ChoiceSubmit, ReplayPublic
 from domain.catalog import GameCatalog
+from domain.model.match import ShownEvent
 
 
 @strawberry.type
@@ -119,6 +120,13 @@ EventsResult = Annotated[EventPage | Problem, strawberry.union("EventsResult")]
 ReplayResult = Annotated[Replay | Problem, strawberry.union("ReplayResult")]
 
 
+def event_of(shown: ShownEvent, game_type: str, next_offer: Choices | None = None) -> Event:
+    """An event as a seat sees it (``RecordedEvent.for_viewer``) as a GraphQL ``Event``, with what
+    the seat must decide right after it when that is known (live events)."""
+    data = cast(JSON, shown["data"])
+    return Event(seq=shown["seq"], type=shown["type"], data=data, game_type=game_type, next=next_offer)
+
+
 def offer_of(
     offer: Any, game_type: str | None = None, catalog: GameCatalog | None = None, lang: str = "en"
 ) -> Choices | None:
@@ -170,7 +178,7 @@ class PlayQuery:
             )
             return EventPage(
                 game_type=game_type,
-                events=[Event(**e, game_type=game_type) for e in events],
+                events=[event_of(e, game_type) for e in events],
                 last_seq=events[-1]["seq"] if events else after,
             )
 
@@ -231,7 +239,7 @@ class PlayMutation:
                 status=answer.status,
                 version=answer.version,
                 decision_version=answer.decision_version,
-                events=[Event(**e, game_type=answer.game_type) for e in answer.events],
+                events=[event_of(e, answer.game_type) for e in answer.events],
                 next=offer_of(answer.next, answer.game_type, catalog, language),
             )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from functools import partial
-from typing import Any
 
 import strawberry
 from strawberry import ID
@@ -16,11 +15,8 @@ from api.graphql.common import (
     token_of,
 )
 from api.graphql.fanout import LiveEvent
-from api.graphql.play import (
-    Event,
-    offer_of,
-)
-from api.live.game_events import attending, follower_of, game_event_stream
+from api.graphql.play import Event, event_of, offer_of
+from api.live.game_events import FollowedEvent, attending, follower_of, game_event_stream
 from domain.catalog import GameCatalog
 
 
@@ -50,11 +46,5 @@ class Subscription:
                     yield build()
 
 
-def _event(shown: dict[str, Any], game_type: str, catalog: GameCatalog | None, language: str) -> Event:
-    return Event(
-        seq=shown["seq"],
-        type=shown["type"],
-        data=shown["data"],
-        game_type=game_type,
-        next=offer_of(shown["next"], game_type, catalog, language),
-    )
+def _event(shown: FollowedEvent, game_type: str, catalog: GameCatalog | None, language: str) -> Event:
+    return event_of(shown, game_type, offer_of(shown["next"], game_type, catalog, language))

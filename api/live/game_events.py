@@ -8,12 +8,11 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
-from domain.model.match import RecordedEvent, quits
+from domain.model.match import Offer, RecordedEvent, ShownEvent, quits
 from domain.ports.events import SubscriptionLost
 
 TERMINAL_EVENTS = frozenset({"game_over", "game_aborted"})
@@ -95,7 +94,7 @@ class EncodedEvents:
 
 async def game_event_stream(
     container: Container, game_id: str, seat: int | None, after: int, final_seq: int | None = None
-) -> AsyncGenerator[tuple[dict[str, Any], bool, int | None], None]:
+) -> AsyncGenerator[tuple[FollowedEvent, bool, int | None], None]:
     """Events of a game after ``after`` as ``seat`` sees them; ends after the game's last event.
 
     ``final_seq`` is the last sequence number of a game already over when the subscription began
@@ -160,15 +159,21 @@ def _still_seated(event: RecordedEvent, seat: int | None) -> int | None:
     return None if quits(event.event, seat) else seat
 
 
-def _shown(event: RecordedEvent, seat: int | None) -> dict[str, Any]:
+class FollowedEvent(ShownEvent):
+    """An event as a follower's seat sees it, with what that seat must decide right after it."""
+
+    next: Offer | None
+
+
+def _shown(event: RecordedEvent, seat: int | None) -> FollowedEvent:
     shown = event.for_viewer(seat)
-    shown["next"] = event.next_for.get(seat) if seat is not None else None
-    return shown
+    offer = event.next_for.get(seat) if seat is not None else None
+    return FollowedEvent(seq=shown["seq"], type=shown["type"], data=shown["data"], next=offer)
 
 
 async def _stored(
     container: Container, game_id: str, seat: int | None, after: int, until: int | None = None
-) -> AsyncIterator[tuple[RecordedEvent, dict[str, Any]]]:
+) -> AsyncIterator[tuple[RecordedEvent, FollowedEvent]]:
     """Stored events after ``after`` (up to ``until``) as ``seat`` sees them. Held back by one, so
     that the last one, when it is the game's latest, can carry the seat's current decision."""
     held: RecordedEvent | None = None

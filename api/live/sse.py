@@ -22,7 +22,14 @@ from api.bootstrap import Container
 from api.deps import ContainerDep, LanguageDep, TokenDep
 from api.edge.input_limits import INT32_MAX
 from api.live.chat import chat_reader, chat_stream, with_chat
-from api.live.game_events import EncodedEvents, Follower, attending, follower_of, game_event_stream
+from api.live.game_events import (
+    EncodedEvents,
+    FollowedEvent,
+    Follower,
+    attending,
+    follower_of,
+    game_event_stream,
+)
 from api.openapi.contract import problems
 from api.rest.models.chat import ChatEntryPublic
 from api.rest.models.games import translated_decision
@@ -205,7 +212,7 @@ def _chat_frame(entry: ChatEntry, event_id: str, lang: str) -> bytes:
 
 
 def _frame(
-    shown: dict[str, Any], game_type: str, catalog: GameCatalog | None, lang: str, event_id: str | None = None
+    shown: FollowedEvent, game_type: str, catalog: GameCatalog | None, lang: str, event_id: str | None = None
 ) -> bytes:
     """One event as an SSE message; its ``data`` is one line of JSON (no newline can occur)."""
     offer = shown["next"]

@@ -22,7 +22,7 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass
 
-from domain.engine import JSON
+from domain.engine import JSON, Stored
 from domain.errors import Detail, IdempotencyKeyReused, InvalidIdempotencyKey, Range
 
 MIN_TOKEN_KEY_LENGTH = 16
@@ -54,7 +54,7 @@ class Remembered:
     """The first answer to a key, and the fingerprint of the request that got it (None for rows
     stored before fingerprints existed: those match any body)."""
 
-    response: dict[str, JSON]
+    response: Stored
     fingerprint: str | None
 
 

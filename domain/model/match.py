@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from domain.engine import JSON, Choice, Decision, Event, GameEngine, event_for, find_listed_choice, same_json
 from domain.errors import (
@@ -102,18 +102,49 @@ class Seat:
         return self.stand_in in QUIT_REASONS
 
 
+class DescribedDecision(TypedDict):
+    """A decision as one seat (or a spectator) may see it."""
+
+    kind: str
+    prompt: str
+    seats: list[int]
+    simultaneous: bool
+    sealed: list[int]
+    your_sealed_choice: Choice | None
+    decision_version: int | None
+    data: dict[str, JSON]
+
+
+class Offer(TypedDict):
+    """What a seat must decide now, with every legal choice and the versions to send back."""
+
+    game_type: str
+    version: int
+    decision_version: int | None
+    decision: DescribedDecision
+    choices: list[Choice]
+
+
+class ShownEvent(TypedDict):
+    """An event as one viewer may see it (every API's event object)."""
+
+    seq: int
+    type: str
+    data: dict[str, JSON]
+
+
 @dataclass(frozen=True, slots=True)
 class RecordedEvent:
     """An event with its place in the game's history."""
 
     seq: int
     event: Event
-    next_for: Mapping[int, Mapping[str, JSON]] = field(default_factory=dict, compare=False)
+    next_for: Mapping[int, Offer] = field(default_factory=dict, compare=False)
     """What each seat must decide right after this event (its decision, legal choices and the
     version to send), set only on the last event of a commit as it is published live, so that a
     client can answer an event without asking for its choices. Never stored: history has none."""
 
-    def for_viewer(self, viewer: int | None) -> dict[str, JSON]:
+    def for_viewer(self, viewer: int | None) -> ShownEvent:
         kind, data = event_for(self.event, viewer)
         return {"seq": self.seq, "type": kind, "data": data}
 
@@ -309,7 +340,7 @@ class Match:
                 confirmed=old.bot is not None,
             )
             self.seats.append(seat)
-            data = {"seat": seat.index, "name": seat.name, "bot": seat.bot}
+            data: dict[str, JSON] = {"seat": seat.index, "name": seat.name, "bot": seat.bot}
             if seat.confirmed:
                 self._record([Event("seat_joined", data)])
         self.rematch_of = previous.id

@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from domain.engine import JSON
+from domain.engine import Document
 from domain.model.match import Match
 from domain.model.webhooks import Endpoint, NewDelivery
 
@@ -64,7 +64,7 @@ def _wants_event(filters: Sequence[str], event_type: str) -> bool:
     return "all" in filters or any(EVENT_FILTERS.get(f) == event_type for f in filters)
 
 
-def _delivery(endpoint: Endpoint, match: Match, kind: str, payload: dict[str, JSON]) -> NewDelivery:
+def _delivery(endpoint: Endpoint, match: Match, kind: str, payload: Document) -> NewDelivery:
     return NewDelivery(
         message_id=f"msg_{uuid.uuid4().hex}",
         endpoint_id=endpoint.id,

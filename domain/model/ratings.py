@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 
 from openskill.models import PlackettLuce
 
+from domain.engine import JSON
 from domain.model.match import Match, MatchStatus, Seat
 from domain.model.seeding import SEED_MODE_SERVER
 
@@ -157,11 +158,18 @@ def unrated_reasons(match: Match, rated_at_end: bool | None = None) -> list[str]
 def ranks(match: Match) -> list[int]:
     """Rank per seat (1 is best, ties share a rank): winners, then by score; quitters last."""
     result = match.result or {}
-    scores = list(result.get("scores") or [0] * len(match.seats))
-    winners = set(result.get("winners") or [])
-    keys = [(seat.has_quit, seat.index not in winners, -int(scores[seat.index])) for seat in match.seats]
+    scores = _numbers(result.get("scores")) or [0] * len(match.seats)
+    winners = set(_numbers(result.get("winners")))
+    keys = [(seat.has_quit, seat.index not in winners, -scores[seat.index]) for seat in match.seats]
     ordered = sorted(set(keys))
     return [ordered.index(key) + 1 for key in keys]
+
+
+def _numbers(value: JSON) -> list[int]:
+    """A list of numbers of ``Match.result`` (its scores, its winners), position for position."""
+    if not isinstance(value, list):
+        return []
+    return [int(v) if isinstance(v, int | float) else 0 for v in value]
 
 
 def outcome_of(seat: Seat) -> str:

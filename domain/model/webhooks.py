@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from domain.engine import JSON
+from domain.engine import Document, Stored
 
 FILTERS = ("your_turn", "game_started", "game_over", "reveal", "all")
 """``all``: every event the owner's seat (or a spectator, for a host) may see."""
@@ -29,7 +29,7 @@ class NewDelivery:
     endpoint_id: str
     game_id: str
     kind: str
-    payload: dict[str, JSON]
+    payload: Document
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ class Delivery:
     endpoint_id: str
     game_id: str
     kind: str
-    payload: dict[str, JSON]
+    payload: Stored
     status: str  # pending, delivered, failed
     attempts: int
     next_attempt_at: datetime | None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from domain.engine import JSON
+from domain.engine import Document
 from domain.model.idempotency import Remembered
 from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter
 from domain.model.match import AppliedChoices, Match, RecordedEvent
@@ -75,13 +75,13 @@ class GameRepository(Protocol):
         ...
 
     def remember_result(
-        self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
+        self, game_id: str, key: str, result: Document, fingerprint: str | None = None
     ) -> None: ...
 
     def created_for_key(self, key_hash: str) -> Remembered | None:
         """What a create with this (hashed) idempotency key remembered, if one was made."""
         ...
 
-    def remember_create(self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str) -> None:
+    def remember_create(self, key_hash: str, game_id: str, result: Document, fingerprint: str) -> None:
         """Raises VersionConflict when a concurrent create took the key first."""
         ...

@@ -3,11 +3,11 @@ the offer attached to a live event."""
 
 from __future__ import annotations
 
-from domain.engine import JSON, Decision
-from domain.model.match import Match, MatchStatus
+from domain.engine import Decision
+from domain.model.match import DescribedDecision, Match, MatchStatus, Offer
 
 
-def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:
+def next_decision(match: Match, seat: int) -> Offer | None:
     """What ``seat`` must decide now, as ``GET …/choices`` would answer it; None when it has nothing
     to decide (not asked, already sealed, or the game is over)."""
     if match.status is not MatchStatus.IN_PROGRESS:
@@ -24,7 +24,7 @@ def next_decision(match: Match, seat: int) -> dict[str, JSON] | None:
     }
 
 
-def describe_decision(decision: Decision, match: Match, seat: int | None) -> dict[str, JSON]:
+def describe_decision(decision: Decision, match: Match, seat: int | None) -> DescribedDecision:
     """The public description of a decision: who decides, and (only) who has already sealed."""
     return {
         "kind": decision.kind,

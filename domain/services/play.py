@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import TypedDict
 
 from domain.bots.turns import bot_choice, next_bot_seat
-from domain.engine import JSON, Choice
+from domain.engine import JSON, Choice, Stored
 from domain.errors import SeatResigned, StaleDecision, VersionConflict
 from domain.model.idempotency import fingerprint, same_request
-from domain.model.match import Match, SubmitResult
+from domain.model.match import DescribedDecision, Match, Offer, ShownEvent, SubmitResult
 from domain.ports.games import BotGame
 from domain.ports.transactions import InPlace, Work, WorkRunner, completed
 from domain.ports.unit_of_work import UnitOfWork
@@ -22,7 +23,7 @@ from domain.services.decisions import describe_decision, next_decision
 @dataclass(frozen=True, slots=True)
 class PendingChoices:
     version: int
-    decision: dict[str, JSON] | None
+    decision: DescribedDecision | None
     choices: list[Choice]
     game_type: str = ""
     seat: int | None = None
@@ -41,12 +42,12 @@ class SubmitAnswer:
     version: int
     decision_version: int | None
     """The seat's concurrency token now (None when it has nothing to decide)."""
-    events: list[dict[str, JSON]]
+    events: list[ShownEvent]
     """The events the submit produced, as the seat sees them."""
-    next: dict[str, JSON] | None
+    next: Offer | None
     """What the seat must decide next (None if nothing)."""
 
-    def recorded(self) -> dict[str, JSON]:
+    def recorded(self) -> RecordedAnswer:
         """As stored with its idempotency key."""
         return {
             "game_type": self.game_type,
@@ -58,7 +59,7 @@ class SubmitAnswer:
         }
 
     @classmethod
-    def replayed(cls, recorded: dict[str, JSON], game_type: str) -> SubmitAnswer:
+    def replayed(cls, recorded: Stored, game_type: str) -> SubmitAnswer:
         """A stored answer; one stored before answers named their game type gets its game's."""
         return cls(
             recorded.get("game_type") or game_type,
@@ -68,6 +69,17 @@ class SubmitAnswer:
             recorded["events"],
             recorded.get("next"),
         )
+
+
+class RecordedAnswer(TypedDict):
+    """A submit's answer as stored with its idempotency key (``SubmitAnswer.recorded``)."""
+
+    game_type: str
+    status: str
+    version: int
+    decision_version: int | None
+    events: list[ShownEvent]
+    next: Offer | None
 
 
 SubmitListener = Callable[[str, list[str]], None]
@@ -247,7 +259,7 @@ class PlayService:
         for listener in self.submit_listeners:
             listener(result.status, types)
 
-    def next_after(self, game_id: str, seat: int) -> tuple[int, dict[str, JSON] | None]:
+    def next_after(self, game_id: str, seat: int) -> tuple[int, Offer | None]:
         """The game's last ``seq`` and what ``seat`` must decide now (None if nothing): for a live
         stream that caught up from storage, whose stored events carry no ``next``."""
         with self.core.uow() as uow:

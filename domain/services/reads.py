@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from domain.engine import JSON
-from domain.model.match import RecordedEvent
+from domain.model.match import RecordedEvent, ShownEvent
 from domain.services.core import ServiceCore, Viewer
 
 
@@ -13,13 +12,13 @@ class ReadService:
 
     def events(
         self, game_id: str, token: str | None, after: int, limit: int
-    ) -> tuple[Viewer, list[dict[str, JSON]]]:
+    ) -> tuple[Viewer, list[ShownEvent]]:
         viewer, _, events = self.events_of_game(game_id, token, after, limit)
         return viewer, events
 
     def events_of_game(
         self, game_id: str, token: str | None, after: int, limit: int
-    ) -> tuple[Viewer, str, list[dict[str, JSON]]]:
+    ) -> tuple[Viewer, str, list[ShownEvent]]:
         """``events`` with the game's type (which tells a client how to read each event)."""
         with self.core.uow() as uow:
             match = uow.games.get(game_id)

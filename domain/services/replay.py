@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from domain.engine import JSON
 from domain.errors import GameNotFinished, SeatNotFound
+from domain.model.match import ShownEvent
 from domain.model.seeding import rng_for_seed
 from domain.services.core import ServiceCore
 
@@ -23,7 +24,7 @@ class Replayed:
     seat: int | None
     phase: str  # lobby or in_progress at that moment, or the game's final status
     state: dict[str, JSON] | None
-    events: list[dict[str, JSON]]
+    events: list[ShownEvent]
     used_seconds: list[float] | None
     matches_final_state: bool | None
     game_type: str = ""

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.engine import Decision, GameEngine, event_for
-from domain.model.match import Match
+from domain.model.match import DescribedDecision, Match
 from domain.services.decisions import describe_decision
 
 STEP_CAP = 20_000
@@ -24,7 +24,7 @@ class Snapshot:
     """One moment of a game: its views (per viewer), the decision and its choices per seat."""
 
     views: dict[int | None, dict[str, Any]]
-    decision: dict[str, Any] | None
+    decision: DescribedDecision | None
     choices: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 

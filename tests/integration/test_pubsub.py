@@ -14,7 +14,7 @@ import redis
 
 from api.bootstrap import build_container
 from api.settings import Settings
-from domain.engine import Event
+from domain.engine import JSON, Event
 from domain.model.match import RecordedEvent
 from domain.ports.events import SubscriptionClosed, SubscriptionLost
 from persistence.pubsub import InProcessBroker, RedisBroker, decode, encode
@@ -23,7 +23,7 @@ from persistence.subscription import Subscription
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(30)]
 
 
-def recorded(seq: int, private: dict[int, dict[str, object]] | None = None) -> RecordedEvent:
+def recorded(seq: int, private: dict[int, dict[str, JSON]] | None = None) -> RecordedEvent:
     return RecordedEvent(seq, Event("tick", {"n": seq}, private or {}))
 
 

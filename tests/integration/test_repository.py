@@ -19,6 +19,7 @@ from persistence.repository import SqlGameRepository
 from persistence.tables import game_events, games
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.support.duel_play import game_service, lobby_match, minutes_later, play_round, start_duel
+from tests.support.json_values import untyped
 
 
 def assert_same_match(loaded: Match, expected: Match) -> None:
@@ -75,7 +76,7 @@ def test_a_game_mid_seal_keeps_state_seats_sealed_choices_and_private_events(
     assert loaded.status is MatchStatus.IN_PROGRESS
     assert loaded.sealed == {2: {"card": 3}}
     assert [seat.name for seat in loaded.seats] == ["player 0", "player 1", "player 2"]
-    assert loaded.engine.dump(loaded.state)["hands"][2] == [1, 2, 3]
+    assert untyped(loaded.engine.dump(loaded.state))["hands"][2] == [1, 2, 3]
     assert [e.seq for e in events] == list(range(1, loaded.last_seq + 1))
     dealt = next(e for e in events if e.event.type == "bonus_dealt")
     assert sorted(dealt.event.private) == [0, 1, 2]
@@ -99,7 +100,8 @@ def test_a_finished_game_keeps_its_result_and_full_history(
 
     assert finished.status is MatchStatus.FINISHED
     assert finished.result is not None
-    assert finished.result["winners"] and len(finished.result["scores"]) == 2
+    result = untyped(finished.result)
+    assert result["winners"] and len(result["scores"]) == 2
     assert history[-1].event.type == "game_over"
     assert history[-1].seq == finished.last_seq == len(history)
     assert finished.engine.dump(finished.state)["phase"] == "over"

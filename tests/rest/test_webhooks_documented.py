@@ -16,6 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from standardwebhooks.webhooks import Webhook
 
+from domain.engine import JSON
 from domain.model.webhooks import ClaimedDelivery
 from domain.registry import default_registry
 from domain.services.bundle import Services
@@ -24,6 +25,7 @@ from domain.services.webhooks import RetryPolicy, WebhookService, new_secret
 from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
 from tests.support.contract import closed
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.json_values import untyped
 from tests.support.webhooks import Receiver, running_receiver
 
 pytestmark = pytest.mark.timeout(60)
@@ -43,7 +45,7 @@ def played_deliveries(clocked: bool) -> list[tuple[str, dict[str, Any]]]:
     webhooks = WebhookService(games.core, lambda url: None)
     players = PlayerService(games.core, games.seats)
     ann = players.create("Ann")
-    clock = {"mode": "per_decision", "seconds": 60} if clocked else None
+    clock: dict[str, JSON] | None = {"mode": "per_decision", "seconds": 60} if clocked else None
     created = games.lobby.create_game("carcassonne", {}, "seed", clock=clock)
     game_id = created.match.id
     tokens = [players.join(game_id, ann.token, None).token, games.seats.join(game_id, "Bob").token]
@@ -57,7 +59,7 @@ def played_deliveries(clocked: bool) -> list[tuple[str, dict[str, Any]]]:
             if pending.choices:
                 games.play.submit(game_id, token, chooser.choice(pending.choices))
                 break
-    return [(d.kind, d.payload) for d in store.webhooks.outbox]
+    return [(d.kind, untyped(d.payload)) for d in store.webhooks.outbox]
 
 
 def test_every_delivery_of_a_game_matches_its_declared_schema(document: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ from domain.services.bundle import Services
 from tests.support.duel_game import DuelEngine
 from tests.support.duel_play import person_token
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+from tests.support.json_values import untyped
 
 
 @pytest.fixture
@@ -117,7 +118,7 @@ def test_a_seat_may_replace_its_sealed_choice(service: Services) -> None:
     service.play.submit(game_id, tokens[0], {"card": 3})
     result = service.play.submit(game_id, tokens[1], {"card": 2})
     reveal = next(e for e in result.events if e["type"] == "reveal")
-    assert reveal["data"]["choices"]["0"] == {"card": 3}
+    assert untyped(reveal["data"])["choices"]["0"] == {"card": 3}
 
 
 def test_guards_refuse_and_change_nothing(service: Services, store: FakeRepository) -> None:
@@ -168,6 +169,7 @@ def test_finished_game_reveals_scores_winner_and_verifiable_seed(service: Servic
     match = service.core.load(game_id)
     assert match.status.value == "finished"
     assert match.seed_revealed() == "seed-1"
-    assert commitment(over["data"]["seed"], over["data"]["seed_salt"]) == match.seed_commitment
+    data = untyped(over["data"])
+    assert commitment(data["seed"], data["seed_salt"]) == match.seed_commitment
     bonus = match.state.bonus
     assert over["data"]["scores"] == [4 + bonus[0], bonus[1]]

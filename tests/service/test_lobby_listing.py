@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.engine import JSON
 from domain.errors import Forbidden, InvalidRequest, SeatBlocked, TooManyListedGames
 from domain.model.lobby import LobbyFilter
 from domain.model.players import Player
@@ -15,7 +16,7 @@ from domain.services.bundle import Services
 from tests.support.duel_game import DuelEngine
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
 
-PER_SEAT_CLOCK = {"mode": "per_decision", "seconds": 60}
+PER_SEAT_CLOCK: dict[str, JSON] = {"mode": "per_decision", "seconds": 60}
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from domain.engine import JSON
 from domain.errors import (
     Forbidden,
     GameNotInProgress,
@@ -19,6 +20,7 @@ from domain.services.deadlines import DeadlineService
 from tests.support.duel_game import DuelEngine
 from tests.support.duel_play import person_token
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.json_values import untyped
 
 
 @pytest.fixture
@@ -43,7 +45,7 @@ def deadlines(service: Services) -> DeadlineService:
 
 
 def start(
-    service: Services, players: int = 2, rounds: int = 1, clock: dict[str, object] | None = None
+    service: Services, players: int = 2, rounds: int = 1, clock: dict[str, JSON] | None = None
 ) -> tuple[str, list[str]]:
     created = service.lobby.create_game("duel", {"rounds": rounds}, "seed", clock=clock)
     tokens = [person_token(service.seats.join(created.match.id, f"p{i}")) for i in range(players)]
@@ -91,7 +93,7 @@ def test_a_resigned_seat_is_played_by_a_bot_and_the_result_says_who_resigned(
     assert match.status.value == "finished"
     assert match.result is not None
     assert match.result["resigned"] == [1] and match.result["forfeited"] == []
-    assert 1 not in match.result["winners"] and match.result["winners"]
+    assert 1 not in untyped(match.result)["winners"] and untyped(match.result)["winners"]
 
 
 def test_only_a_seat_of_a_game_in_progress_resigns(service: Services) -> None:

@@ -11,6 +11,7 @@ from domain.services.players import PlayerService
 from domain.services.webhooks import WebhookService
 from tests.support.duel_game import DuelEngine
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
+from tests.support.json_values import untyped
 
 
 @pytest.fixture
@@ -53,8 +54,8 @@ def test_each_endpoint_gets_what_its_owner_may_see_and_nothing_more(
     games.play.submit(game_id, seat.token, {"action": "pass"})
 
     outbox = store.webhooks.outbox
-    mine = [d.payload for d in outbox if d.endpoint_id == everything.id]
-    spectator = [d.payload for d in outbox if d.endpoint_id == host.id]
+    mine = [untyped(d.payload) for d in outbox if d.endpoint_id == everything.id]
+    spectator = [untyped(d.payload) for d in outbox if d.endpoint_id == host.id]
     kinds = [p["event"]["type"] for p in mine]
     assert kinds[:2] == ["game_started", "bonus_dealt"] and kinds[-1] == "game_over"
     assert kinds == [p["event"]["type"] for p in spectator]

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Self
 
-from domain.engine import JSON
+from domain.engine import Document
 from domain.errors import GameNotFound, VersionConflict
 from domain.model.idempotency import Remembered
 from domain.model.lobby import GameSummary, LobbyCursor, LobbyFilter, SeatSummary
@@ -243,14 +243,14 @@ class FakeRepository:
         return self.results.get((game_id, key))
 
     def remember_result(
-        self, game_id: str, key: str, result: dict[str, JSON], fingerprint: str | None = None
+        self, game_id: str, key: str, result: Document, fingerprint: str | None = None
     ) -> None:
         self.results[(game_id, key)] = Remembered(result, fingerprint)
 
     def created_for_key(self, key_hash: str) -> Remembered | None:
         return self.creates.get(key_hash)
 
-    def remember_create(self, key_hash: str, game_id: str, result: dict[str, JSON], fingerprint: str) -> None:
+    def remember_create(self, key_hash: str, game_id: str, result: Document, fingerprint: str) -> None:
         if key_hash in self.creates:
             raise VersionConflict("another create took this key first")
         self.creates[key_hash] = Remembered(result, fingerprint)

@@ -14,14 +14,15 @@ from domain.catalog import describe
 from domain.i18n import LANGUAGES, negotiate, platform_texts
 from domain.model.match import RESERVED_EVENT_TYPES
 from domain.registry import default_registry
+from tests.support.json_values import untyped
 from tests.support.playouts import Played, hosted_engines, play, variants
 
 REGISTRY = default_registry()
 SLUGS = sorted(REGISTRY.catalogs())
 
 
-def static(slug: str, lang: str = "en") -> dict[str, Any]:
-    return describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang)
+def static(slug: str, lang: str = "en") -> Any:
+    return untyped(describe(REGISTRY.catalogs()[slug], REGISTRY.get(slug).meta, lang))
 
 
 @cache

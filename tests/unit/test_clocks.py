@@ -6,8 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from domain.engine import JSON
 from domain.errors import InvalidOptions
 from domain.model.clocks import ClockSettings, Timing
+from tests.support.json_values import untyped
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -52,7 +54,7 @@ def test_public_clock_shows_deadlines_and_remaining_seconds() -> None:
     timing = Timing(ClockSettings("fischer", 60, 5))
     timing.track({0}, at(0))
     timing.track({1}, at(10), acted=0)
-    public = timing.public(at(15))
+    public = untyped(timing.public(at(15)))
     assert public["mode"] == "fischer" and public["on_expiry"] == "bot"
     seat0, seat1 = public["seats"]
     assert seat0 == {
@@ -89,7 +91,7 @@ def test_timing_round_trips_through_its_stored_form() -> None:
         ({"mode": "fischer", "seconds": 5, "tick": 1}, "unknown clock field"),
     ],
 )
-def test_clock_settings_are_validated_with_a_reason(given: dict[str, object], message: str) -> None:
+def test_clock_settings_are_validated_with_a_reason(given: dict[str, JSON], message: str) -> None:
     with pytest.raises(InvalidOptions, match=message):
         ClockSettings.parse(given)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -199,7 +200,7 @@ def decision_public(
 
 
 def translated_decision(
-    described: dict[str, Any] | None, catalog: GameCatalog | None, lang: str
+    described: Mapping[str, Any] | None, catalog: GameCatalog | None, lang: str
 ) -> DecisionPublic | None:
     """A described decision (``describe_decision``) with its prompt in ``lang``, from the game's
     ``catalog`` (the registry's; without one, the engine's English prompt)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome, PlayerLimit
+from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome, PlayerLimit, Stored
 from domain.games.carcassonne import board, flow
 from domain.games.carcassonne.bot import CarcassonneSearchHooks
 from domain.games.carcassonne.invariants import check_invariants
@@ -96,7 +96,7 @@ class CarcassonneEngine:
     def dump(self, state: State) -> dict[str, JSON]:
         return dump_state(state)
 
-    def load(self, data: Mapping[str, JSON]) -> State:
+    def load(self, data: Stored) -> State:
         state = load_state(data)
         board.restore(state)
         return state

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.engine import Event, Outcome
+from domain.engine import JSON, Event, Outcome
 from domain.games.carcassonne.board import find, is_complete, neighbours_filled, tile_count
 from domain.games.carcassonne.state import BARN, FIGURE_NAMES, FOLLOWER, MAYOR, WAGON, State
 from domain.games.carcassonne.tiles import CITY, CLOISTER, FIELD, KIND_NAMES, ROAD
@@ -86,7 +86,7 @@ def score_completed(st: State, root: int, events: list[Event]) -> list[int]:
     return wagons
 
 
-def figures_of(st: State, fids: list[int]) -> list[dict[str, object]]:
+def figures_of(st: State, fids: list[int]) -> list[JSON]:
     """The figures ``fids`` as events name them: id, owner and figure type."""
     return [
         {"id": fid, "seat": st.figures[fid].owner, "figure": FIGURE_NAMES[st.figures[fid].kind]}

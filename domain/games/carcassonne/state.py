@@ -11,12 +11,11 @@ feature is named by its root, its first-placed segment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from domain.engine import JSON, Choice
+from domain.engine import JSON, Choice, Stored
 from domain.games.carcassonne.tiles import (
     OT_TILE,
     TILE_TYPES,
@@ -184,7 +183,7 @@ DUMP_VERSION = 1
 
 def dump_state(st: State) -> dict[str, JSON]:
     """The stored fields only: ``load_state`` and ``board.restore`` rebuild the rest."""
-    board = []
+    board: list[JSON] = []
     for square, ot in zip(st.tile_squares, st.oriented_tiles, strict=True):
         x, y = xy_of(square)
         board.append([x, y, OT_TILE[ot].id, quarter_turns(ot) * 90])
@@ -215,7 +214,7 @@ def dump_state(st: State) -> dict[str, JSON]:
     }
 
 
-def load_state(data: Mapping[str, JSON]) -> State:
+def load_state(data: Stored) -> State:
     """The stored fields of a ``dump_state``; the board structures are left to ``board.restore``."""
     st = State(
         players=int(data["players"]),

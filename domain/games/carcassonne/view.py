@@ -36,7 +36,7 @@ def view_state(st: State, viewer: int | None) -> dict[str, JSON]:
     each segment, in the tile type's segment order); ``features`` lists them with their kind
     and whether they are complete; figures say which feature they stand on."""
     parent = st.parent
-    board = []
+    board: list[JSON] = []
     for idx, (square, ot) in enumerate(zip(st.tile_squares, st.oriented_tiles, strict=True)):
         x, y = xy_of(square)
         base = st.first_segments[idx]
@@ -50,12 +50,12 @@ def view_state(st: State, viewer: int | None) -> dict[str, JSON]:
                 "features": [find(parent, base + k) for k in range(len(tile.kinds))],
             }
         )
-    features = [
+    features: list[JSON] = [
         {"id": g, "kind": KIND_NAMES[st.segment_kinds[g]], "complete": is_complete(st, g)}
         for g in range(len(parent))
         if parent[g] == g
     ]
-    figures = []
+    figures: list[JSON] = []
     for fid in sorted(st.figures):
         fig = st.figures[fid]
         x, y = xy_of(st.tile_squares[fig.tile])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Choice, Event
+from domain.engine import JSON, Choice, Event
 from domain.games.im_schutze_der_burg.data import (
     ALL_CARDS_MASK,
     BRICKLAYER,
@@ -78,7 +78,7 @@ def production(st: State, events: list[Event]) -> None:
     if "no_production" in st.round_flags:
         events.append(Event("production", {"frozen": True, "yields": []}))
         return
-    yields = []
+    yields: list[JSON] = []
     for k in range(5):
         owner = st.posts[k]
         if owner == NOBODY:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome
+from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome, Stored
 from domain.games.im_schutze_der_burg import flow
 from domain.games.im_schutze_der_burg.bot import SchutzeDerBurgSearchHooks
 from domain.games.im_schutze_der_burg.invariants import check_invariants
@@ -68,7 +68,7 @@ class SchutzeDerBurgEngine:
     def dump(self, state: State) -> dict[str, JSON]:
         return dump_state(state)
 
-    def load(self, data: Mapping[str, JSON]) -> State:
+    def load(self, data: Stored) -> State:
         return load_state(data)
 
     def check_invariants(self, state: State) -> list[str]:

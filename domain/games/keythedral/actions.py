@@ -7,7 +7,7 @@ action keeps an even chance under random play; the building tiles are listed one
 
 from __future__ import annotations
 
-from domain.engine import Choice, Event
+from domain.engine import JSON, Choice, Event
 from domain.games.keythedral import choices, effects, laws, market
 from domain.games.keythedral.data import (
     COLOURS,
@@ -92,7 +92,7 @@ def _turn_answer(st: State, fr: Frame, seat: int, choice: Choice, events: list[E
 frame_type("turn", _turn_step, _turn_answer)
 
 
-def _play_own(st: State, seat: int, card: int, events: list[Event], **data: object) -> None:
+def _play_own(st: State, seat: int, card: int, events: list[Event], **data: JSON) -> None:
     """A card played as part of one's own action: the action happens unless it is vetoed."""
     st.hands[seat].remove(card)
     st.discard.append(card)

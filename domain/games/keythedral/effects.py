@@ -5,7 +5,7 @@ what comes next (pushing frames, moving counters of a frame) stays with the fram
 
 from __future__ import annotations
 
-from domain.engine import Event
+from domain.engine import JSON, Event
 from domain.games.keythedral import board
 from domain.games.keythedral.data import BLACK, BROWN, COLOURS, CRAFTS, FIELD_TYPES, RED, RESOURCES, law_id
 from domain.games.keythedral.market import tile_public
@@ -196,7 +196,7 @@ def retrieve(st: State, events: list[Event]) -> None:
         if card == 0 and st.deck:
             st.spaces[i] = st.deck.pop()
             refilled.append(i)
-    data: dict[str, object] = {"spaces": refilled}
+    data: dict[str, JSON] = {"spaces": refilled}
     if st.law_cards_face_up:
         data["cards"] = [law_id(st.spaces[i]) for i in refilled]
     events.append(Event("workers_retrieved", data))

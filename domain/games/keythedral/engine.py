@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome
+from domain.engine import JSON, Choice, Decision, Event, GameMeta, OptionSpec, Outcome, Stored
 from domain.games.keythedral import actions, flow, laws, phases, transfers  # noqa: F401  (frames)
 from domain.games.keythedral.bot import KeythedralSearchHooks
 from domain.games.keythedral.invariants import check_invariants
@@ -93,7 +93,7 @@ class KeythedralEngine:
     def dump(self, state: State) -> dict[str, JSON]:
         return dump_state(state)
 
-    def load(self, data: Mapping[str, JSON]) -> State:
+    def load(self, data: Stored) -> State:
         state = load_state(data)
         flow.rebuild_pending(state)
         return state

@@ -121,16 +121,16 @@ def push(st: State, frame: Frame) -> None:
     st.stack.append(frame)
 
 
-def ask(seat: int, kind: str, choices: list[Choice], **data: object) -> Pending:
+def ask(seat: int, kind: str, choices: list[Choice], **data: JSON) -> Pending:
     return Pending(seat, kind, choices, data)
 
 
-def ask_held(seat: int, kind: str, choices: list[Choice], held: bool, **data: object) -> Pending:
+def ask_held(seat: int, kind: str, choices: list[Choice], held: bool, **data: JSON) -> Pending:
     """Like ``ask``, but a single choice is still asked when ``held`` (see ``Pending.held``)."""
     return Pending(seat, kind, choices, data, held=held)
 
 
-def ask_all(kind: str, seats: dict[int, list[Choice]], **data: object) -> Pending:
+def ask_all(kind: str, seats: dict[int, list[Choice]], **data: JSON) -> Pending:
     """A simultaneous decision of every seat in ``seats`` (in order), each from its own list."""
     first = next(iter(seats))
     return Pending(first, kind, seats[first], data, seats=seats)

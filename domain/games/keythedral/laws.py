@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.engine import Choice, Event
+from domain.engine import JSON, Choice, Event
 from domain.games.keythedral import board, effects, market
 from domain.games.keythedral.data import (
     COLOUR_INDEX,
@@ -118,7 +118,7 @@ def asked_seats(st: State, win: Frame) -> list[int]:
     return [s for s in holders if any(could_play(st, s, c, win) for c in rest)]
 
 
-def card_options(st: State, seat: int, card: int, win: Frame | None) -> list[dict[str, object]]:
+def card_options(st: State, seat: int, card: int, win: Frame | None) -> list[dict[str, JSON]]:
     """The parameter sets with which ``seat`` may play ``card`` now (empty if it cannot)."""
     w = win["w"] if win is not None else "turn"
     fx = st.fx
@@ -209,7 +209,7 @@ def plays(st: State, seat: int, win: Frame | None, cards: frozenset[int]) -> lis
     return out
 
 
-def played_event(seat: int, card: int, params: Mapping[str, object]) -> Event:
+def played_event(seat: int, card: int, params: Mapping[str, JSON]) -> Event:
     """``seat`` is who played the card; a card aimed at a player names him as ``target_seat``."""
     return Event("law_played", {"seat": seat, "card": law_id(card), **params})
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from itertools import combinations_with_replacement
 
-from domain.engine import Choice, Event
+from domain.engine import JSON, Choice, Event
 from domain.games.keythedral.data import COLOURS, CRAFTS, RESOURCES, ROW_VALUES, TILES, YELLOW
 from domain.games.keythedral.state import State
 
 
-def tile_public(st: State, tile: int) -> dict[str, object]:
+def tile_public(st: State, tile: int) -> dict[str, JSON]:
     t = TILES[tile]
     mods = st.mods.get(tile, [0, 0])
     return {

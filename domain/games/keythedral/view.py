@@ -56,7 +56,7 @@ def view_state(st: State, viewer: int | None) -> dict[str, JSON]:
     """The decision and the legal choices are not repeated here: they are the game's top-level
     ``decision`` and ``GET /v1/games/{id}/choices``."""
     fx = st.fx
-    rows = []
+    rows: list[JSON] = []
     for r, tiles in enumerate(st.rows):
         up = st.face_up(r)
         rows.append(

@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.games.carcassonne.board import find
 from domain.games.carcassonne.state import NO_TILE, SUPPLY_ABBEY, State, square_of
+from tests.support.json_values import untyped
 from tests.unit.carcassonne.support import (
     E,
     abbey,
@@ -99,7 +100,7 @@ def test_mandatory_end_round_makes_the_next_seat_place_its_abbey() -> None:
     st = hole_board([], players=3)
     # the only hole: seat 1's abbey goes there without a question, then its figure step
     assert st.phase == "figure" and seat_now(st) == 1
-    placed = E.view(st, None)["board"][-1]
+    placed = untyped(E.view(st, None))["board"][-1]
     assert {k: placed[k] for k in ("x", "y", "tile", "rotation")} == {
         "x": 1,
         "y": 0,

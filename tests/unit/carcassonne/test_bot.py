@@ -7,6 +7,7 @@ import random
 import pytest
 
 from domain.bots import BotContext, choose
+from domain.engine import JSON
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.state import FOLLOWER, State, copy_state
 from tests.unit.carcassonne.support import game, place
@@ -14,7 +15,7 @@ from tests.unit.carcassonne.support import game, place
 HOOKS = E.search_hooks
 
 
-def played(players: int, steps: int, seed: int, **options: object) -> State:
+def played(players: int, steps: int, seed: int, **options: JSON) -> State:
     st, _ = E.setup(players, E.meta.resolve_options(options), random.Random(seed))
     rng = random.Random(seed + 1)
     for _ in range(steps):
@@ -35,7 +36,7 @@ MID_GAMES = [
 
 @pytest.mark.parametrize(("players", "steps", "seed", "options"), MID_GAMES)
 def test_a_determinized_state_keeps_the_invariants_and_shows_every_seat_the_same(
-    players: int, steps: int, seed: int, options: dict[str, object]
+    players: int, steps: int, seed: int, options: dict[str, JSON]
 ) -> None:
     st = played(players, steps, seed, **options)
     before = E.dump(st)

@@ -7,13 +7,14 @@ from collections.abc import Callable
 
 import pytest
 
+from domain.engine import JSON
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.board import find
 from domain.games.carcassonne.state import FOLLOWER, MAYOR, NO_CORNER, NO_TILE, Figure, State, square_of
 from domain.games.carcassonne.tiles import CITY, FIELD, TYPE_BY_ID, quarter_turns
 
 
-def played(players: int = 3, steps: int = 90, seed: int = 5, **options: object) -> State:
+def played(players: int = 3, steps: int = 90, seed: int = 5, **options: JSON) -> State:
     st, _ = E.setup(players, E.meta.resolve_options(options), random.Random(seed))
     rng = random.Random(seed)
     for _ in range(steps):
@@ -27,7 +28,7 @@ def played(players: int = 3, steps: int = 90, seed: int = 5, **options: object) 
     ("players", "options"),
     [(2, {}), (5, {"wagon_move": "classic", "abbey_end_round": "optional"}), (4, {"abbey_and_mayor": False})],
 )
-def test_every_state_of_random_games_keeps_every_invariant(players: int, options: dict[str, object]) -> None:
+def test_every_state_of_random_games_keeps_every_invariant(players: int, options: dict[str, JSON]) -> None:
     for seed in range(2):
         st, _ = E.setup(players, E.meta.resolve_options(options), random.Random(seed))
         rng = random.Random(seed)

@@ -18,6 +18,7 @@ from domain.games.carcassonne.tiles import (
     TYPE_BY_ID,
     TileType,
 )
+from tests.support.json_values import untyped
 
 
 def tiles_of(expansion: str) -> list[TileType]:
@@ -141,7 +142,7 @@ def test_static_field_corners_are_printed_corners_turned_as_the_conventions_say(
     from domain.games.carcassonne import ENGINE
     from domain.games.carcassonne.catalog import CATALOG
 
-    data = describe(CATALOG, ENGINE.meta, "en")["data"]
+    data = untyped(describe(CATALOG, ENGINE.meta, "en")["data"])
     assert isinstance(data, dict)
     corners = data["conventions"]["corners"]
     assert "rotation 0" in data["conventions"]["corner_frame"]

@@ -9,6 +9,7 @@ from domain.games.im_schutze_der_burg.data import (
     TILE_TYPE,
 )
 from domain.games.im_schutze_der_burg.state import State
+from tests.support.json_values import untyped
 
 from .support import E, new_game, set_res, set_thalers
 
@@ -59,9 +60,9 @@ def test_final_scoring_of_every_building_in_a_finished_castle() -> None:
     s = _finished_castle()
     outcome = E.outcome(s)
     assert outcome is not None
-    rows = outcome.details["players"]
+    rows = untyped(outcome.details)["players"]
     # 10 tiles unbuilt, 3 towers, 3 houses, 13 castle helpers, 2 free spaces, 7 silver.
-    assert outcome.details["targets"] == {
+    assert untyped(outcome.details)["targets"] == {
         "forge_silver": 7,
         "unbuilt_tiles": 10,
         "free_spaces": 2,
@@ -101,7 +102,7 @@ def test_both_palace_spaces_convert_up_to_ten_pieces() -> None:
     s.over = True
     outcome = E.outcome(s)
     assert outcome is not None
-    assert outcome.details["players"][2]["end_vp"] == {"palace": 5 + 10 + 4 + 4 + 3}
+    assert untyped(outcome.details)["players"][2]["end_vp"] == {"palace": 5 + 10 + 4 + 4 + 3}
 
 
 def test_keep_counts_only_free_spaces_of_built_buildings() -> None:
@@ -177,8 +178,8 @@ def test_one_market_helper_leaves_the_odd_thaler_for_the_tie_break() -> None:
     outcome = E.outcome(s)
     assert outcome is not None
     assert outcome.scores[:2] == (10, 10)
-    assert outcome.details["players"][0]["end_vp"] == {"market": 6}
-    assert outcome.details["players"][0]["tiebreak_thalers"] == 1
+    assert untyped(outcome.details)["players"][0]["end_vp"] == {"market": 6}
+    assert untyped(outcome.details)["players"][0]["tiebreak_thalers"] == 1
     assert outcome.winners == (0,)
 
 
@@ -191,5 +192,5 @@ def test_both_market_spaces_convert_every_thaler() -> None:
     s.over = True
     outcome = E.outcome(s)
     assert outcome is not None
-    assert outcome.details["players"][0]["end_vp"] == {"market": 13}
-    assert outcome.details["players"][0]["tiebreak_thalers"] == 0
+    assert untyped(outcome.details)["players"][0]["end_vp"] == {"market": 13}
+    assert untyped(outcome.details)["players"][0]["tiebreak_thalers"] == 0

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from domain.games.im_schutze_der_burg.data import BUILDABLE_TILES, BUILDING_INDEX, TILE_TYPE
+from tests.support.json_values import untyped
 
 from .support import (
     E,
@@ -72,7 +73,7 @@ def test_played_cards_stay_out_of_hand_until_the_master_builder() -> None:
     pick(s, p0="messenger", p1="messenger", p2="messenger")
     assert {"card": "messenger"} not in E.legal_choices(s, 0)
     assert {"card": "master_builder"} in E.legal_choices(s, 0)
-    view = E.view(s, None)
+    view = untyped(E.view(s, None))
     assert view["players"][0]["played"] == ["messenger"]
 
 

@@ -7,6 +7,7 @@ import random
 from domain.games.im_schutze_der_burg import ENGINE
 from domain.games.im_schutze_der_burg.data import winter_rounds
 from domain.games.im_schutze_der_burg.state import State
+from tests.support.json_values import untyped
 
 from .support import E, act, build_choice, kind, new_game, pick, set_res, set_thalers
 
@@ -135,5 +136,5 @@ def test_guest_house_takes_a_guest_for_three_thalers_worth_five_points() -> None
     s.over = True
     outcome = E.outcome(s)
     assert outcome is not None
-    assert outcome.details["players"][2]["end_vp"] == {"market": 0, "guest_house": 5}
-    assert outcome.details["targets"]["castle_helpers"] == 1  # the guest is not in the castle
+    assert untyped(outcome.details)["players"][2]["end_vp"] == {"market": 0, "guest_house": 5}
+    assert untyped(outcome.details)["targets"]["castle_helpers"] == 1  # the guest is not in the castle

@@ -7,6 +7,7 @@ from typing import Any
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.choices import turn_choices
 from domain.games.keythedral.state import State
+from tests.support.json_values import untyped
 from tests.unit.keythedral.support import (
     COTTAGES,
     act,
@@ -58,7 +59,7 @@ def test_buying_the_last_tile_of_a_row_turns_up_the_next_row() -> None:
     give(st, 1, red=1)
     run(st, phase(3))
     events = act(st, 0, {"action": "buy", "tile": "T04-1"})
-    revealed = [e.data for e in events if e.type == "row_revealed"]
+    revealed = [untyped(e.data) for e in events if e.type == "row_revealed"]
     assert revealed and revealed[0]["value"] == 6 and len(revealed[0]["tiles"]) == 4
     assert all("cost" in t for t in revealed[0]["tiles"])
     assert st.current_row() == 1
@@ -225,7 +226,7 @@ def test_in_the_face_up_variant_only_the_lowest_unfinished_row_may_be_bought() -
     run(st, phase(3))
     buys = [c["tile"] for c in ENGINE.legal_choices(st, 0) if c["action"] == "buy"]
     assert buys == ["T04-1", "T04-3"]
-    view = ENGINE.view(st, 0)
+    view = untyped(ENGINE.view(st, 0))
     assert all(row["face_up"] for row in view["rows"])
 
 

@@ -9,6 +9,7 @@ from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import ROUND_CAP
 from domain.games.keythedral.phases import start_round
 from domain.games.keythedral.state import State
+from tests.support.json_values import untyped
 from tests.unit.keythedral.support import (
     act,
     cubes,
@@ -98,9 +99,9 @@ def test_a_seat_sees_its_own_cubes_and_cards_and_only_counts_of_the_others() -> 
     give(st, 1, red=1)
     deal_law(st, 1, "L10")
     run(st, phase(3))
-    mine = ENGINE.view(st, 0)
-    theirs = ENGINE.view(st, 1)
-    spectator = ENGINE.view(st, None)
+    mine = untyped(ENGINE.view(st, 0))
+    theirs = untyped(ENGINE.view(st, 1))
+    spectator = untyped(ENGINE.view(st, None))
     assert mine["you"]["cubes"]["black"] == 2 and mine["you"]["law_cards"] == []
     assert theirs["you"]["law_cards"] == ["L10"]
     assert mine["players"][1]["law_cards"] == 1
@@ -112,9 +113,9 @@ def test_a_seat_sees_its_own_cubes_and_cards_and_only_counts_of_the_others() -> 
 
 def test_new_law_cards_are_face_down_unless_the_option_turns_them_up() -> None:
     st = scenario(3, {})
-    assert ENGINE.view(st, None)["laws"]["spaces"] == [{"filled": True, "card": None}] * 2
+    assert untyped(ENGINE.view(st, None))["laws"]["spaces"] == [{"filled": True, "card": None}] * 2
     up = scenario(3, {}, law_cards_face_up=True)
-    ids = [s["card"] for s in ENGINE.view(up, None)["laws"]["spaces"]]
+    ids = [s["card"] for s in untyped(ENGINE.view(up, None))["laws"]["spaces"]]
     assert ids == [f"L{c:02d}" for c in up.spaces]
 
 
@@ -137,16 +138,16 @@ def test_bought_tiles_stay_behind_the_buyers_screen_until_the_end() -> None:
     give(st, 0, yellow=1, white=1, red=1)
     run(st, phase(3))
     for viewer in (None, 1):
-        view = ENGINE.view(st, viewer)
+        view = untyped(ENGINE.view(st, viewer))
         seat0 = view["players"][0]
         assert seat0["tiles_bought"] == 2 and "tiles" not in seat0 and "tile_points" not in seat0
         assert "T10-1" not in json.dumps(view["players"]) and '"tile_points"' not in json.dumps(
             view["players"]
         )
-    mine = ENGINE.view(st, 0)["you"]
+    mine = untyped(ENGINE.view(st, 0))["you"]
     assert mine["tiles"] == [{"id": "T10-1", "value": 10}, {"id": "T04-1", "value": 4}]
     assert mine["tile_points"] == 14
     act(st, 0, {"action": "buy", "tile": "T12-2"})
-    final = ENGINE.view(st, None)["players"]
+    final = untyped(ENGINE.view(st, None))["players"]
     assert [p["tile_points"] for p in final] == [26, 8]
     assert [t["id"] for t in final[1]["tiles"]] == ["T08-1"]

@@ -12,6 +12,7 @@ from domain.games.keythedral import ENGINE
 from domain.games.keythedral.board import diagonal
 from domain.games.keythedral.data import CUBE_TOTALS, TILES
 from domain.games.keythedral.state import KEYTHEDRAL, State
+from tests.support.json_values import untyped
 
 DECISION_CAP = 6000
 
@@ -162,7 +163,7 @@ def test_views_and_events_never_show_another_seats_secrets() -> None:
                 f'"{x}"' in json.dumps([nxt.prompt, dict(nxt.data)]) for x in _hidden_ids(state, None)
             )
         for viewer in range(3):
-            others = ENGINE.view(state, viewer)["players"]
+            others = untyped(ENGINE.view(state, viewer))["players"]
             assert all("cubes" not in p for p in others)
     assert checked > 1000
 

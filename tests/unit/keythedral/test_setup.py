@@ -14,6 +14,7 @@ from domain.errors import InvalidOptions
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import FIELD_TYPES
 from domain.games.keythedral.state import State
+from tests.support.json_values import untyped
 from tests.unit.keythedral.support import act, decision
 
 
@@ -84,17 +85,17 @@ def test_after_tile_laying_the_value_four_tiles_turn_face_up_and_round_one_start
         events = ENGINE.apply(st, {seat: chooser.choice(ENGINE.legal_choices(st, seat))})
     assert len(st.fields) == 12
     assert all(pos is not None for row in st.cottage_pos for pos in row)
-    revealed = [e for e in events if e.type == "row_revealed"]
-    assert revealed and revealed[0].data["value"] == 4 and len(revealed[0].data["tiles"]) == 4
+    revealed = [untyped(e.data) for e in events if e.type == "row_revealed"]
+    assert revealed and revealed[0]["value"] == 4 and len(revealed[0]["tiles"]) == 4
     assert st.round == 1 and st.phase == 1
-    view = ENGINE.view(st, None)
+    view = untyped(ENGINE.view(st, None))
     assert view["rows"][0]["face_up"] and not view["rows"][1]["face_up"]
     assert view["rows"][1]["tiles"] == [{"value": 6}] * 4
 
 
 def test_face_up_variant_shows_every_row() -> None:
     st, _ = new(2, face_up_tiles=True)
-    view = ENGINE.view(st, None)
+    view = untyped(ENGINE.view(st, None))
     assert all(row["face_up"] for row in view["rows"])
     assert all("cost" in t for row in view["rows"] for t in row["tiles"])
 
@@ -121,7 +122,7 @@ def test_value_four_costs_stay_hidden_until_every_field_and_cottage_is_laid() ->
     """Seed: "Retournez les tuiles construction 4 / On retourne les quatre tuiles construction
     numéro 4 avec le coût d'achat visible", after the tile laying."""
     st, _ = new(2)
-    view = ENGINE.view(st, None)
+    view = untyped(ENGINE.view(st, None))
     assert not view["rows"][0]["face_up"]
     assert view["rows"][0]["tiles"] == [{"value": 4}] * 4
     for viewer in (None, 0, 1):
