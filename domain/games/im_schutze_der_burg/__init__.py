@@ -26,22 +26,22 @@ Rules decisions where the reference is silent or open (reconstructed numbers liv
   this spans both of the round's cards, and the Guest House counts as a building), 2 per action;
   from the personal supply or one's own cart/rider helper. Identical spaces of one building are
   offered once (first free one).
-- Stonemason: at most 1 piece from each other player who played a Worker ("à tous les joueurs
-  qui ont joué un ouvrier … une ressource": with 2 players, one piece from either of the
-  opponent's two Worker cards, not one from each), never a card's last piece, 1 thaler to the
-  card's owner; never from his own card.
+- Stonemason: at most 1 piece from each Worker card revealed this round (rules 2.4.4.1a; with 2
+  players one piece from each of the opponent's two Worker cards, 2.14: "the Stonemason rule
+  applies per card"), never a card's last piece, 1 thaler to the card's owner; never from his
+  own card.
 - Worker III: the owner picks its two extra pieces at equipping (before the Stonemasons);
   only distinct outcomes given the stock are offered.
 - Master Builder: all played cards (this round's included) return to hand; 5 VP per building
   erected this round by other seats. It cannot be chosen with all 8 cards in hand.
 - Same cards resolve from the start player clockwise; a seat's two Workers (2 players) in
   card-number order.
-- End scoring: Market/Palace conversions are optional in the rules; since a VP always outranks
-  the tie-breaks, the engine makes them automatically and maximally, which is never worse for
-  the owner. Only whole conversions happen: one Market helper converts pairs of thalers and an
-  odd thaler stays for the tie-break ("les thalers … changés par des assistants ne comptent
-  pas pour départager": unconverted ones do). Silver converts first at value 5 and counts 5 for
-  the tie-break value. Tie-breaks: thalers left, then resource value; still tied = shared win.
+- End scoring: the Market and Palace conversions are made automatically (rules reference Q18).
+  The Market converts all of its owner's thalers (rules 2.11, "All his talers are converted"):
+  one helper gives 1 VP per 2 and an odd thaler is converted for nothing, so no thaler of a
+  Market owner counts for the tie-break (2.10). The Palace converts whole pieces up to its
+  limit; silver converts first at value 5 and counts 5 for the tie-break value. Tie-breaks:
+  thalers left, then resource value; still tied = shared win.
 - Winter: the six reconstructed cards of data/winter.json; winter tiles equal summer values;
   Guest House guests are not "in the castle" (ignored by Keep and Tavern); its guest counts
   as that action's one helper on the Guest House. Damsel bids are a second sealed decision

@@ -142,17 +142,17 @@ def helper_choices(st: State, seat: int) -> list[Choice]:
 
 
 def buy_choices(st: State, seat: int) -> list[Choice]:
-    """Stonemason purchases: one piece per other player who played a Worker, never a card's last.
+    """Stonemason purchases: one piece from each other player's Worker card, never a card's last.
 
-    With 2 players an opponent may have two Worker cards: one piece from either, not from both.
+    With 2 players an opponent may have two Worker cards: one piece from each (rules 2.4.4.1a,
+    2.14: each card is equipped separately and the Stonemason rule applies per card).
     """
     if st.thalers[seat] < STONEMASON_PRICE:
         return []
     out: list[Choice] = []
-    sellers = {st.workers[b][0] for b in st.act_bought}
-    for entry in st.workers:
+    for index, entry in enumerate(st.workers):
         owner = entry[0]
-        if owner == seat or owner in sellers:
+        if owner == seat or index in st.act_bought:
             continue
         pieces = entry[2:]
         if sum(pieces) < 2:

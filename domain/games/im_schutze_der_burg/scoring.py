@@ -60,10 +60,11 @@ def final_scores(st: State) -> list[dict[str, Any]]:
                 continue
             points = 0
             if btype.scoring == "market":
-                # Only whole conversions: with one helper an odd thaler stays for the tie-break.
+                # All his thalers are converted (rules 2.11); with one helper an odd thaler earns
+                # nothing, and converted thalers leave the tie-break (2.10).
                 per = btype.params["both_helpers_per" if len(owned) >= 2 else "one_helper_per"]
                 points = thalers // per
-                thalers -= points * per
+                thalers = 0
             elif btype.scoring == "palace":
                 limit = btype.params["pieces_per_helper"] * len(owned)
                 for k in _PALACE_ORDER:

@@ -276,13 +276,13 @@ def test_stonemason_may_not_buy_from_his_own_worker_card_in_two_player() -> None
     assert {c["seat"] for c in choices if c["action"] == "buy"} == {1}
 
 
-def test_two_player_stonemason_buys_one_piece_from_a_player_with_two_worker_cards() -> None:
-    """Seed: "Le tailleur de pierre peut acheter à tous les joueurs qui on joué un ouvrier à ce
-    tour, une ressource de la carte ouvrier pour un thaler."
+def test_two_player_stonemason_buys_one_piece_from_each_of_the_opponents_two_worker_cards() -> None:
+    """Rules 2.4.4.1a: "From each Worker card revealed this round ... at most 1 resource"; 2.14:
+    "each card is equipped separately and the Stonemason rule applies per card".
 
-    One resource per *player* who played a Worker, not per Worker card: seat 1 plays Worker I
-    (sand, wood, stone) and Worker II (sand, clay, stone); seat 0's Stonemason buys the stone
-    of Worker I for 1 thaler and may then buy nothing from Worker II. He goes on to build.
+    Seat 1 plays Worker I (sand, wood, stone) and Worker II (sand, clay, stone); seat 0's
+    Stonemason buys the stone of Worker I, is then offered Worker II's pieces only, buys its clay,
+    and pays 1 thaler to seat 1 for each.
     """
     s = new_game(2)
     set_thalers(s, 0, 10)
@@ -290,9 +290,12 @@ def test_two_player_stonemason_buys_one_piece_from_a_player_with_two_worker_card
     owners = {(c["seat"], c["card"]) for c in E.legal_choices(s, 0) if c["action"] == "buy"}
     assert owners == {(1, "worker_1"), (1, "worker_2")}
     act(s, {"action": "buy", "seat": 1, "card": "worker_1", "resource": "stone"}, "stonemason_buy")
-    assert s.thalers[:2] == [10 + 8 - 1, 3 + 1]
-    assert [w[2:] for w in s.workers] == [[1, 1, 0, 0, 0], [1, 0, 1, 1, 0]]
-    assert kind(s) == "build"  # no second purchase from seat 1's Worker II
+    offered = {(c["card"], c["resource"]) for c in E.legal_choices(s, 0) if c["action"] == "buy"}
+    assert offered == {("worker_2", "sand"), ("worker_2", "clay"), ("worker_2", "stone")}
+    act(s, {"action": "buy", "seat": 1, "card": "worker_2", "resource": "clay"}, "stonemason_buy")
+    assert s.thalers[:2] == [10 + 8 - 2, 3 + 2]
+    assert [w[2:] for w in s.workers] == [[1, 1, 0, 0, 0], [1, 0, 0, 1, 0]]
+    assert kind(s) == "build"  # both cards bought from: nothing more to buy
 
 
 # ----------------------------------------------------------------------------- Workers

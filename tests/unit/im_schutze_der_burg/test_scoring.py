@@ -161,26 +161,29 @@ def test_equal_thalers_are_broken_by_resource_value_not_count() -> None:
     assert outcome is not None and outcome.winners == (1, 2)
 
 
-def test_one_market_helper_leaves_the_odd_thaler_for_the_tie_break() -> None:
-    """Seed: "Les thalers ressources changés par des assistants ne comptent pas pour départager."
-    Rules reference 2.11, Market: "One Market helper: 1 VP per 2 own talers (floor)".
+def test_a_lone_market_helper_converts_the_odd_thaler_too_and_it_no_longer_breaks_the_tie() -> None:
+    """Rules 2.11, Market: "One Market helper: 1 VP per 2 own talers (floor) ... All his talers are
+    converted"; 2.10: converted talers "do not count for tie-breaks".
 
-    Only converted thalers leave the tie-break. Seat 0 has 13 thalers and one Market helper:
-    12 become 6 VP (4 + 6 = 10), the 13th is not converted and still counts. Seat 1 has 10 VP
-    and no thaler: 10 = 10 on points, 1 thaler to 0, so seat 0 wins alone (not a shared win).
+    Seat 0 has 4 VP, 13 thalers and one Market helper: all 13 are converted, 12 of them into 6 VP
+    (10 in all) and the 13th for nothing. Seat 1 has 10 VP, no thaler and a sand (value 1). Tied
+    on points and on thalers (0 and 0), the resource value decides: seat 1 wins. Were the odd
+    thaler kept, seat 0 would win on thalers.
     """
     s = new_game(4)
     s.vp = [4, 10, 0, 0]
     set_thalers(s, 0, 13)
     set_thalers(s, 1, 0)
+    set_res(s, 0)
+    set_res(s, 1, sand=1)
     _helper(s, "market.0", 0)
     s.over = True
     outcome = E.outcome(s)
     assert outcome is not None
     assert outcome.scores[:2] == (10, 10)
     assert untyped(outcome.details)["players"][0]["end_vp"] == {"market": 6}
-    assert untyped(outcome.details)["players"][0]["tiebreak_thalers"] == 1
-    assert outcome.winners == (0,)
+    assert untyped(outcome.details)["players"][0]["tiebreak_thalers"] == 0
+    assert outcome.winners == (1,)
 
 
 def test_both_market_spaces_convert_every_thaler() -> None:
