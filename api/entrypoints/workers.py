@@ -7,7 +7,10 @@ several instances: the database orders and commits every change (SQLite writers 
 file shared by the processes, PostgreSQL as ever), and live events cross processes through Redis
 when it is configured, else through an ``EventHub`` on a Unix socket run here; rate budgets (unless
 in Redis) and websocket caps are counted for all the workers by a ``LimitHub`` run here. A worker that dies
-is started again; SIGINT or SIGTERM stops them all.
+is started again; SIGINT or SIGTERM stops them all. A supervisor that dies (SIGKILL, a crash) takes
+its workers with it: each worker watches its parent and shuts down once the parent is gone, since
+without the supervisor's hubs it could count no server-wide limit and share no live event
+(``ParentWatch``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ from persistence.limits.hub import LimitHub
 log = logging.getLogger(__name__)
 
 RESTART_PAUSE = 1.0
+PARENT_POLL_SECONDS = 0.5
+ORPHAN_GRACE_SECONDS = 10.0
+"""A worker whose supervisor died shuts down gracefully; still running this long after, it exits."""
 
 
 def worker_count(requested: str) -> int:
@@ -156,8 +162,34 @@ def describe(workers: int, cpus: Sequence[int], pin: bool, redis_configured: boo
     return f"{workers} worker processes{pinned}; live events between them through {events}"
 
 
+class ParentWatch:
+    """Ends a worker whose supervisor is gone (the worker is then re-parented, so its parent pid
+    changes): SIGTERM to itself, which uvicorn answers with a graceful shutdown, then ``os._exit``
+    if that has not ended the process within ``grace`` seconds (a stream that never ends)."""
+
+    def __init__(
+        self, parent: int, every: float = PARENT_POLL_SECONDS, grace: float = ORPHAN_GRACE_SECONDS
+    ) -> None:
+        self.parent, self.every, self.grace = parent, every, grace
+        self.thread = threading.Thread(target=self._watch, name="parent-watch", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while os.getppid() == self.parent:
+            time.sleep(self.every)
+        log.warning("the supervisor (pid %d) is gone; this worker stops serving", self.parent)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(self.grace)
+        log.warning("the worker did not stop within %g s of its supervisor; exiting", self.grace)
+        os._exit(1)
+
+
 def serve_worker(app: Any, settings: Settings, fd: int, index: int, pin: bool) -> None:
-    """One worker: accept on the supervisor's socket ``fd``, pinned to its core if asked."""
+    """One worker: accept on the supervisor's socket ``fd``, pinned to its core if asked; it stops
+    when the supervisor that started it is gone."""
+    ParentWatch(os.getppid()).start()
     if pin:
         pin_to_cpu(index)
     serve(app, settings, "", 0, socket.socket(fileno=fd))
