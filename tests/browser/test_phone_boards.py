@@ -95,6 +95,6 @@ def test_the_round_track_shows_all_15_rounds_of_a_three_player_game(open_page: C
         "(() => { const svg = document.querySelector('#board svg.isdb-country');"
         " const c = svg.querySelector('g.round[data-round=\"15\"] circle');"
         " const right = Number(c.getAttribute('cx')) + Number(c.getAttribute('r'));"
-        " return [right, svg.viewBox.baseVal.width]; })()"
+        " return [right, Number(svg.dataset.whole.split(' ')[2])]; })()"
     )
     assert last[0] <= last[1], f"round 15 is drawn outside the track: {last}"

@@ -48,6 +48,9 @@ def test_a_tap_on_any_piece_shows_what_it_is_in_the_language_of_the_page(
 
     create_game(page, "im-schutze-der-burg", bots=1)
     start(page)
+    # A phone opens the castle zoomed in on its first tiles: the whole castle to reach the fourth.
+    castle = page.locator("#board .isdb-drawing").filter(has=page.locator("svg.isdb-castle"))
+    castle.locator(".zoom-fit").tap()
     building = page.locator("g.building[data-info]").nth(3)
     info = building.get_attribute("data-info") or ""
     building.tap()

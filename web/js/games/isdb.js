@@ -8,6 +8,7 @@ import { t } from "../core/i18n.js";
 import { nameOf, item } from "../core/catalog.js";
 import { group, activate, panel } from "./picker.js";
 import { generic } from "./generic.js";
+import { panZoom } from "./pan_zoom.js";
 
 /** @typedef {import("../core/types.js").Choice} Choice */
 /** @typedef {import("../core/types.js").StaticData} StaticData */
@@ -94,6 +95,37 @@ function label(choice, ctx) {
   return generic.choiceLabel(choice);
 }
 
+/** A helper space's radius: tapped at 44 px or more in the castle's first view on a phone. */
+const SPACE_R = 18;
+
+/** On a phone (a narrow window) each drawing opens zoomed in on its moves, its smallest text
+ * (10 units) at 12 px or more, every target at 44 px or more; pinch, drag and a double tap zoom
+ * and pan (pan_zoom.js). A wider window shows each whole.
+ */
+function narrow() {
+  return window.matchMedia("(max-width: 760px)").matches;
+}
+
+/**
+ * The drawing in its window with the zoom buttons, opening on the first target (else the top left).
+ * @param {SVGSVGElement} svg
+ * @param {string} key
+ * @param {{ x: number, y: number, w: number, h: number }} whole
+ * @param {number} unit the smallest target's size in drawing units
+ */
+function zoomable(svg, key, whole, unit) {
+  const target = svg.querySelector(".target[data-centre]");
+  const centre = target?.getAttribute("data-centre")?.split(",").map(Number);
+  const phone = narrow();
+  // On a phone the window is as tall as the whole drawing at the zoom that makes a target 44 px
+  // (at most 60 % of the screen): only the width needs panning.
+  if (phone) svg.setAttribute("style", `height: min(60vh, ${Math.ceil((whole.h * 44) / unit)}px)`);
+  const controls = panZoom(svg, key, whole, {
+    unit, minPx: phone ? 44 : 0, fill: true, wheel: "ctrl", focus: centre ?? [whole.x, whole.y],
+  });
+  return h("div", { class: "isdb-drawing" }, [controls, svg]);
+}
+
 /**
  * @param {number} seat
  * @param {number} x
@@ -116,7 +148,8 @@ function castle(ctx, groups) {
   const data = ctx.data;
   const width = 5 * 150 + 20;
   const rows = Math.ceil(state.buildings.length / 5);
-  const svg = s("svg", { viewBox: `0 0 ${width} ${rows * 104 + 40}`, class: "isdb-castle", role: "group", "aria-label": t("isdb.castle") });
+  const height = rows * 104 + 40;
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "isdb-castle", role: "group", "aria-label": t("isdb.castle") });
   svg.append(s("text", { x: 10, y: 22, "font-size": 18, "font-weight": "bold" }, [t("isdb.castle")]));
   /** @type {Map<string, { space: string, building: string, fee: number, available: boolean, seat: number | null }[]>} */
   const spacesByBuilding = new Map();
@@ -127,7 +160,7 @@ function castle(ctx, groups) {
     const y = 34 + Math.floor(index / 5) * 104;
     const info = item(data, "buildings", tile.building);
     const name = nameOf(data, "buildings", tile.building);
-    const g = s("g", { class: `building ${tile.built ? "built" : "unbuilt"}`, "data-building": tile.building, "data-tile": tile.tile, "data-info": `buildings:${tile.building}` });
+    const g = s("g", { class: `building ${tile.built ? "built" : "unbuilt"}`, "data-building": tile.building, "data-tile": tile.tile, "data-info": `buildings:${tile.building}`, "data-centre": `${x + 70},${y + 48}` });
     g.append(s("rect", { x, y, width: 140, height: 96, rx: 6, fill: tile.built ? "#d9cbb0" : "#f7f3ea", stroke: "#5b4a2f", "stroke-width": tile.built ? 2 : 1, "stroke-dasharray": tile.built ? null : "6 4" }));
     g.append(s("text", { x: x + 8, y: y + 18, "font-size": 13, "font-weight": "bold" }, [name]));
     g.append(s("text", { x: x + 8, y: y + 34, "font-size": 11 }, [tile.built ? t("isdb.built") : t("isdb.unbuilt")]));
@@ -137,23 +170,27 @@ function castle(ctx, groups) {
     if (!seenType.has(tile.building)) {
       seenType.add(tile.building);
       (spacesByBuilding.get(tile.building) || []).forEach((space, i) => {
-        const cx = x + 24 + i * 48;
-        const cy = y + 68;
-        const spot = s("g", { class: "helper-space", "data-space": space.space }, [
-          s("rect", { x: cx - 14, y: cy - 14, width: 28, height: 28, rx: 14, fill: space.available ? "#fff" : "#eee", stroke: "#333", "stroke-dasharray": space.available ? null : "3 3" }),
-          s("text", { x: cx, y: cy + 24, "text-anchor": "middle", "font-size": 9 }, [t("isdb.fee", { fee: space.fee })]),
+        const cx = x + 24 + i * 46;
+        const cy = y + 62;
+        const spot = s("g", { class: "helper-space", "data-space": space.space, "data-centre": `${cx},${cy}` }, [
+          s("rect", { x: cx - SPACE_R, y: cy - SPACE_R, width: 2 * SPACE_R, height: 2 * SPACE_R, rx: SPACE_R, fill: space.available ? "#fff" : "#eee", stroke: "#333", "stroke-dasharray": space.available ? null : "3 3" }),
+          s("text", { x: cx, y: cy + SPACE_R + 10, "text-anchor": "middle", "font-size": 10 }, [t("isdb.fee", { fee: space.fee })]),
         ]);
-        if (space.seat !== null && space.seat !== undefined) spot.append(seatMark(space.seat, cx, cy, 12));
+        if (space.seat !== null && space.seat !== undefined) spot.append(seatMark(space.seat, cx, cy, 13));
         const key = `space:${space.space}`;
         if (groups.has(key)) clickable(spot, `${name}: ${t("isdb.helper_space")} (${t("isdb.fee", { fee: space.fee })})`, () => activate(ctx, groups, key));
         g.append(spot);
       });
     }
     const key = `building:${tile.building}`;
-    if (!tile.built && groups.has(key)) clickable(g, t("isdb.build", { building: name }), () => activate(ctx, groups, key));
+    // The target is a frame over the tile, holding no text: a button's name then never leaves out
+    // words drawn inside it (axe's label-content-name-mismatch), the tile's texts stay as they are.
+    if (!tile.built && groups.has(key)) {
+      g.append(clickable(s("rect", { class: "hit", x, y, width: 140, height: 96, rx: 6, fill: "transparent", "data-centre": `${x + 70},${y + 48}` }), t("isdb.build", { building: name }), () => activate(ctx, groups, key)));
+    }
     svg.append(g);
   });
-  return svg;
+  return zoomable(svg, `isdb-castle:${ctx.game.id}`, { x: 0, y: 0, w: width, h: height }, 2 * SPACE_R);
 }
 
 /**
@@ -170,7 +207,7 @@ function countryside(ctx, groups) {
     const x = 10 + i * 150;
     const post = state.posts[kind];
     const rider = kind === "silver";
-    const g = s("g", { class: "post", "data-post": kind, "data-info": `posts:${kind}` }, [
+    const g = s("g", { class: "post", "data-post": kind, "data-info": `posts:${kind}`, "data-centre": `${x + 70},65` }, [
       s("rect", { x, y: 30, width: 140, height: 70, rx: rider ? 35 : 6, fill: RESOURCE_COLOURS[kind] || "#ddd", stroke: "#333" }),
       s("text", { x: x + 70, y: 52, "text-anchor": "middle", "font-size": 13, "font-weight": "bold" }, [`${rider ? t("isdb.rider") : t("isdb.cart")}: ${resourceName(data, kind)}`]),
     ]);
@@ -182,12 +219,12 @@ function countryside(ctx, groups) {
   svg.append(s("text", { x: 10, y: 130, "font-size": 16, "font-weight": "bold" }, [t("isdb.watchtower")]));
   Object.entries(state.watchtower).forEach(([kind, count], i) => {
     const x = 10 + i * 150;
-    const g = s("g", { class: "tower-resource", "data-resource": kind, "data-info": `resources:${kind}` }, [
+    const g = s("g", { class: "tower-resource", "data-resource": kind, "data-info": `resources:${kind}`, "data-centre": `${x + 70},160` }, [
       s("rect", { x, y: 140, width: 140, height: 40, rx: 4, fill: RESOURCE_COLOURS[kind] || "#ddd", stroke: "#333" }),
       s("text", { x: x + 70, y: 165, "text-anchor": "middle", "font-size": 13 }, [`${resourceName(data, kind)} × ${count}`]),
     ]);
     const key = `tower:${kind}`;
-    if (groups.has(key)) clickable(g, t("isdb.take", { resource: resourceName(data, kind) }), () => activate(ctx, groups, key));
+    if (groups.has(key)) clickable(g, `${resourceName(data, kind)} × ${count}: ${t("isdb.take", { resource: resourceName(data, kind) })}`, () => activate(ctx, groups, key));
     svg.append(g);
   });
   svg.append(s("text", { x: 10, y: 210, "font-size": 16, "font-weight": "bold" }, [t("isdb.round", { round: state.round, rounds: state.rounds })]));
@@ -200,7 +237,7 @@ function countryside(ctx, groups) {
       s("text", { x: cx, y: 233, "text-anchor": "middle", "font-size": 13, fill: r === state.round ? "#fff" : "#000" }, [String(r)]),
     ]));
   }
-  return svg;
+  return zoomable(svg, `isdb-country:${ctx.game.id}`, { x: 0, y: 0, w: 770, h: 250 }, 40);
 }
 
 /**

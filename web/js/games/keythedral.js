@@ -66,6 +66,9 @@ function label(choice, ctx) {
     return `${nameOf(data, "law_cards", choice.card)}${extra.length ? `: ${extra.join(", ")}` : ""}`;
   }
   if (choice.fence) return t(choice.fence === "build" ? "kt.fence_build" : "kt.fence_remove");
+  if (choice.action === "buy" && choice.tile) {
+    return `${nameOf(data, "building_tiles", choice.tile)}: ${cubes(item(data, "building_tiles", choice.tile)?.cost, data)}`;
+  }
   if ("colour" in choice && "count" in choice) return `${choice.count} × ${nameOf(data, "cubes", choice.colour)}`;
   if (Object.keys(choice).length === 1 && "seat" in choice) return ctx.nameOf(choice.seat);
   if (Object.keys(choice).length === 1 && "number" in choice) return t("kt.number", { number: choice.number });
@@ -234,7 +237,8 @@ function tilesForSale(ctx, groups) {
   for (const row of ctx.state.rows) {
     const tiles = h("div", { class: "tile-row" }, [h("span", { class: "row-value" }, [t("kt.row", { value: row.value })])]);
     for (const tile of row.tiles) {
-      const text = tile.id ? `${tile.id}: ${cubes(tile.cost, ctx.data)}` : t("kt.face_down");
+      // What is printed on a tile is its cost (the row gives its value): the id stays in the data.
+      const text = tile.id ? cubes(tile.cost, ctx.data) : t("kt.face_down");
       const key = tile.id ? `tile:${tile.id}` : null;
       tiles.append(key && groups.has(key)
         ? h("button", { type: "button", class: "tile-target", dataset: { tile: tile.id }, "data-info": `building_tiles:${tile.id}`, onclick: () => activate(ctx, groups, key) }, [text])
