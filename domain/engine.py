@@ -146,6 +146,29 @@ class Outcome:
     details: Mapping[str, JSON] = field(default_factory=dict)
 
 
+class TakeBackRules(Protocol):
+    """Which of a game's decisions a seat may take back: the engine knows what each revealed.
+
+    A decision that revealed nothing hidden (no card or tile drawn, no sealed choice opened) can
+    be taken back while no reveal followed it; the match aggregate keeps the bookkeeping (who
+    decided since, the clocks, requests to the other seats) the same for every game.
+    """
+
+    def revealed(self, decision: Decision, events: Sequence[Event]) -> bool:
+        """Whether applying ``decision``, which produced ``events``, revealed anything hidden."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RevealingEvents:
+    """``TakeBackRules`` of a game whose every reveal shows as an event of one of ``types``."""
+
+    types: frozenset[str]
+
+    def revealed(self, decision: Decision, events: Sequence[Event]) -> bool:
+        return any(event.type in self.types for event in events)
+
+
 S = TypeVar("S")
 
 

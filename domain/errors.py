@@ -364,3 +364,31 @@ class ChatRateLimited(DomainError):
     def __init__(self, template: str, /, *, retry_after: float, **values: object) -> None:
         super().__init__(template, **values)
         self.retry_after = retry_after
+
+
+class TakeBacksOff(DomainError):
+    """The game was created without take-backs (or its type has none)."""
+
+    code = "takebacks_off"
+    status = 409
+
+
+class NothingToTakeBack(DomainError):
+    """The seat has no decision it may still take back (none yet, or a reveal followed it)."""
+
+    code = "nothing_to_take_back"
+    status = 409
+
+
+class TakeBackPending(DomainError):
+    """A take-back request is already waiting for answers."""
+
+    code = "takeback_pending"
+    status = 409
+
+
+class NoTakeBackRequest(DomainError):
+    """No take-back request is waiting for this seat's answer."""
+
+    code = "no_takeback_request"
+    status = 409

@@ -14,7 +14,7 @@ from typing import Generic
 
 from domain.bots.policies import SearchHooks
 from domain.catalog import GameCatalog
-from domain.engine import GameEngine, S
+from domain.engine import GameEngine, S, TakeBackRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,9 @@ class HostedGame(Generic[S]):
     """An independent copy that behaves exactly as ``engine.load(engine.dump(state))`` would, for
     a game whose load costs more than a copy (Carcassonne replays its board on load): storage then
     keeps committed states and copies them instead of loading the stored dump."""
+
+    takebacks: TakeBackRules | None = None
+    """Which decisions a seat may take back (``domain.model.takebacks``); None: none ever."""
 
     @property
     def slug(self) -> str:

@@ -15,6 +15,7 @@ from domain.engine import Event
 from domain.model.clocks import Timing
 from domain.model.lobby import GameSummary, SeatSummary
 from domain.model.match import Match, MatchStatus, RecordedEvent, Seat
+from domain.model.takebacks import TakeBacks
 from domain.registry import EngineRegistry
 
 
@@ -54,6 +55,7 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "creator_address": match.creator_address,
         "clock_mode": match.timing.settings.mode,
         "blocked": list(match.blocked) or None,
+        "takebacks": match.takebacks.dump(),
         "created_at": as_utc(match.created_at),
         "updated_at": as_utc(updated_at),
     }
@@ -91,7 +93,8 @@ def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
 def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry, live_state: Any | None = None) -> Match:
     """Rebuild the aggregate as stored, ready for a change guarded by ``loaded_version``;
     ``live_state``: an engine state equal to the row's, which then is not loaded again."""
-    engine = registry.get(row["game_type"])
+    hosted = registry.game(row["game_type"])
+    engine = hosted.engine
     state = live_state
     if state is None and row["state"] is not None:
         state = engine.load(row["state"])
@@ -122,6 +125,8 @@ def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry, live_state:
         creator_id=row["creator_id"],
         creator_address=row["creator_address"],
         blocked=list(row["blocked"] or ()),
+        takebacks=TakeBacks.load(row["takebacks"]),
+        takeback_rules=hosted.takebacks,
         loaded_version=row["version"],
         new_events=[],
     )

@@ -386,6 +386,7 @@ class SqlGameRepository:
                         "version": applied.version,
                         "seq": applied.seq,
                         "choices": {str(seat): c for seat, c in applied.choices.items()},
+                        "undoes": list(applied.undoes) or None,
                     }
                     for applied in match.new_choices
                 ],
@@ -394,13 +395,13 @@ class SqlGameRepository:
 
     def applied_choices(self, game_id: str) -> builtins.list[AppliedChoices]:
         rows = self.session.execute(
-            select(game_choices.c.version, game_choices.c.seq, game_choices.c.choices)
+            select(game_choices.c.version, game_choices.c.seq, game_choices.c.choices, game_choices.c.undoes)
             .where(game_choices.c.game_id == game_id)
             .order_by(game_choices.c.version)
         ).all()
         return [
-            AppliedChoices(version, seq, {int(seat): c for seat, c in choices.items()})
-            for version, seq, choices in rows
+            AppliedChoices(version, seq, {int(seat): c for seat, c in choices.items()}, tuple(undoes or ()))
+            for version, seq, choices, undoes in rows
         ]
 
     def _exists(self, game_id: str) -> bool:

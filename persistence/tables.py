@@ -86,6 +86,8 @@ class GameRow(SQLModel, table=True):
     """The clock's mode, a column so that the lobby filters by it."""
     blocked: list[str] | None = _json(nullable=True)
     """Identities the host removed and blocked (``player:<id>``, ``address:<hash>``)."""
+    takebacks: dict[str, Any] | None = _json(nullable=True)
+    """Take-backs allowed, the decisions that may be taken back and the open request; None: off."""
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
 
@@ -119,6 +121,8 @@ class GameChoicesRow(SQLModel, table=True):
     version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     seq: int = Field(sa_column=Column(Integer, nullable=False))
     choices: dict[str, Any] = _json()
+    undoes: list[int] | None = _json(nullable=True)
+    """A take-back's entry (``choices`` empty): the versions of the decisions it took back."""
 
 
 class PresenceRow(SQLModel, table=True):

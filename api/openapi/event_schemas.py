@@ -55,6 +55,38 @@ PLATFORM_EVENTS: dict[str, dict[str, Any]] = {
         },
     ),
     "seat_returned": _object({"seat": SEAT}),
+    "takeback_requested": _object(
+        {
+            "seat": {**SEAT, "description": "The seat that asks to take back its latest decision."},
+            "waiting": {"type": "array", "items": SEAT, "description": "Seats that must still answer."},
+            "accepted": {"type": "array", "items": SEAT, "description": "Seats the server plays: accepted."},
+        }
+    ),
+    "takeback_accepted": _object(
+        {"seat": SEAT, "by": SEAT, "waiting": {"type": "array", "items": SEAT}},
+    ),
+    "takeback_refused": _object({"seat": SEAT, "by": SEAT}),
+    "takeback_cancelled": _object(
+        {
+            "seat": SEAT,
+            "reason": {
+                "enum": ["game_moved", "seat_quit"],
+                "description": "A choice was made before the last answer, or a seat left the game.",
+            },
+        }
+    ),
+    "taken_back": _object(
+        {
+            "seat": SEAT,
+            "undone": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "description": "The versions of the decisions taken back (the seat's and any after it).",
+            },
+            "accepted": {"type": "array", "items": SEAT, "description": "The seats that consented."},
+            "view": {"type": "object", "description": "The game as this viewer sees it now."},
+        }
+    ),
 }
 """Platform events of one shape in every game (``game_over``, ``choice_applied`` and
 ``choice_sealed`` carry game-specific data and are drafted per game, then completed here)."""

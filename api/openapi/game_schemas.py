@@ -227,6 +227,10 @@ def draft(
         "$ref": f"#/components/schemas/{name}Choice",
         "description": "The sealed choice: only in its own seat's view.",
     }
+    event_of["taken_back"]["properties"]["view"] = {
+        "$ref": f"#/components/schemas/{name}View",
+        "description": "The game as this viewer sees it after the take-back: replace the state with it.",
+    }
     view_of = view.schema(words)
     for path, schema in UNSEEN.get(slug, {}).items():
         part, *keys = path.split("/")

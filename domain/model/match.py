@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import copy
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypedDict
 
-from domain.engine import JSON, Choice, Decision, Event, GameEngine, event_for, find_listed_choice, same_json
+from domain.engine import (
+    JSON,
+    Choice,
+    Decision,
+    Event,
+    GameEngine,
+    TakeBackRules,
+    event_for,
+    find_listed_choice,
+    same_json,
+)
 from domain.errors import (
     Detail,
     GameFull,
@@ -24,16 +34,27 @@ from domain.errors import (
     GameNotInProgress,
     GameOver,
     IllegalChoice,
+    NoTakeBackRequest,
     NotEnoughPlayers,
+    NothingToTakeBack,
     NotYourDecision,
     RematchExists,
     SeatBlocked,
     SeatNotFound,
     SeatResigned,
     StaleDecision,
+    TakeBackPending,
+    TakeBacksOff,
 )
 from domain.model.clocks import Timing
 from domain.model.seeding import SEED_MODE_SERVER, rng_for_seed
+from domain.model.takebacks import (
+    TAKEBACK_EVENT_TYPES,
+    ClockReading,
+    TakeBackPoint,
+    TakeBackRequest,
+    TakeBacks,
+)
 
 RESERVED_EVENT_TYPES = frozenset(
     {
@@ -47,6 +68,7 @@ RESERVED_EVENT_TYPES = frozenset(
         "seat_resigned",
         "clock_expired",
         "seat_returned",
+        *TAKEBACK_EVENT_TYPES,
     }
 )
 STAND_IN_LEVEL = "random"
@@ -157,6 +179,23 @@ class AppliedChoices:
     version: int
     seq: int
     choices: dict[int, Choice]
+    undoes: tuple[int, ...] = ()
+    """A take-back's entry (its ``choices`` empty): the versions of the decisions it took back."""
+
+
+def effective_choices(log: Sequence[AppliedChoices], up_to_seq: int | None = None) -> list[AppliedChoices]:
+    """The decisions that still count after every take-back recorded up to event ``up_to_seq``
+    (all, when None), in order: what a replay from the seed applies."""
+    kept: list[AppliedChoices] = []
+    undone: set[int] = set()
+    for entry in log:
+        if up_to_seq is not None and entry.seq > up_to_seq:
+            break
+        if entry.undoes:
+            undone.update(entry.undoes)
+        else:
+            kept.append(entry)
+    return [entry for entry in kept if entry.version not in undone]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +244,10 @@ class Match:
     new_events: list[RecordedEvent] = field(default_factory=list)
     new_choices: list[AppliedChoices] = field(default_factory=list)
     """Choices applied since loading, stored with the events: what a replay re-applies."""
+    takebacks: TakeBacks = field(default_factory=TakeBacks)
+    """Whether take-backs are allowed, what may be taken back, the open request."""
+    takeback_rules: TakeBackRules | None = None
+    """The game's own rules of what a decision revealed (its ``HostedGame.takebacks``)."""
 
     @property
     def game_type(self) -> str:
@@ -379,7 +422,7 @@ class Match:
         self._guard_playable()
         self._guard_not_quit(seat)
         self.seats[seat].stand_in = "resigned"
-        return self._record([Event("seat_resigned", {"seat": seat})])
+        return self._record([Event("seat_resigned", {"seat": seat}), *self._cancel_request("seat_quit")])
 
     def expire_clock(self, seat: int, action: str) -> list[RecordedEvent]:
         """The seat's clock ran out: a bot plays for it until it returns, or it forfeits."""
@@ -389,7 +432,7 @@ class Match:
         data: dict[str, JSON] = {"seat": seat, "action": action}
         if action == "bot":
             data["until"] = "return"
-        return self._record([Event("clock_expired", data)])
+        return self._record([Event("clock_expired", data), *self._cancel_request("seat_quit")])
 
     def lapse(self, seat: int, lapses: int) -> list[RecordedEvent]:
         """The seat's clock ran out, not for the first times in a row: the stand-in bot plays this
@@ -514,6 +557,7 @@ class Match:
             )
 
     def _seal(self, decision: Decision, seat: int, choice: Choice) -> SubmitResult:
+        cancelled = self._cancel_request("game_moved")
         replaced = seat in self.sealed
         self.sealed[seat] = choice
         sealed_seats = sorted(self.sealed)
@@ -527,25 +571,171 @@ class Match:
             {seat: {"choice": choice, "replaced": replaced}},
         )
         if any(s not in self.sealed for s in decision.seats):
-            recorded = self._record([sealed_event])
+            recorded = self._record([sealed_event, *cancelled])
             self.sealed_versions[seat] = self.version
             return SubmitResult("sealed", self.version, tuple(recorded))
         sealed, self.sealed = self.sealed, {}
-        return self._apply(decision, sealed, prefix=[sealed_event])
+        return self._apply(decision, sealed, prefix=[sealed_event, *cancelled])
 
     def _apply(
         self, decision: Decision, choices: Mapping[int, Choice], prefix: list[Event] | None = None
     ) -> SubmitResult:
-        events = [*(prefix or []), *self.engine.apply(self.state, choices)]
+        clocks = self._clock_readings() if self._takebacks_kept else None
+        applied = self.engine.apply(self.state, choices)
+        events = [*(prefix or []), *applied]
         if not events:
             # A choice that changes nothing on the table (a Carcassonne figure not placed) still
             # passes the decision on: record it, so that every change reaches live followers and
             # the next seat learns from an event that it is asked (with its ``next``).
             events = [Event("choice_applied", {"seat": min(choices), "decision": decision.kind})]
+        events.extend(self._cancel_request("game_moved"))
         recorded = self._record(events, self._finish_if_over())
         self._decision_moved()
         self.new_choices.append(AppliedChoices(self.version, self.last_seq, dict(choices)))
+        if clocks is not None:
+            self._note_takeback_point(decision, choices, applied, clocks)
         return SubmitResult("applied", self.version, tuple(recorded))
+
+    # -- take-backs (domain.model.takebacks) -----------------------------------------------------
+
+    @property
+    def _takebacks_kept(self) -> bool:
+        return self.takebacks.allowed and self.takeback_rules is not None
+
+    def _clock_readings(self) -> dict[int, ClockReading]:
+        return {seat: ClockReading(c.used, c.bank, c.lapses) for seat, c in self.timing.seats.items()}
+
+    def _note_takeback_point(
+        self,
+        decision: Decision,
+        choices: Mapping[int, Choice],
+        applied: list[Event],
+        clocks: dict[int, ClockReading],
+    ) -> None:
+        """Keep the decision just applied as one a seat may take back, unless it revealed
+        something (then nothing before it can be taken back either) or ended the game."""
+        points = self.takebacks.points
+        assert self.takeback_rules is not None
+        if self.is_over or self.takeback_rules.revealed(decision, applied):
+            points.clear()
+            return
+        points.append(TakeBackPoint(self.version, tuple(sorted(choices)), not decision.simultaneous, clocks))
+
+    def _cancel_request(self, reason: str) -> list[Event]:
+        """The open request ends unanswered: the game moved on (a choice was made, so it no longer
+        says what it would take back), or a seat left the game."""
+        request = self.takebacks.request
+        if request is None:
+            return []
+        self.takebacks.request = None
+        return [Event("takeback_cancelled", {"seat": request.seat, "reason": reason})]
+
+    def takeback_request(self) -> TakeBackRequest | None:
+        return self.takebacks.request
+
+    def can_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may ask to take back a decision now (asking may still need consent)."""
+        if seat is None or self.status is not MatchStatus.IN_PROGRESS or not self._takebacks_kept:
+            return False
+        if self.takebacks.request is not None or self.seats[seat].has_quit:
+            return False
+        return self.takebacks.target_of(seat) is not None
+
+    def request_takeback(
+        self, seat: int, history: Callable[[], Sequence[AppliedChoices]]
+    ) -> list[RecordedEvent]:
+        """``seat`` takes back its latest decision: at once when nobody else decided since (or
+        only seats the server plays), else as a request the others answer. ``history``: the
+        recorded choices, read only when the decision is taken back."""
+        self._guard_playable()
+        self._guard_not_quit(seat)
+        takebacks = self.takebacks
+        if not self._takebacks_kept:
+            raise TakeBacksOff("game {game} was created without take-backs", game=self.id)
+        if takebacks.request is not None:
+            raise TakeBackPending(
+                "seat {seat} already asked to take back a decision; waiting for seat(s) {waiting}",
+                seat=takebacks.request.seat,
+                waiting=takebacks.request.waiting,
+            )
+        index = takebacks.target_of(seat)
+        if index is None:
+            raise NothingToTakeBack(
+                "seat {seat} has no decision to take back: none since something hidden was revealed "
+                "(a card or tile drawn, sealed choices opened)",
+                seat=seat,
+            )
+        others = (takebacks.deciders_since(index) | set(self.sealed)) - {seat}
+        waiting = sorted(s for s in others if not self.seats[s].plays_itself)
+        accepted = sorted(others - set(waiting))
+        if not waiting:
+            return self._take_back(seat, index, history, accepted)
+        request = TakeBackRequest(seat, takebacks.points[index].version, waiting, accepted)
+        takebacks.request = request
+        return self._record([Event("takeback_requested", request.public())])
+
+    def answer_takeback(
+        self, seat: int, accept: bool, history: Callable[[], Sequence[AppliedChoices]]
+    ) -> list[RecordedEvent]:
+        """A seat asked to consent accepts or refuses; the last acceptance takes the decision back."""
+        self._guard_playable()
+        request = self.takebacks.request
+        if request is None or seat not in request.waiting:
+            raise NoTakeBackRequest("no take-back request waits for seat {seat}'s answer", seat=seat)
+        if not accept:
+            self.takebacks.request = None
+            return self._record([Event("takeback_refused", {"seat": request.seat, "by": seat})])
+        request.waiting.remove(seat)
+        request.accepted.append(seat)
+        accepted = Event(
+            "takeback_accepted", {"seat": request.seat, "by": seat, "waiting": list(request.waiting)}
+        )
+        if request.waiting:
+            return self._record([accepted])
+        index = next(i for i, p in enumerate(self.takebacks.points) if p.version == request.version)
+        return self._take_back(request.seat, index, history, sorted(request.accepted), [accepted])
+
+    def _take_back(
+        self,
+        seat: int,
+        index: int,
+        history: Callable[[], Sequence[AppliedChoices]],
+        accepted: list[int],
+        prefix: Sequence[Event] = (),
+    ) -> list[RecordedEvent]:
+        """Replay the game from its seed without the decisions from ``index`` on; the clocks read
+        what they read when the first of them was asked."""
+        points = self.takebacks.points
+        undone = [point.version for point in points[index:]]
+        kept = [a for a in effective_choices([*history(), *self.new_choices]) if a.version not in undone]
+        state, _ = self.engine.setup(len(self.seats), self.options, rng_for_seed(self.seed))
+        for applied in kept:
+            self.engine.apply(state, applied.choices)
+        self.state = state
+        self.sealed.clear()
+        self._restore_clocks(points[index].clocks)
+        del points[index:]
+        self.takebacks.request = None
+        data: dict[str, JSON] = {
+            "seat": seat,
+            "undone": undone,
+            "accepted": accepted,
+            "view": self.engine.view(state, None),
+        }
+        private = {s.index: {"view": self.engine.view(state, s.index)} for s in self.seats}
+        recorded = self._record([*prefix, Event("taken_back", data, private)])
+        self._decision_moved()
+        self.new_choices.append(AppliedChoices(self.version, self.last_seq, {}, tuple(undone)))
+        return recorded
+
+    def _restore_clocks(self, readings: Mapping[int, ClockReading]) -> None:
+        """Every clock as it read then; the clocks of the seats now awaited start again when the
+        match is saved (``Timing.track``)."""
+        fresh_bank = self.timing.settings.seconds if self.timing.settings.mode == "fischer" else None
+        for seat, clock in self.timing.seats.items():
+            reading = readings.get(seat, ClockReading(0.0, fresh_bank, 0))
+            clock.used, clock.bank, clock.lapses = reading.used, reading.bank, reading.lapses
+            clock.since = clock.deadline = None
 
     def _decision_moved(self) -> None:
         """The engine's state changed: every seat's decision is a new one."""

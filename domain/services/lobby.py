@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from domain.engine import JSON
-from domain.errors import InvalidSeed, TooManyListedGames, VersionConflict
+from domain.errors import InvalidOptions, InvalidSeed, TooManyListedGames, VersionConflict
 from domain.model.clocks import ClockSettings, Timing, inactivity_limited
 from domain.model.idempotency import (
     check_token_key,
@@ -27,6 +27,7 @@ from domain.model.seeding import (
     new_salt,
     new_seed,
 )
+from domain.model.takebacks import TakeBacks, default_allowed
 from domain.model.tokens import hash_token, new_token
 from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
@@ -61,13 +62,17 @@ class LobbyService:
         caller: str = "",
         creator_id: str | None = None,
         address: str | None = None,
+        takebacks: bool | None = None,
     ) -> Created:
         """A new lobby. Giving a seed selects the open ``host`` seed mode; otherwise the server
         draws the seed. Either way a server salt keeps the published commitment unguessable.
         An idempotency key is remembered per ``caller`` (see ``domain.model.idempotency``).
         A public game created by a player (``creator_id``) is listed in the lobby, within the
-        caps on open listed lobbies per player and per client ``address``."""
-        engine = self.core.registry.get(game_type)
+        caps on open listed lobbies per player and per client ``address``. ``takebacks``: whether
+        a seat may take back a decision (None: ``default_allowed``, off for a game that may be
+        rated)."""
+        hosted = self.core.registry.game(game_type)
+        engine = hosted.engine
         resolved = engine.meta.resolve_options(options)
         clock_settings = ClockSettings.parse(clock)
         mode = seed_mode or (SEED_MODE_HOST if seed is not None else SEED_MODE_SERVER)
@@ -86,11 +91,25 @@ class LobbyService:
                 field="seed_mode",
                 seed_mode="host",
             )
+        if takebacks and hosted.takebacks is None:
+            raise InvalidOptions("{type} has no take-backs", type=game_type)
+        allowed = (
+            default_allowed(clock_settings.runs and mode == SEED_MODE_SERVER)
+            if takebacks is None
+            else takebacks
+        )
         key, request = None, ""
         if idempotency_key is not None:
             key = check_token_key(idempotency_key)
             request = fingerprint(
-                {"type": game_type, "options": options, "seed": seed, "mode": mode, "private": private}
+                {
+                    "type": game_type,
+                    "options": options,
+                    "seed": seed,
+                    "mode": mode,
+                    "private": private,
+                    **({"takebacks": takebacks} if takebacks is not None else {}),
+                }
             )
             earlier = self._created_earlier(key, caller, request)
             if earlier is not None:
@@ -117,6 +136,8 @@ class LobbyService:
             invite_code_hash=hash_token(invite_code) if invite_code else None,
             creator_id=creator_id,
             creator_address=hash_token(address) if address is not None else None,
+            takebacks=TakeBacks(allowed and hosted.takebacks is not None),
+            takeback_rules=hosted.takebacks,
         )
         try:
             with self.core.uow() as uow:

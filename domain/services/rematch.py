@@ -8,6 +8,7 @@ from domain.errors import Unauthorized
 from domain.model.clocks import Timing
 from domain.model.match import Match
 from domain.model.seeding import SEED_MODE_SERVER, commitment, new_salt, new_seed
+from domain.model.takebacks import TakeBacks
 from domain.model.tokens import hash_token, new_token
 from domain.services.core import ServiceCore, retrying
 from domain.services.lobby import Created
@@ -45,6 +46,8 @@ class RematchService:
                     private=previous.private,
                     invite_code_hash=previous.invite_code_hash,
                     timing=Timing(previous.timing.settings),
+                    takebacks=TakeBacks(previous.takebacks.allowed),
+                    takeback_rules=previous.takeback_rules,
                 )
                 previous.link_rematch(match.id)
                 match.offer_seats_of(previous)

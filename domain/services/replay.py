@@ -2,7 +2,8 @@
 
 Nothing of the stored state is used: the engine is set up again from the revealed seed and every
 recorded decision is applied again in order, which is also the proof that the published seed and
-the recorded choices determine the game (``matches_final_state``).
+the recorded choices determine the game (``matches_final_state``). A decision taken back
+(``domain.model.takebacks``) is applied at the moments before its take-back, and not after.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 from domain.engine import JSON
 from domain.errors import GameNotFinished, SeatNotFound
-from domain.model.match import ShownEvent
+from domain.model.match import ShownEvent, effective_choices
 from domain.model.seeding import rng_for_seed
 from domain.services.core import ServiceCore
 
@@ -54,9 +55,7 @@ class ReplayService:
         state = None
         if started is not None:
             state, _ = engine.setup(len(match.seats), match.options, rng_for_seed(match.seed))
-            for decision in applied:
-                if decision.seq > at:
-                    break
+            for decision in effective_choices(applied, at):
                 engine.apply(state, decision.choices)
         final = at == match.last_seq
         phase = "in_progress" if started is not None else "lobby"

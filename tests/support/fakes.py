@@ -148,6 +148,7 @@ class FakeRepository:
         loaded.sealed = copy.deepcopy(match.sealed)
         loaded.sealed_versions = dict(match.sealed_versions)
         loaded.timing = copy.deepcopy(match.timing)
+        loaded.takebacks = copy.deepcopy(match.takebacks)
         loaded.state = match.engine.load(json.loads(state)) if state else None
         loaded.loaded_version = match.version
         loaded.new_events = []
@@ -167,6 +168,7 @@ class FakeRepository:
         stored.sealed = copy.deepcopy(match.sealed)
         stored.sealed_versions = dict(match.sealed_versions)
         stored.timing = copy.deepcopy(match.timing)
+        stored.takebacks = copy.deepcopy(match.takebacks)
         stored.state = None
         stored.new_events = []
         stored.new_choices = []

@@ -23,10 +23,14 @@ Rules decisions where the reference is silent or open (reference section 5 follo
   each owner once per field.
 - Tiny-city option applies to completed 2-tile cities only (2 tiles + pennants instead of double).
 - Ties: every tied seat wins (the rulebook has no tie-breaker).
+- Take-backs (issue 30; takebacks.py): laying a tile or the abbey, placing a figure and moving
+  a wagon can be taken back until the next tile is drawn (or drawn and discarded), which is the
+  only thing a decision reveals; a turn's last decision draws the next tile, so it is final.
 """
 
 from domain.games.carcassonne.catalog import CATALOG
 from domain.games.carcassonne.engine import META, CarcassonneEngine
+from domain.games.carcassonne.takebacks import TAKEBACKS
 from domain.manifest import HostedGame
 
 ENGINE = CarcassonneEngine()
@@ -37,6 +41,7 @@ GAME = HostedGame(
     search=ENGINE.search_hooks,
     check_invariants=ENGINE.check_invariants,
     copy_state=ENGINE.copy_state,
+    takebacks=TAKEBACKS,
 )
 
 __all__ = ["ENGINE", "GAME", "META", "CarcassonneEngine"]

@@ -48,10 +48,15 @@ Rules decisions where the reference is silent or open (reconstructed numbers liv
   (seats with thalers); its reveal event carries "what": "bids".
 - The engine's own last event is "game_ended" (round, all_built); the platform adds
   "game_over" with the scores.
+- Take-backs (issue 30; takebacks.py): the resolution's decisions (Trader, Bricklayer,
+  Stonemason, building and payment, helpers, Worker III, Firewood) can be taken back until the
+  next reveal: the picks or Damsel bids opened, or a winter card drawn. Sealed picks are never
+  taken back (a seat may replace its sealed choice until the last one seals).
 """
 
 from domain.games.im_schutze_der_burg.catalog import CATALOG
 from domain.games.im_schutze_der_burg.engine import META, SchutzeDerBurgEngine
+from domain.games.im_schutze_der_burg.takebacks import TAKEBACKS
 from domain.manifest import HostedGame
 
 ENGINE = SchutzeDerBurgEngine()
@@ -61,6 +66,7 @@ GAME = HostedGame(
     catalog=CATALOG,
     search=ENGINE.search_hooks,
     check_invariants=ENGINE.check_invariants,
+    takebacks=TAKEBACKS,
 )
 
 __all__ = ["ENGINE", "GAME", "META", "SchutzeDerBurgEngine"]

@@ -53,10 +53,15 @@ Rules decisions taken where the reference is silent or open (its §5 decisions a
   single legal choice (including "pass" for a seat that can do nothing else) is applied at once.
 - Bids: a bidder must hold the cubes (Q10); B may only pass or match the high bid; the winner
   pays at once, player to player. The tie-break is the sum of building-tile values, then shared.
+- Take-backs (issue 30; takebacks.py): a decision can be taken back until a field tile is laid
+  from the stack, a law card is taken, played or vetoed, tiles are turned face up or swapped, or
+  the new-law spaces are refilled. A law window every asked seat passed opens nothing, but those
+  seats decided: taking back the action before it asks them to accept.
 """
 
 from domain.games.keythedral.catalog import CATALOG
 from domain.games.keythedral.engine import ENGINE, KeythedralEngine
+from domain.games.keythedral.takebacks import TAKEBACKS
 from domain.manifest import HostedGame
 
 GAME = HostedGame(
@@ -64,6 +69,7 @@ GAME = HostedGame(
     catalog=CATALOG,
     search=ENGINE.search_hooks,
     check_invariants=ENGINE.check_invariants,
+    takebacks=TAKEBACKS,
 )
 
 __all__ = ["ENGINE", "GAME", "KeythedralEngine"]
