@@ -158,7 +158,7 @@ class SeatClient:
         import websockets
         from websockets.typing import Subprotocol
 
-        url = self.base.replace("http://", "ws://") + "/graphql"
+        url = self.base.replace("http://", "ws://") + f"/graphql?game={self.game_id}"  # to its owner
         self.connection = await websockets.connect(
             url, subprotocols=[Subprotocol("graphql-transport-ws")], open_timeout=20, max_size=None
         )

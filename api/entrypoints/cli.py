@@ -49,6 +49,7 @@ def _serve(args: list[str]) -> int:
     )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # a worker: accept on this socket
     parser.add_argument("--worker-index", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--owners", help=argparse.SUPPRESS)  # a worker: the hand-off sockets' directory
     options = parser.parse_args(args)
 
     from api.app import create_app
@@ -69,7 +70,8 @@ def _serve(args: list[str]) -> int:
         workers = worker_count(options.workers)
     except ValueError as exc:
         parser.error(str(exc))
-    pin = options.pin if options.pin is not None else workers > 1
+    # A worker is pinned only when its supervisor says so (--pin).
+    pin = options.pin if options.pin is not None else workers > 1 and options.fd is None
     try:
         if options.migrate and options.fd is None:
             from persistence.migrate import migrate
@@ -87,7 +89,8 @@ def _serve(args: list[str]) -> int:
             print(f"  with {describe(workers, usable_cpus()[:workers], pin, redis)}", file=sys.stderr)
             return serve_workers(options.host, options.port, workers, pin, redis)
         if options.fd is not None:
-            serve_worker(create_app(settings), settings, options.fd, options.worker_index or 0, pin)
+            index = options.worker_index or 0
+            serve_worker(create_app(settings), settings, options.fd, index, pin, workers, options.owners)
             return 0
         if pin:
             pin_to_cpu(0)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import uvicorn
@@ -27,6 +28,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.edge.logs import configure_logging
 from api.edge.middleware import problem_body
+from api.entrypoints.owners import OwnerRouter, Serve
 from api.settings import Settings
 
 
@@ -43,6 +45,46 @@ def serve(
     configure_logging(settings.log_level)
     config = uvicorn_config(app, settings, host, port)
     AnnouncingServer(config, on_ready).run(sockets=[sock] if sock is not None else None)
+
+
+def serve_owned(
+    app: Any, settings: Settings, sock: socket.socket, slot: int, workers: int, directory: str
+) -> None:
+    """Serve ``app`` as worker ``slot`` of ``workers`` accepting on ``sock``: each connection is
+    served by the worker that owns the game it names (``api.entrypoints.owners``)."""
+    configure_logging(settings.log_level)
+    config = uvicorn_config(app, settings, "", 0)
+    timeout = settings.header_timeout_seconds
+    router = partial(OwnerRouter, sock, slot, workers, directory, peek_timeout=timeout)
+    OwningServer(config, router).run()
+
+
+class OwningServer(uvicorn.Server):
+    """uvicorn's server whose accept path is an ``OwnerRouter``: the protocol a connection gets is
+    uvicorn's own, started on the socket by whichever worker owns the connection's game."""
+
+    def __init__(self, config: uvicorn.Config, router: Callable[[Serve], OwnerRouter]) -> None:
+        super().__init__(config)
+        self.make_router = router
+        self.router: OwnerRouter | None = None
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=[])  # the app's start-up, no listener of uvicorn's own
+        if not self.started or self.should_exit:
+            return
+        config, loop = self.config, asyncio.get_running_loop()
+
+        async def serve(connection: socket.socket) -> None:
+            def protocol() -> asyncio.Protocol:
+                return config.http_protocol_class(  # type: ignore[call-arg]
+                    config=config, server_state=self.server_state, app_state=self.lifespan.state
+                )
+
+            await loop.connect_accepted_socket(protocol, connection)
+
+        self.router = self.make_router(serve)
+        await self.router.start()
+        self.servers = [self.router]  # type: ignore[list-item]  # closed by uvicorn at shutdown
 
 
 class AnnouncingServer(uvicorn.Server):

@@ -29,7 +29,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from api.entrypoints.serve import serve
+from api.entrypoints.serve import serve, serve_owned
 from api.settings import Settings
 from persistence.event_hub import EventHub
 from persistence.limits.hub import LimitHub
@@ -81,9 +81,17 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 class Supervisor:
     def __init__(
-        self, host: str, port: int, workers: int, pin: bool, extra_env: dict[str, str], module: str
+        self,
+        host: str,
+        port: int,
+        workers: int,
+        pin: bool,
+        extra_env: dict[str, str],
+        module: str,
+        owners: str,
     ) -> None:
         self.host, self.port, self.workers, self.pin = host, port, workers, pin
+        self.owners = owners
         self.extra_env = extra_env
         self.module = module
         self.sock = listening_socket(host, port)
@@ -92,7 +100,7 @@ class Supervisor:
 
     def command(self, index: int) -> list[str]:
         command = [sys.executable, "-m", self.module, "serve", "--fd", str(self.sock.fileno())]
-        command += ["--worker-index", str(index)]
+        command += ["--worker-index", str(index), "--workers", str(self.workers), "--owners", self.owners]
         if self.pin:
             command.append("--pin")
         return command
@@ -145,7 +153,7 @@ def serve_workers(
         extra_env["TABLETOP_EVENT_HUB"] = hub.path
     hub_thread.start()
     try:
-        return Supervisor(host, port, workers, pin, extra_env, module).run()
+        return Supervisor(host, port, workers, pin, extra_env, module, directory).run()
     finally:
         for stopping in (hub, limits):
             if stopping is not None:
@@ -186,10 +194,18 @@ class ParentWatch:
         os._exit(1)
 
 
-def serve_worker(app: Any, settings: Settings, fd: int, index: int, pin: bool) -> None:
-    """One worker: accept on the supervisor's socket ``fd``, pinned to its core if asked; it stops
-    when the supervisor that started it is gone."""
+def serve_worker(
+    app: Any, settings: Settings, fd: int, index: int, pin: bool, workers: int = 1, owners: str | None = None
+) -> None:
+    """Worker ``index`` of ``workers``: accept on the supervisor's socket ``fd``, pinned to its core
+    if asked; with ``owners`` (the directory of the workers' hand-off sockets) each connection is
+    served by the worker that owns its game (``api.entrypoints.owners``). It stops when the
+    supervisor that started it is gone."""
     ParentWatch(os.getppid()).start()
     if pin:
         pin_to_cpu(index)
-    serve(app, settings, "", 0, socket.socket(fileno=fd))
+    sock = socket.socket(fileno=fd)
+    if owners is None:
+        serve(app, settings, "", 0, sock)
+    else:
+        serve_owned(app, settings, sock, index, workers, owners)

@@ -80,7 +80,7 @@ async def create_started_duel(http: httpx.AsyncClient) -> tuple[str, list[str]]:
 async def follow(base: str, game_id: str, token: str) -> list[dict[str, Any]]:
     """Every event of the game as ``token``'s seat receives it live, until the stream completes."""
     received: list[dict[str, Any]] = []
-    async with graphql_socket(base, token) as socket:
+    async with graphql_socket(base, token, game=game_id) as socket:  # to the game's owner
         op = await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": 0})
         while True:
             message = await socket.receive(timeout=EVENT_TIMEOUT)

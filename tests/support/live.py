@@ -43,8 +43,12 @@ class GraphQLSocket:
 
 
 @asynccontextmanager
-async def graphql_socket(base: str, token: str | None = None) -> AsyncIterator[GraphQLSocket]:
-    url = base.replace("http://", "ws://") + "/graphql"
+async def graphql_socket(
+    base: str, token: str | None = None, game: str | None = None
+) -> AsyncIterator[GraphQLSocket]:
+    """A ``graphql-transport-ws`` connection, acknowledged; ``game``: the routing hint
+    ``/graphql?game=ID`` that takes the socket to the worker owning that game."""
+    url = base.replace("http://", "ws://") + "/graphql" + (f"?game={game}" if game else "")
     async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as connection:  # type: ignore[list-item]
         payload = {"authorization": f"Bearer {token}"} if token else {}
         await connection.send(json.dumps({"type": "connection_init", "payload": payload}))

@@ -6,6 +6,7 @@ Usage: ``python -m tests.support.serve_for_tests PORT [WORKERS]`` (several worke
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from fastapi import FastAPI
@@ -27,9 +28,15 @@ def app() -> FastAPI:
 
 def main() -> None:
     settings = Settings()
-    if sys.argv[1] == "serve":  # a worker started by serve_workers: serve --fd N --worker-index I [--pin]
-        args = sys.argv[2:]
-        serve_worker(app(), settings, int(args[1]), int(args[3]), "--pin" in args)
+    if sys.argv[1] == "serve":  # a worker started by serve_workers, with the arguments it gives
+        worker = argparse.ArgumentParser()
+        worker.add_argument("--fd", type=int)
+        worker.add_argument("--worker-index", type=int)
+        worker.add_argument("--workers", type=int)
+        worker.add_argument("--owners")
+        worker.add_argument("--pin", action="store_true")
+        args = worker.parse_args(sys.argv[2:])
+        serve_worker(app(), settings, args.fd, args.worker_index, args.pin, args.workers, args.owners)
         return
     port = int(sys.argv[1])
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1

@@ -27,7 +27,8 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
   let timer;
 
   function connect() {
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
+    // ?game= takes the socket to the worker that owns the game (README, "One owner per game").
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql?game=${encodeURIComponent(gameId)}`;
     const open = new WebSocket(url, "graphql-transport-ws");
     socket = open;
     let ended = false;

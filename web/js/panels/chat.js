@@ -58,7 +58,8 @@ function followChat({ gameId, token, after, onEntry }) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   function connect() {
-    const open = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`, "graphql-transport-ws");
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql?game=${encodeURIComponent(gameId)}`;
+    const open = new WebSocket(url, "graphql-transport-ws");
     socket = open;
     open.onopen = () => open.send(JSON.stringify({ type: "connection_init", payload: token ? { authorization: `Bearer ${token}` } : {} }));
     open.onmessage = (message) => {
