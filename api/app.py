@@ -33,7 +33,7 @@ from api.openapi import game_schemas
 from api.openapi.contract import document_contract
 from api.openapi.game_schemas import components
 from api.openapi.games import type_game_data
-from api.pages.docs import graphiql_page, install_docs
+from api.pages.docs import graphiql_page, install_docs, install_sdl
 from api.pages.web_client import install_web_client
 from api.problems.details import install_problem_handlers
 from api.rest.fast_submit import PreResolvedSubmit
@@ -144,8 +144,10 @@ def create_app(
     async def graphql_context(container: ContainerDep) -> dict[str, Container]:
         return {"container": container}
 
+    graphql_schema = build_schema(settings, limiter)
+    install_sdl(app, graphql_schema)
     graphql = GuardedGraphQLRouter(
-        build_schema(settings, limiter),
+        graphql_schema,
         context_getter=graphql_context,
         max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
         include_in_schema=False,

@@ -11,13 +11,15 @@ those folders as they are.
 
 from __future__ import annotations
 
+from hashlib import sha256
 from importlib.resources import files
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
+from strawberry import Schema
 
 ASSETS = "/docs/assets"
 SWAGGER_ASSETS = f"{ASSETS}/swagger"
@@ -81,6 +83,24 @@ def install_docs(app: FastAPI) -> None:
         app.mount(mount.rstrip("/"), StaticFiles(directory=_package_folder(STANDALONE, "static", folder)))
     graphiql = _package_folder("graphene_django_graphiql_static", "static", "graphene_django_graphiql_static")
     app.mount(GRAPHIQL_ASSETS, StaticFiles(directory=graphiql))
+
+
+SDL_PATH = "/graphql/schema.graphql"
+"""The GraphQL schema as SDL, for code generators that read a file rather than introspect."""
+
+
+def install_sdl(app: FastAPI, schema: Schema) -> None:
+    """Serve the schema the endpoint runs as SDL text (the same text as ``openapi/schema.graphql``),
+    with an ``ETag`` so a generator's cache can ask again cheaply."""
+    text = schema.as_str() + "\n"
+    tag = '"' + sha256(text.encode()).hexdigest()[:32] + '"'
+
+    @app.get(SDL_PATH, include_in_schema=False)
+    def sdl(request: Request) -> Response:
+        headers = {"ETag": tag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers=headers)
+        return PlainTextResponse(text, headers=headers)
 
 
 def graphiql_page() -> str:
