@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic
 
-from domain.bots.policies import SearchHooks
+from domain.bots.hooks import SearchHooks
 from domain.catalog import GameCatalog
 from domain.engine import GameEngine, S, TakeBackRules
 

@@ -2,8 +2,9 @@
 
 A bot only ever sees what its seat could see: its own view, the decision and its legal choices,
 and (for the search bot) states sampled by the game's ``determinize`` hook, which resamples
-everything hidden from that seat. Levels: ``random`` (uniform among legal choices) and ``greedy``
-(short Monte Carlo search over sampled states, scored by the game's evaluation).
+everything hidden from that seat. Levels: ``random`` (uniform among legal choices), ``greedy``
+(short Monte Carlo search over sampled states, scored by the game's evaluation) and ``strong``
+(information-set Monte Carlo tree search over the same samples, ``domain.bots.search``).
 """
 
 from __future__ import annotations

@@ -1,40 +1,19 @@
-"""Bot policies, and the hooks a game provides so the stronger bot can search."""
+"""Bot policies: the levels a host can seat, and how each one picks a choice."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from domain.engine import Choice, Decision, GameEngine, S
+from domain.bots.hooks import SearchHooks
+from domain.bots.search import SearchBudget, search
+from domain.engine import Choice, Decision, GameEngine
 from domain.errors import UnknownBotLevel
 
-BOT_LEVELS = ("random", "greedy")
-
-
-class SearchHooks(Protocol[S]):
-    """What a game offers the search bot (a field of its ``HostedGame``). ``determinize`` and
-    ``evaluate`` must respect hidden information; a game's hooks subclass this protocol to inherit
-    the search's defaults for the rest."""
-
-    samples: int = 3
-    """Sampled states per decision."""
-    max_candidates: int = 48
-    """Choices tried per decision (a random sample of them when there are more)."""
-
-    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
-        """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""
-        ...
-
-    def evaluate(self, state: S, seat: int) -> float:
-        """How good ``state`` is for ``seat`` (higher is better), from a determinized state."""
-        ...
-
-    def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
-        """The choices the search considers: all of them, unless a game leaves some out (a
-        choice that only steps back, say, which a one-step search could repeat for ever)."""
-        return choices
+BOT_LEVELS = ("random", "greedy", "strong")
+"""Weakest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +52,25 @@ def validate_level(level: str) -> str:
     return level
 
 
-def choose(level: str, context: BotContext, rng: random.Random) -> Choice:
-    if level == "greedy" and context.hooks is not None and context.sample_state is not None:
+def choose(level: str, context: BotContext, rng: random.Random, budget: SearchBudget | None = None) -> Choice:
+    """The pick of a bot of ``level``; ``budget`` bounds the strong level's search (its default
+    iterations when None). A game without search hooks gets random picks at every level."""
+    if context.hooks is None or context.sample_state is None:
+        return rng.choice(context.choices)
+    if level == "greedy":
         return _search(context, rng)
+    if level == "strong":
+        found = search(
+            context.engine,
+            context.hooks,
+            context.seat,
+            context.decision,
+            context.choices,
+            context.sample_state,
+            rng,
+            budget or SearchBudget(),
+        )
+        return found.choice
     return rng.choice(context.choices)
 
 

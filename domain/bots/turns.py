@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.bots.policies import SearchHooks, choose, context_for
+from domain.bots.hooks import SearchHooks
+from domain.bots.policies import choose, context_for
 from domain.engine import Choice
 from domain.model.match import Match
 from domain.model.seeding import rng_for_bot

@@ -80,7 +80,7 @@ def test_graphql_game_type_has_the_same_static_data(client: TestClient) -> None:
 
 def test_bot_levels_and_option_labels_are_discoverable_in_the_language_asked(client: TestClient) -> None:
     rest = client.get("/v1/game-types/carcassonne?lang=de").json()
-    assert [b["level"] for b in rest["bot_levels"]] == ["random", "greedy"]
+    assert [b["level"] for b in rest["bot_levels"]] == ["random", "greedy", "strong"]
     assert rest["bot_levels"][0]["name"] == "Zufall" and rest["bot_levels"][1]["description"]
     labels = {o["name"]: o["label"] for o in rest["options"]}
     assert labels["farm_scoring"] == "Wiesenwertung" and all(labels.values())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from domain.bots.policies import SearchHooks
+from domain.bots.hooks import SearchHooks
 from domain.games.carcassonne.board import find, neighbours_filled, tile_count
 from domain.games.carcassonne.scoring import feature_value, majority
 from domain.games.carcassonne.state import (
@@ -64,6 +64,10 @@ class CarcassonneSearchHooks(SearchHooks[State]):
 
     samples = 1
     max_candidates = 48
+    value_scale = 8.0
+
+    def copy(self, state: State) -> State:
+        return copy_state(state)
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy whose pile holds the unseen tiles in an order drawn from ``rng``."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from domain.bots.policies import SearchHooks
+from domain.bots.hooks import SearchHooks
 from domain.engine import Choice, Decision
 from domain.games.im_schutze_der_burg import flow
 from domain.games.im_schutze_der_burg.building import BACK, PAYMENTS_LISTED_MAX, payment_choices
@@ -38,10 +38,15 @@ _POST_YIELD = tuple((YIELD[k] - 1) * RESOURCE_VALUE[k] for k in range(5))
 
 
 class SchutzeDerBurgSearchHooks(SearchHooks[State]):
-    """``determinize``, ``evaluate`` and ``worth_trying`` for ``domain.bots.policies`` (greedy)."""
+    """``determinize``, ``evaluate``, ``copy`` and ``worth_trying`` for ``domain.bots`` (greedy, strong)."""
 
     # Every payment of a building is tried, so the cheapest one (listed first) always is.
     max_candidates = PAYMENTS_LISTED_MAX + 2
+
+    value_scale = 4.0
+
+    def copy(self, state: State) -> State:
+        return load_state(dump_state(state))
 
     def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
         """Every choice but ``back``: undoing a building choice only helps a person who erred,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from domain.bots.policies import SearchHooks
+from domain.bots.hooks import SearchHooks
 from domain.games.keythedral import market
 from domain.games.keythedral.data import (
     BLACK,
@@ -31,7 +31,7 @@ from domain.games.keythedral.data import (
     TILES,
     TRADER_PRICE,
 )
-from domain.games.keythedral.flow import STEPS, advance
+from domain.games.keythedral.flow import STEPS, advance, rebuild_pending
 from domain.games.keythedral.state import Frame, Pending, State, clone_state
 
 # Heuristic weights, in points. A house sends a second worker each round: a constant worth (one
@@ -52,7 +52,14 @@ SURPLUS_WEIGHT = 0.5
 
 
 class KeythedralSearchHooks(SearchHooks[State]):
-    """``determinize`` and ``evaluate`` for ``domain.bots.policies`` (the greedy level)."""
+    """``determinize``, ``evaluate`` and ``copy`` for ``domain.bots`` (the greedy and strong levels)."""
+
+    value_scale = 4.0
+
+    def copy(self, state: State) -> State:
+        st = clone_state(state)
+        rebuild_pending(st)
+        return st
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy with everything hidden from ``seat`` redrawn from the public pools.

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from domain.bots import BotContext, choose
-from domain.bots.policies import SearchHooks
+from domain.bots.hooks import SearchHooks
+from domain.bots.search import SearchBudget, SearchResult, search
 from domain.games.im_schutze_der_burg.choices import pick_choices, picked_cards
 from domain.games.im_schutze_der_burg.data import PLAYER_COUNTS
 from domain.games.im_schutze_der_burg.state import State
@@ -148,3 +149,38 @@ def test_greedy_bot_outscores_random_players() -> None:
         assert outcome is not None
         totals = [totals[i] + outcome.scores[i] for i in range(2)]
     assert totals[0] > totals[1] * 1.3
+
+
+def _strong(s: State, seat: int, seed: int) -> SearchResult:
+    decision = E.decision(s)
+    assert decision is not None
+    return search(
+        E,
+        HOOKS,
+        seat,
+        decision,
+        E.legal_choices(s, seat),
+        lambda rng: HOOKS.determinize(s, seat, rng),
+        random.Random(seed),
+        SearchBudget(iterations=60),
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_strong_decides_alike_when_only_hidden_cards_and_the_winter_deck_differ(players: int) -> None:
+    s = _sealed_winter_step(players)
+    decision = E.decision(s)
+    assert decision is not None
+    seat = decision.seats[0]
+    per_seat = PLAYER_COUNTS[players].picks
+    other = E.load(E.dump(s))
+    other.winter_deck.reverse()
+    for victim in range(players):
+        if victim != seat:
+            options = [sorted(picked_cards(c)) for c in pick_choices(other.hand[victim], per_seat)]
+            other.picks[victim] = next((p for p in options if p != s.picks[victim]), s.picks[victim])
+    assert E.dump(other) != E.dump(s)
+    assert E.view(other, seat) == E.view(s, seat)
+    first, second = _strong(s, seat, 3), _strong(other, seat, 3)
+    assert first.choice == second.choice and first.visits == second.visits
+    assert first.iterations == 60

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from domain.bots.policies import BotContext, choose
+from domain.bots.search import SearchBudget, SearchResult, search
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import TILES
 from domain.games.keythedral.state import State, clone_state
@@ -191,3 +192,51 @@ def test_greedy_beats_random_and_ends_the_game_normally() -> None:
         state, scores = _greedy_game(2, seed, ["greedy", "random"])
         assert not state.abnormal
         assert scores[0] > scores[1]
+
+
+def _hidden_twin(players: int, seed: int) -> tuple[State, State, int]:
+    """A state, and one that differs from it only in what its deciding seat cannot see (two
+    other screens' colours, the law deck's order, a face-down tile, the Change-of-Style seed)."""
+    for state in _states(players, seed)[5:]:
+        seat = ENGINE.decision(state).seats[0]  # type: ignore[union-attr]
+        a, b = [s for s in range(players) if s != seat][:2]
+        pairs = [
+            (c, d) for c in range(8) for d in range(8) if c != d and state.cubes[a][c] and state.cubes[b][d]
+        ]
+        if pairs and len(ENGINE.legal_choices(state, seat)) > 1:
+            break
+    colour, swap = pairs[0]
+    other = clone_state(state)
+    other.pending = state.pending
+    other.cubes[a][colour] -= 1
+    other.cubes[a][swap] += 1
+    other.cubes[b][swap] -= 1
+    other.cubes[b][colour] += 1
+    other.deck.reverse()
+    other.seed += 1
+    assert ENGINE.check_invariants(other) == []
+    return state, other, seat
+
+
+def _strong(state: State, seat: int, seed: int) -> SearchResult:
+    decision = ENGINE.decision(state)
+    assert decision is not None
+    return search(
+        ENGINE,
+        HOOKS,
+        seat,
+        decision,
+        ENGINE.legal_choices(state, seat),
+        lambda rng: HOOKS.determinize(state, seat, rng),
+        random.Random(seed),
+        SearchBudget(iterations=60),
+    )
+
+
+def test_strong_decides_alike_when_only_hidden_information_differs() -> None:
+    state, other, seat = _hidden_twin(4, 9)
+    assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
+    assert ENGINE.dump(other) != ENGINE.dump(state)
+    first, second = _strong(state, seat, 4), _strong(other, seat, 4)
+    assert first.choice == second.choice and first.visits == second.visits
+    assert first.iterations == 60

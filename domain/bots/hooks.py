@@ -1,0 +1,39 @@
+"""The hooks a game provides so the bots can search: a field of its ``HostedGame``."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from domain.engine import Choice, Decision, S
+
+
+class SearchHooks(Protocol[S]):
+    """What a game offers the search bots (a field of its ``HostedGame``). ``determinize`` and
+    ``evaluate`` must respect hidden information; a game's hooks subclass this protocol to inherit
+    the search's defaults for the rest."""
+
+    samples: int = 3
+    """Sampled states per decision (greedy)."""
+    max_candidates: int = 48
+    """Choices tried per decision (greedy: a random sample of them when there are more)."""
+    value_scale: float = 5.0
+    """A lead, in the unit of ``evaluate``, that makes a seat about three times as likely to win as
+    to lose (strong: the search turns leads into values in [0, 1] with it)."""
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""
+        ...
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """How good ``state`` is for ``seat`` (higher is better), from a determinized state."""
+        ...
+
+    def copy(self, state: S) -> S:
+        """An independent copy of a (determinized) state, for the search to play on."""
+        ...
+
+    def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
+        """The choices the search considers: all of them, unless a game leaves some out (a
+        choice that only steps back, say, which a one-step search could repeat for ever)."""
+        return choices
