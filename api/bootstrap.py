@@ -175,7 +175,7 @@ def build_container(
         guard,
         PresenceService(core, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
         StandingService(core),
-        ChatService(core, units, broker, core.clock),
+        ChatService(core, units, broker, core.clock, settings.max_chat_entries),
         committer,
         metrics,
     )

@@ -107,6 +107,9 @@ class Settings(BaseSettings):
     max_websockets: int = Field(
         1000, ge=1, description="Open websockets per server (all its worker processes together)."
     )
+    max_chat_entries: int = Field(
+        5000, ge=1, description="Entries one game's chat stores at most; then posts answer chat_full."
+    )
     websocket_compression: bool = Field(
         False, description="Offer per-message deflate on websockets (CPU for bandwidth; off)."
     )

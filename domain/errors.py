@@ -55,7 +55,7 @@ FIELDS: dict[str, Field] = {
     "games": Field(unit="games"), "min_distinct": Field("at_least"), "min_bits": Field("at_least"),
     "deadline_s": Field(unit="s"), "timeout_s": Field(unit="s"), "requests": Field(unit="requests"),
     "levels": Field(unit="levels"), "max_levels": Field("at_most", "levels"), "fields": Field(unit="fields"),
-    "aliases": Field(unit="aliases"),
+    "aliases": Field(unit="aliases"), "max_entries": Field("at_most", "entries"),
     # words of the English sentence, not values at fault
     "what": Field(in_translation=False), "whose": Field(in_translation=False),
     "unicode_name": Field(in_translation=False),
@@ -353,6 +353,13 @@ class InvalidChatMessage(DomainError):
 class ChatMuted(DomainError):
     code = "chat_muted"
     status = 403
+
+
+class ChatFull(DomainError):
+    """The game's chat holds as many entries as one chat may: nothing more is stored."""
+
+    code = "chat_full"
+    status = 409
 
 
 class ChatRateLimited(DomainError):

@@ -10,7 +10,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from domain.model.chat import MESSAGE, ChatEntry
+from domain.model.chat import WRITTEN_BY_SEAT, ChatEntry
 from domain.ports.chat import SeqTaken
 from persistence.mapping import as_utc
 from persistence.tables import chat_entries, chat_hides, chat_mutes
@@ -28,15 +28,22 @@ class SqlChatRepository:
     def __init__(self, session: Session, before_write: Callable[[], None]) -> None:
         self.session = session
         self._before_write = before_write
+        self._locked: set[str] = set()
+
+    def lock(self, game_id: str) -> None:
+        """Take the lock of this game's chat, held to the end of the transaction: SQLite's write
+        lock, or on PostgreSQL a transaction-level advisory lock for this chat alone (game moves
+        never wait on it). Taking it again in the same transaction is free."""
+        self._before_write()
+        if self.session.get_bind().dialect.name == "postgresql" and game_id not in self._locked:
+            self.session.execute(select(func.pg_advisory_xact_lock(_lock_key(game_id))))
+            self._locked.add(game_id)
 
     def next_seq(self, game_id: str) -> int:
-        """Read under a lock held to the end of the transaction, so no other writer of this
-        game's chat reads the same one: SQLite's write lock, or on PostgreSQL a transaction-level
-        advisory lock for this chat alone (game moves never wait on it). Should two writers still
-        meet, the primary key lets one in and sends the other back (``SeqTaken``) to try again."""
-        self._before_write()
-        if self.session.get_bind().dialect.name == "postgresql":
-            self.session.execute(select(func.pg_advisory_xact_lock(_lock_key(game_id))))
+        """Read under the chat's lock, so no other writer of this game's chat reads the same one.
+        Should two writers still meet, the primary key lets one in and sends the other back
+        (``SeqTaken``) to try again."""
+        self.lock(game_id)
         return self.last_seq(game_id) + 1
 
     def last_seq(self, game_id: str) -> int:
@@ -89,7 +96,7 @@ class SqlChatRepository:
             select(chat_entries.c.created_at).where(
                 chat_entries.c.game_id == game_id,
                 chat_entries.c.seat == seat,
-                chat_entries.c.kind == MESSAGE,
+                chat_entries.c.kind.in_(WRITTEN_BY_SEAT),
                 chat_entries.c.created_at > as_utc(since),
             )
         )

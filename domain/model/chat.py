@@ -17,7 +17,8 @@ no control characters (no newlines: one message is one line), no bidi overrides 
 zero-width characters (except a joiner inside an emoji sequence), no private-use or unassigned
 code points, at most a few combining marks in a row; it is NFC-normalised (not NFKC: full-width
 and compatibility letters are the writer's to choose) and at most ``MAX_MESSAGE_LENGTH``
-characters. A seat writes at most ``BURST`` messages in any ``BURST_WINDOW``.
+characters. A seat writes at most ``BURST`` entries in any ``BURST_WINDOW`` (counted under the
+chat's lock, so simultaneous posts count each other), and a chat holds at most ``MAX_ENTRIES``.
 
 Each game has its own chat sequence (``seq`` 1, 2, ... with no gap in storage), so a reader
 resumes after the last entry it has. Chat never touches the match: no version, no game event, no
@@ -39,6 +40,9 @@ from domain.model.names import MAX_COMBINING_RUN, refuse_invisible
 MAX_MESSAGE_LENGTH = 500
 BURST = 5
 BURST_WINDOW = timedelta(seconds=10)
+"""A seat writes at most ``BURST`` entries (messages, hides and shows) in any ``BURST_WINDOW``."""
+MAX_ENTRIES = 5000
+"""What one game's chat stores at most (``TABLETOP_MAX_CHAT_ENTRIES``): then it is full."""
 
 PHRASES: tuple[str, ...] = (
     "hello",
@@ -62,18 +66,28 @@ SHOWN = "shown"
 KINDS = (MESSAGE, MUTED, UNMUTED, HIDDEN, SHOWN)
 PRIVATE_KINDS = frozenset({HIDDEN, SHOWN})
 """Entries seen only by the seat that made them."""
+WRITTEN_BY_SEAT = (MESSAGE, HIDDEN, SHOWN)
+"""Entries a seat writes itself: what its rate rule counts."""
 
 MESSAGE_RULE = (
     f"1 to {MAX_MESSAGE_LENGTH} characters after Unicode NFC normalisation, one line, with at least "
-    "one visible character; control, bidi, zero-width (but a joiner inside an emoji sequence), "
-    f"private-use, unassigned and blank-looking characters are refused, at most {MAX_COMBINING_RUN} "
-    "combining marks in a row"
+    "one visible character (a letter, digit, punctuation mark or symbol); control, bidi, zero-width "
+    "(but a joiner inside an emoji sequence, and the tags of an emoji flag), private-use, "
+    "unassigned and blank-looking characters are refused, a variation selector only directly after "
+    f"what it varies, at most {MAX_COMBINING_RUN} combining marks in a row"
 )
 
 _ZWJ = "\u200d"
 _EMOJI_PARTS = {"So", "Sk"}
 """What a zero-width joiner may join: emoji (``So``) and their skin-tone modifiers (``Sk``)."""
 _VARIATION_SELECTORS = {"\ufe0e", "\ufe0f"}
+_BLACK_FLAG = "\U0001f3f4"
+_TAGS = range(0xE0020, 0xE007F)
+_CANCEL_TAG = "\U000e007f"
+_MAX_TAGS = 8
+"""An emoji flag of a region is the black flag, its code in tag letters (``gbsct``), a cancel tag."""
+_VISIBLE = frozenset("LNPS")
+"""The major categories that draw something: letters, digits, punctuation, symbols."""
 
 
 def clean_message(text: str) -> str:
@@ -83,10 +97,11 @@ def clean_message(text: str) -> str:
         normalised,
         "chat messages",
         InvalidChatMessage,
-        lambda text, index: text[index] == _ZWJ and _joins_emoji(text, index),
+        lambda text, index: (text[index] == _ZWJ and _joins_emoji(text, index)) or _in_flag(text, index),
     )
+    _refuse_stray_selectors(normalised)
     cleaned = " ".join(normalised.split())
-    if not cleaned:
+    if not any(unicodedata.category(char)[0] in _VISIBLE for char in cleaned):
         raise InvalidChatMessage("a chat message needs at least one visible character")
     if len(cleaned) > MAX_MESSAGE_LENGTH:
         raise InvalidChatMessage(
@@ -108,6 +123,49 @@ def _joins_emoji(text: str, index: int) -> bool:
         and after < len(text)
         and unicodedata.category(text[before]) in _EMOJI_PARTS
         and unicodedata.category(text[after]) in _EMOJI_PARTS
+    )
+
+
+def _is_selector(char: str) -> bool:
+    return "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef"
+
+
+def _refuse_stray_selectors(text: str) -> None:
+    """A variation selector picks how the character before it is drawn: one, right after a
+    visible character; alone, after a space or piled up, it only hides in the text."""
+    for index, char in enumerate(text):
+        if not _is_selector(char):
+            continue
+        before = text[index - 1] if index else ""
+        if not before or unicodedata.category(before)[0] not in _VISIBLE:
+            raise InvalidChatMessage(
+                "{what} may not contain {character} ({unicode_name}) where it varies nothing",
+                what="chat messages",
+                character=f"U+{ord(char):04X}",
+                unicode_name=unicodedata.name(char, "unnamed"),
+            )
+
+
+def _in_flag(text: str, index: int) -> bool:
+    """A tag character inside an emoji flag's tag sequence: the black flag, 1 to ``_MAX_TAGS``
+    tag letters, a cancel tag."""
+    char = text[index]
+    if ord(char) not in _TAGS and char != _CANCEL_TAG:
+        return False
+    start = index - 1 if char == _CANCEL_TAG else index
+    while start >= 0 and ord(text[start]) in _TAGS:
+        start -= 1
+    end = index
+    while end < len(text) and ord(text[end]) in _TAGS:
+        end += 1
+    tags = end - start - 1
+    return (
+        start >= 0
+        and text[start] == _BLACK_FLAG
+        and 1 <= tags <= _MAX_TAGS
+        and end < len(text)
+        and text[end] == _CANCEL_TAG
+        and (char != _CANCEL_TAG or end == index)
     )
 
 

@@ -20,15 +20,17 @@ MAX_COMBINING_RUN = 3
 NAME_RULE = (
     f"1 to {MAX_NAME_LENGTH} characters after Unicode NFKC normalisation, with at least one visible "
     "character; control, format (bidi, zero-width), surrogate, private-use, unassigned, line and "
-    f"paragraph separator and blank-looking (Hangul filler, braille blank) characters are refused, "
+    "paragraph separator and blank-looking (Hangul filler, braille blank, grapheme joiner) characters "
+    "are refused, "
     f"and at most {MAX_COMBINING_RUN} combining marks in a row. Runs of spaces become one."
 )
 """What ``clean_seat_name`` accepts, for the schemas."""
 """Marks stacked on one letter beyond this only serve to overflow the lines around them."""
 
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e"}
-"""Hangul fillers, the blank braille pattern and the Mongolian vowel separator: they draw nothing."""
+_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e", "\u034f", "\u17b4", "\u17b5"}
+"""Hangul fillers, the blank braille pattern, the Mongolian vowel separator, the combining grapheme
+joiner and the Khmer inherent vowels: they draw nothing, alone or inside a word."""
 
 
 def clean_seat_name(name: str) -> str:

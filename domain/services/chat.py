@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from domain.errors import (
+    ChatFull,
     ChatMuted,
     ChatRateLimited,
     Forbidden,
@@ -18,6 +19,7 @@ from domain.model.chat import (
     BURST,
     BURST_WINDOW,
     HIDDEN,
+    MAX_ENTRIES,
     MESSAGE,
     MUTED,
     SHOWN,
@@ -50,11 +52,13 @@ class ChatService:
         units: Callable[[], ChatUnitOfWork],
         publisher: EventPublisher,
         clock: Clock,
+        max_entries: int = MAX_ENTRIES,
     ) -> None:
         self.core = core
         self.units = units
         self.publisher = publisher
         self.clock = clock
+        self.max_entries = max_entries
 
     def reader(self, match: Match, token: str | None) -> Reader:
         """Any reader of the game reads the chat; seats (resigned ones too) write."""
@@ -73,17 +77,7 @@ class ChatService:
             seat = self._writer(reader)
             if seat in uow.chat.muted(game_id):
                 raise ChatMuted("the host muted seat {seat}: it cannot write in this game's chat", seat=seat)
-            now = self.clock.now()
-            wait = retry_after(uow.chat.message_times(game_id, seat, now - BURST_WINDOW), now)
-            if wait is not None:
-                raise ChatRateLimited(
-                    "a seat writes at most {max_messages} messages in {window_seconds:g} seconds; "
-                    "try again in {retry_s:.1f} s",
-                    retry_after=wait,
-                    max_messages=BURST,
-                    window_seconds=BURST_WINDOW.total_seconds(),
-                    retry_s=wait,
-                )
+            now = self._room(uow, game_id, seat)
             return self._add(uow, game_id, MESSAGE, now, seat=seat, text=content, phrase=code)
 
         entry, _ = self._change(game_id, token, write)
@@ -97,9 +91,10 @@ class ChatService:
             if not reader.is_host:
                 raise Forbidden("only the host's token mutes a seat")
             self._seat_of(match, seat)
+            now = self._room(uow, game_id, None)
             if not uow.chat.set_muted(game_id, seat, muted):
                 return None
-            return self._add(uow, game_id, MUTED if muted else UNMUTED, self.clock.now(), target=seat)
+            return self._add(uow, game_id, MUTED if muted else UNMUTED, now, target=seat)
 
         return self._change(game_id, token, write)[1]
 
@@ -111,10 +106,11 @@ class ChatService:
             self._seat_of(match, target)
             if target == seat:
                 raise Forbidden("a seat cannot hide its own messages")
+            now = self._room(uow, game_id, seat)
             if not uow.chat.set_hidden(game_id, seat, target, hidden):
                 return None
             kind = HIDDEN if hidden else SHOWN
-            return self._add(uow, game_id, kind, self.clock.now(), seat=seat, target=target)
+            return self._add(uow, game_id, kind, now, seat=seat, target=target)
 
         return self._change(game_id, token, write)[1]
 
@@ -146,6 +142,33 @@ class ChatService:
             return uow.chat.entries(game_id, after, limit)
 
     # -- internals --------------------------------------------------------------------------------
+
+    def _room(self, uow: ChatUnitOfWork, game_id: str, seat: int | None) -> datetime:
+        """Under the chat's lock (held to the commit, so simultaneous writers count each other):
+        the chat has room for one more entry, and ``seat`` (None: the host) has written fewer than
+        ``BURST`` entries in the last ``BURST_WINDOW``. The time the entry is written at."""
+        uow.chat.lock(game_id)
+        if uow.chat.last_seq(game_id) >= self.max_entries:
+            raise ChatFull(
+                "the chat of game {game} holds {max_entries} entries, as many as a chat may; "
+                "nothing more is stored",
+                game=game_id,
+                max_entries=self.max_entries,
+            )
+        now = self.clock.now()
+        if seat is None:
+            return now
+        wait = retry_after(uow.chat.message_times(game_id, seat, now - BURST_WINDOW), now)
+        if wait is not None:
+            raise ChatRateLimited(
+                "a seat writes at most {max_messages} entries in {window_seconds:g} seconds; "
+                "try again in {retry_s:.1f} s",
+                retry_after=wait,
+                max_messages=BURST,
+                window_seconds=BURST_WINDOW.total_seconds(),
+                retry_s=wait,
+            )
+        return now
 
     @staticmethod
     def _state(uow: ChatUnitOfWork, game_id: str, reader: Reader) -> ChatState:

@@ -11,11 +11,12 @@ from typing import Any, Self
 import pytest
 from sqlalchemy import Engine
 
-from domain.errors import ChatRateLimited
+from domain.errors import ChatFull, ChatRateLimited
 from domain.model.chat import BURST, ChatEntry, chat_channel
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.chat import ChatService
+from persistence.database import create_db_engine
 from persistence.uow import SqlUnitOfWork, SqlUnitOfWorkFactory
 from tests.support.duel_play import game_service, start_duel
 from tests.support.fakes import FakePublisher, FixedClock
@@ -53,20 +54,24 @@ def test_concurrent_posts_get_one_gap_free_sequence_and_are_published_once(
 
 
 class GatedChat:
-    """The first ``parties`` writers read the next ``seq`` without the writers' lock and wait for
-    each other, so they all read the same one (two writers meeting); later attempts are normal."""
+    """The first ``parties`` writers take no lock and read the next ``seq`` after waiting for each
+    other, so they all read the same one (two writers meeting); later attempts are normal."""
 
     def __init__(self, inner: Any, barrier: threading.Barrier, left: list[int], lock: threading.Lock) -> None:
-        self._inner, self._barrier, self._left, self._lock = inner, barrier, left, lock
+        self._inner, self._barrier = inner, barrier
+        with lock:
+            self._gated = left[0] > 0
+            left[0] -= 1
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
+    def lock(self, game_id: str) -> None:
+        if not self._gated:
+            self._inner.lock(game_id)
+
     def next_seq(self, game_id: str) -> int:
-        with self._lock:
-            gated = self._left[0] > 0
-            self._left[0] -= 1
-        if not gated:
+        if not self._gated:
             seq: int = self._inner.next_seq(game_id)
             return seq
         seq = self._inner.last_seq(game_id) + 1  # past the writers' lock: both read the same
@@ -122,3 +127,54 @@ def test_two_writers_that_read_the_same_next_seq_both_land(
     stored: list[ChatEntry] = chat.entries(duel.game_id, 0, 10)
     assert [(e.seq, e.text) for e in stored] == sorted((e.seq, e.text) for e in written)
     assert sorted(event.seq for _, events in publisher.published for event in events) == [1, 2]
+
+
+def test_simultaneous_posts_of_one_seat_keep_the_rate_rule(
+    db_engine: Engine, registry: EngineRegistry
+) -> None:
+    """20 posts of one seat sent at once through two servers on one database: exactly ``BURST``
+    are stored, the rest answer ``ChatRateLimited`` (the window is counted under the chat's lock)."""
+    first, second = db_engine, create_db_engine(db_engine.url)
+    try:
+        chats = [
+            chat_service(SqlUnitOfWorkFactory(engine, registry), registry)[0] for engine in (first, second)
+        ]
+        games = game_service(SqlUnitOfWorkFactory(first, registry), registry)
+        duel = start_duel(games)
+        gate = threading.Barrier(20, timeout=20)
+
+        def post(n: int) -> str:
+            gate.wait()
+            try:
+                chats[n % 2].post(duel.game_id, duel.tokens[0], f"burst {n}", None)
+            except ChatRateLimited:
+                return "refused"
+            return "stored"
+
+        with ThreadPoolExecutor(max_workers=20) as pool:
+            answers = list(pool.map(post, range(20)))
+        assert answers.count("stored") == BURST
+        assert answers.count("refused") == 20 - BURST
+        assert len(chats[0].entries(duel.game_id, 0, 100)) == BURST
+    finally:
+        second.dispose()
+
+
+def test_a_full_chat_stores_nothing_more_and_hides_count_in_the_rate_rule(
+    db_engine: Engine, registry: EngineRegistry
+) -> None:
+    factory = SqlUnitOfWorkFactory(db_engine, registry)
+    games = game_service(factory, registry)
+    chat = ChatService(games.core, factory, FakePublisher(), FixedClock(), max_entries=BURST + 1)
+    duel = start_duel(games, players=3)
+    for n in range(BURST - 1):
+        chat.post(duel.game_id, duel.tokens[0], f"line {n}", None)
+    chat.hide(duel.game_id, duel.tokens[0], 1, True)  # the seat's fifth entry in the window
+    with pytest.raises(ChatRateLimited):
+        chat.hide(duel.game_id, duel.tokens[0], 1, False)
+    chat.post(duel.game_id, duel.tokens[1], "the last one", None)
+    with pytest.raises(ChatFull):
+        chat.post(duel.game_id, duel.tokens[2], "one too many", None)
+    with pytest.raises(ChatFull):
+        chat.mute(duel.game_id, duel.host_token, 0, True)
+    assert [e.seq for e in chat.entries(duel.game_id, 0, 100)] == list(range(1, BURST + 2))

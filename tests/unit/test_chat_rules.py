@@ -46,6 +46,49 @@ def test_text_that_hides_misleads_or_floods_is_refused(text: str) -> None:
         clean_message(text)
 
 
+ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+"""A real emoji flag: the black flag and the tag sequence ``gbeng``, ended by a cancel tag."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u034f",  # combining grapheme joiner alone
+        "\ufe0f",  # a variation selector alone
+        "\ufe0e\ufe0f\U000e0100",
+        " \ufe0f ",
+        "\u17b4",  # Khmer inherent vowel: draws nothing
+        "\u17b5",
+        "\u0301",  # a mark on nothing
+        "pass\u034fword",  # an invisible joiner inside a word
+        "ab\u034fc\u034fd",
+        "x\ufe0f\ufe0f\ufe0f",  # selectors piled on one letter
+        "\U000e0067\U000e0062\U000e007f",  # tags with no flag to modify
+        "\U0001f3f4\U000e0067\U000e0062",  # a tag sequence without its cancel tag
+        "\U0001f3f4\U000e007f",  # a cancel tag with no tag before it
+        "hi\U000e0067\U000e007f",
+    ],
+)
+def test_text_that_renders_blank_or_hides_characters_is_refused(text: str) -> None:
+    with pytest.raises(InvalidChatMessage):
+        clean_message(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ENGLAND,
+        f"go {ENGLAND}!",
+        "\u2764\ufe0f",  # a heart in emoji presentation
+        "1\ufe0f\u20e3",  # a keycap
+        "\u8fbb\U000e0100",  # an ideographic variant
+        "\u1780\u17b6",  # Khmer with a real vowel sign
+    ],
+)
+def test_text_judged_by_what_renders_emoji_flags_and_variants_pass(text: str) -> None:
+    assert clean_message(text) == text
+
+
 def test_text_is_nfc_normalised_and_spaces_collapsed_but_compatibility_forms_kept() -> None:
     assert clean_message("  cafe\u0301   au  lait ") == "café au lait"
     assert clean_message("ｗｉｄｅ") == "ｗｉｄｅ"  # full-width is the writer's choice, unlike names

@@ -52,7 +52,7 @@ def read_chat(
     status_code=201,
     operation_id="postChatMessage",
     openapi_extra=problems(
-        *READ_PROBLEMS, "forbidden", "invalid_chat_message", "chat_muted", "chat_rate_limited"
+        *READ_PROBLEMS, "forbidden", "invalid_chat_message", "chat_muted", "chat_full", "chat_rate_limited"
     ),
 )
 def post_chat_message(
@@ -72,7 +72,7 @@ def post_chat_message(
 @router.put(
     "/{game_id}/chat/mutes/{seat}",
     operation_id="muteChatSeat",
-    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found"),
+    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found", "chat_full"),
 )
 def mute_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) -> ChatSettingsPublic:
     """Mute a seat (host token): it can no longer write here. Everyone sees a `muted` entry."""
@@ -82,7 +82,7 @@ def mute_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) -> C
 @router.delete(
     "/{game_id}/chat/mutes/{seat}",
     operation_id="unmuteChatSeat",
-    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found"),
+    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found", "chat_full"),
 )
 def unmute_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) -> ChatSettingsPublic:
     """Let a muted seat write again (host token)."""
@@ -92,7 +92,7 @@ def unmute_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) ->
 @router.put(
     "/{game_id}/chat/hidden/{seat}",
     operation_id="hideChatSeat",
-    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found"),
+    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found", "chat_full", "chat_rate_limited"),
 )
 def hide_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) -> ChatSettingsPublic:
     """Hide a seat's messages, past and future, for the token's seat only."""
@@ -102,7 +102,7 @@ def hide_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) -> C
 @router.delete(
     "/{game_id}/chat/hidden/{seat}",
     operation_id="showChatSeat",
-    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found"),
+    openapi_extra=problems(*READ_PROBLEMS, "forbidden", "seat_not_found", "chat_full", "chat_rate_limited"),
 )
 def show_seat(game_id: str, seat: SeatPath, chat: ChatDep, token: TokenDep) -> ChatSettingsPublic:
     """Show a hidden seat's messages again (the token's seat)."""
