@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from api.background.bots import BotRunner
 from api.background.deadlines import DeadlineRunner
 from api.background.presence import PresenceRunner
+from api.background.tournaments import TournamentRunner
 from api.edge.metrics import Metrics
 from api.settings import Settings
 from domain.ports.events import EventBroker
@@ -29,6 +30,7 @@ from domain.services.rematch import RematchService
 from domain.services.replay import ReplayService
 from domain.services.seats import SeatService
 from domain.services.standing import StandingService
+from domain.services.tournaments import TournamentService
 from domain.services.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
 from persistence.database import create_db_engine
@@ -61,11 +63,13 @@ class Container:
     standing: StandingService
     chat: ChatService
     committer: GroupCommitter
+    tournaments: TournamentService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     deadline_runner: DeadlineRunner | None = None
     sender: WebhookSender | None = None
     presence_runner: PresenceRunner | None = None
+    tournament_runner: TournamentRunner | None = None
 
     def start_background(self) -> None:
         """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
@@ -92,8 +96,13 @@ class Container:
         self.sender.start()
         self.presence_runner = PresenceRunner(self.presence, self.presence.ttl.total_seconds() / 3)
         self.presence_runner.start()
+        self.tournament_runner = TournamentRunner(self.tournaments, self.settings.tournament_poll_seconds)
+        self.tournament_runner.start()
 
     async def stop_background(self) -> None:
+        if self.tournament_runner is not None:
+            await run_in_threadpool(self.tournament_runner.stop)
+            self.tournament_runner = None
         if self.presence_runner is not None:
             await run_in_threadpool(self.presence_runner.stop)
             self.presence_runner = None
@@ -157,6 +166,8 @@ def build_container(
     )
     guard = TargetGuard(settings.webhook_allow_private_targets)
     webhooks = WebhookService(core, guard)
+    tournaments = TournamentService(core)
+    tournaments.inactivity_days = services.lobby.inactivity_days
     return Container(
         settings,
         registry,
@@ -177,5 +188,6 @@ def build_container(
         StandingService(core),
         ChatService(core, units, broker, core.clock, settings.max_chat_entries),
         committer,
+        tournaments,
         metrics,
     )

@@ -179,6 +179,12 @@ class Settings(BaseSettings):
     deadline_poll_seconds: float = Field(
         0.5, gt=0, description="How often each instance looks for due deadlines."
     )
+    tournament_poll_seconds: float = Field(
+        1.0,
+        gt=0,
+        description="How often each instance looks for tournaments to start and rounds to pair "
+        "(a round game's end on this instance rings it at once).",
+    )
     presence_ttl_seconds: float = Field(
         30.0,
         gt=0,

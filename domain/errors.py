@@ -399,3 +399,47 @@ class NoTakeBackRequest(DomainError):
 
     code = "no_takeback_request"
     status = 409
+
+
+class TournamentNotFound(DomainError):
+    code = "tournament_not_found"
+    status = 404
+
+
+class RegistrationClosed(DomainError):
+    """Players register and unregister only before the tournament starts."""
+
+    code = "registration_closed"
+    status = 409
+
+
+class AlreadyRegistered(DomainError):
+    code = "already_registered"
+    status = 409
+
+
+class NotRegistered(DomainError):
+    code = "not_registered"
+    status = 409
+
+
+class TournamentFull(DomainError):
+    code = "tournament_full"
+    status = 409
+
+
+class AlreadyWithdrawn(DomainError):
+    code = "already_withdrawn"
+    status = 409
+
+
+class TournamentOver(DomainError):
+    code = "tournament_over"
+    status = 409
+
+
+class TournamentRunning(DomainError):
+    """A running tournament is not cancelled: its players withdraw one by one."""
+
+    code = "tournament_running"
+    status = 409

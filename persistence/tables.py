@@ -370,6 +370,51 @@ class ChatHideRow(SQLModel, table=True):
     target: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
 
 
+class TournamentRow(SQLModel, table=True):
+    """A tournament (``domain.tournaments.tournament``): what is queried as columns, the rest
+    (settings, entrants, byes, round counters) as one document; ``version`` guards every write."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        Index("ix_tournaments_next_action_at", "next_action_at"),
+        Index("ix_tournaments_listed", "private", "status", "created_at"),
+    )
+
+    id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), primary_key=True))
+    version: int = Field(sa_column=Column(Integer, nullable=False))
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    game_type: str = Field(sa_column=Column(String(64), nullable=False))
+    private: bool = Field(sa_column=Column(Boolean, nullable=False))
+    starts_at: datetime | None = Field(sa_column=Column(DateTime(timezone=True), nullable=True))
+    next_action_at: datetime | None = Field(sa_column=Column(DateTime(timezone=True), nullable=True))
+    """When the runner has something to do: the start time while registering, the next round's
+    time once a round is over; NULL otherwise."""
+    created_at: datetime = _timestamp()
+    host_token_hash: str = Field(sa_column=Column(String(128), nullable=False))
+    document: dict[str, Any] = _json()
+
+
+class TournamentTableRow(SQLModel, table=True):
+    """One game of a round: the key (tournament, round, number) and the unique game make a
+    round's creation happen once, whoever tries it twice; ``ranks`` is set once, at the end."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (Index("ux_tournament_tables_game", "game_id", unique=True),)
+
+    tournament_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    round: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    number: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    game_id: str = Field(
+        sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), nullable=False)
+    )
+    players: list[str] = _json()
+    ranks: list[int] | None = _json(nullable=True)
+
+
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]
 idempotency = IdempotencyRow.__table__  # type: ignore[attr-defined]
@@ -388,3 +433,5 @@ game_results = GameResultRow.__table__  # type: ignore[attr-defined]
 chat_entries = ChatEntryRow.__table__  # type: ignore[attr-defined]
 chat_mutes = ChatMuteRow.__table__  # type: ignore[attr-defined]
 chat_hides = ChatHideRow.__table__  # type: ignore[attr-defined]
+tournaments = TournamentRow.__table__  # type: ignore[attr-defined]
+tournament_tables = TournamentTableRow.__table__  # type: ignore[attr-defined]

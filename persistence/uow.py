@@ -21,6 +21,7 @@ from domain.ports.games import GameRepository
 from domain.ports.players import PlayerRepository
 from domain.ports.presence import PresenceRepository
 from domain.ports.ratings import RatingRepository
+from domain.ports.tournaments import TournamentRepository
 from domain.ports.webhooks import WebhookRepository
 from domain.registry import EngineRegistry
 from persistence.chat import SqlChatRepository
@@ -29,6 +30,7 @@ from persistence.players import SqlPlayerRepository
 from persistence.presence import SqlPresenceRepository
 from persistence.ratings import SqlRatingRepository
 from persistence.repository import SqlGameRepository
+from persistence.tournaments import SqlTournamentRepository
 from persistence.webhook_targets import KnownWithoutTargets
 from persistence.webhooks import SqlWebhookRepository
 from persistence.write_lock import SqliteWriteLock
@@ -45,6 +47,7 @@ class SqlUnitOfWork:
     presence: PresenceRepository
     ratings: RatingRepository
     chat: ChatRepository
+    tournaments: TournamentRepository
 
     def __init__(
         self,
@@ -76,6 +79,7 @@ class SqlUnitOfWork:
         self.presence = SqlPresenceRepository(self._session, self._before_write)
         self.ratings = SqlRatingRepository(self._session, self._before_write)
         self.chat = SqlChatRepository(self._session, self._before_write)
+        self.tournaments = SqlTournamentRepository(self._session, self._before_write)
         return self
 
     def _before_write(self) -> None:

@@ -9,6 +9,7 @@ from domain.ports.games import GameRepository
 from domain.ports.players import PlayerRepository
 from domain.ports.presence import PresenceRepository
 from domain.ports.ratings import RatingRepository
+from domain.ports.tournaments import TournamentRepository
 from domain.ports.webhooks import WebhookRepository
 
 
@@ -30,6 +31,9 @@ class UnitOfWork(Protocol):
 
     @property
     def ratings(self) -> RatingRepository: ...
+
+    @property
+    def tournaments(self) -> TournamentRepository: ...
 
     def __enter__(self) -> Self: ...
 

@@ -45,6 +45,9 @@ BotHook = Callable[[str, bool], None]
 with the game id, and whether a person plays in it (their game goes first)."""
 
 FinishedHook = Callable[[UnitOfWork, Match], None]
+CommittedEndHook = Callable[[Match], None]
+"""Told, after the commit, of a game whose end that commit recorded (e.g. to publish what a
+``FinishedHook`` wrote with it)."""
 """Work that belongs in the transaction recording a game's end (e.g. ratings): called by ``save``
 with the unit of work of that transaction, so it commits (or fails) with the final move."""
 
@@ -77,6 +80,7 @@ class ServiceCore:
         self.publisher = publisher
         self.clock = clock
         self.when_finished: list[FinishedHook] = []
+        self.after_finished: list[CommittedEndHook] = []
         self.after_change: list[BotHook] = []
         self.token_listeners: list[TokenListener] = []
 
@@ -183,6 +187,9 @@ class ServiceCore:
 
     def committed(self, match: Match) -> None:
         """After a commit: publish the new events and let the server's seats play."""
+        ended = match.status is MatchStatus.FINISHED and any(
+            recorded.event.type == "game_over" for recorded in match.new_events
+        )
         if match.new_events:
             events = list(match.new_events)
             waiting = {
@@ -199,3 +206,6 @@ class ServiceCore:
             has_humans = any(not seat.plays_itself for seat in match.seats)
             for hook in self.after_change:
                 hook(match.id, has_humans)
+        if ended:
+            for finished in self.after_finished:
+                finished(match)

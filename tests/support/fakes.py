@@ -22,6 +22,7 @@ from domain.model.ratings import Finishing, Rating, RatingChange, SeatResult
 from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 from domain.ports.games import BotGame
 from domain.ports.players import PlayerSeat
+from tests.support.fake_tournaments import FakeTournamentRepository
 
 
 class FakePlayerRepository:
@@ -129,6 +130,7 @@ class FakeRepository:
         self.presence = FakePresenceRepository()
         self.webhooks = FakeWebhookRepository()
         self.ratings = FakeRatings(self.players)
+        self.tournaments = FakeTournamentRepository()
         self.rows: dict[str, tuple[Match, str]] = {}
         self.choices: dict[str, list[AppliedChoices]] = {}
         self.stored_events: dict[str, list[RecordedEvent]] = {}
@@ -287,6 +289,7 @@ class FakeUnitOfWork:
         self.webhooks = self.games.webhooks
         self.presence = self.games.presence
         self.ratings = self.games.ratings
+        self.tournaments = self.games.tournaments
         return self
 
     def __exit__(
