@@ -30,6 +30,7 @@ from domain.services.rematch import RematchService
 from domain.services.replay import ReplayService
 from domain.services.seats import SeatService
 from domain.services.standing import StandingService
+from domain.services.takebacks import TakeBackService
 from domain.services.tournaments import TournamentService
 from domain.services.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
@@ -62,6 +63,7 @@ class Container:
     presence: PresenceService
     standing: StandingService
     chat: ChatService
+    takebacks: TakeBackService
     committer: GroupCommitter
     tournaments: TournamentService
     metrics: Metrics = field(default_factory=Metrics)
@@ -187,6 +189,7 @@ def build_container(
         PresenceService(core, uuid.uuid4().hex, timedelta(seconds=settings.presence_ttl_seconds)),
         StandingService(core),
         ChatService(core, units, broker, core.clock, settings.max_chat_entries),
+        TakeBackService(core),
         committer,
         tournaments,
         metrics,

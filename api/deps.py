@@ -28,6 +28,7 @@ from domain.services.rematch import RematchService
 from domain.services.replay import ReplayService
 from domain.services.seats import SeatService
 from domain.services.standing import StandingService
+from domain.services.takebacks import TakeBackService
 from domain.services.webhooks import WebhookService
 
 
@@ -147,6 +148,10 @@ async def get_rematches(container: Annotated[Container, Depends(get_container)])
     return container.rematches
 
 
+async def get_takebacks(container: Annotated[Container, Depends(get_container)]) -> TakeBackService:
+    return container.takebacks
+
+
 async def get_caller(request: Request) -> str:
     """Read without ``bearer_token``: an operation that only scopes its key by the token does not
     ask for one (and declares no security)."""
@@ -187,3 +192,4 @@ CallerDep = Annotated[str, Depends(get_caller)]
 AddressDep = Annotated[str, Depends(get_address)]
 StandingDep = Annotated[StandingService, Depends(get_standing)]
 ChatDep = Annotated[ChatService, Depends(get_chat)]
+TakeBacksDep = Annotated[TakeBackService, Depends(get_takebacks)]

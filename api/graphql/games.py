@@ -113,6 +113,23 @@ class GameResult(TypedResult):
     forfeited: list[int]
 
 
+@strawberry.type(description="A take-back request waiting for answers.")
+class TakeBackRequest:
+    seat: int = strawberry.field(description="The seat that asks to take back its latest decision.")
+    waiting: list[int] = strawberry.field(description="Seats that must still accept (or refuse).")
+    accepted: list[int] = strawberry.field(description="Seats that accepted.")
+
+
+@strawberry.type(description="Take-backs: allowed in this game, possible now, the open request.")
+class TakeBacks:
+    allowed: bool
+    can_take_back: bool = strawberry.field(
+        description="The viewer's seat has a decision it may take back now (others who decided "
+        "since are asked first)."
+    )
+    request: TakeBackRequest | None
+
+
 @strawberry.type(description="Who is reading: a seat, the host, or (neither) a spectator.")
 class Viewer:
     seat: int | None
@@ -146,6 +163,7 @@ class Game(TypedState, TypedOptions):
         "now; a finished game: whether it did."
     )
     unrated_reasons: list[UnratedReason] = strawberry.field(description="Why not (empty when rated).")
+    takebacks: TakeBacks
 
 
 @strawberry.type
@@ -222,6 +240,7 @@ class GameCreated(TypedOptions):
     listed: bool = strawberry.field(
         description="Shown in the public lobby: a public game created with a player token."
     )
+    takebacks: bool = strawberry.field(description="Whether seats may take back decisions in this game.")
 
 
 GameOrProblem = Annotated[Game | Problem, strawberry.union("GameOrProblem")]
@@ -277,6 +296,13 @@ def game_of(public: GamePublic) -> Game:
         ),
         rated=public.rated,
         unrated_reasons=[UnratedReason(**r.model_dump()) for r in public.unrated_reasons],
+        takebacks=TakeBacks(
+            allowed=public.takebacks.allowed,
+            can_take_back=public.takebacks.can_take_back,
+            request=TakeBackRequest(**public.takebacks.request.model_dump())
+            if public.takebacks.request is not None
+            else None,
+        ),
     )
 
 
@@ -374,6 +400,13 @@ class GameMutation:
         private: bool = False,
         idempotency_key: str | None = None,
         clock: ClockInput | None = None,
+        takebacks: Annotated[
+            bool | None,
+            strawberry.argument(
+                description="Whether a seat may take back a decision that revealed nothing; null: "
+                "off for a game that may be rated (a clock and the server's seed), on otherwise."
+            ),
+        ] = None,
     ) -> CreateGameResult:
         lobby, caller = container_of(info).lobby, caller_of_info(info)
         players, token, address = container_of(info).players, token_of(info), address_of_info(info)
@@ -395,6 +428,7 @@ class GameMutation:
                     "seed_mode": seed_mode,
                     "private": private,
                     "clock": vars(clock) if clock is not None else None,
+                    "takebacks": takebacks,
                 }
             )
             public = GameCreatedPublic.of(
@@ -409,6 +443,7 @@ class GameMutation:
                     caller=caller,
                     creator_id=creator_of(players, token),
                     address=address,
+                    takebacks=body.takebacks,
                 )
             )
             return GameCreated(**public.model_dump())

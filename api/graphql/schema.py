@@ -1,9 +1,9 @@
 """The served GraphQL schema's root types, assembled from one module per resource.
 
-Each resource module (game types, games, seats, play, players, ratings, webhooks, subscriptions) holds its
-types and its root fields; the root types here only combine them. Expected failures are union
-results carrying a ``Problem`` with the same ``code`` as REST; resolvers call the same use cases and
-reuse the REST mappings, so both APIs say the same thing.
+Each resource module (game types, games, seats, play, take-backs, players, ratings, webhooks,
+subscriptions) holds its types and its root fields; the root types here only combine them.
+Expected failures are union results carrying a ``Problem`` with the same ``code`` as REST;
+resolvers call the same use cases and reuse the REST mappings, so both APIs say the same thing.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from api.graphql.players import PlayerMutation, PlayerQuery
 from api.graphql.ratings import RatingQuery
 from api.graphql.seats import SeatMutation
 from api.graphql.subscriptions import Subscription as GameSubscription
+from api.graphql.takebacks import TakeBackMutation
 from api.graphql.webhooks import WebhookMutation, WebhookQuery
 
 
@@ -27,7 +28,9 @@ class Query(RatingQuery, ChatQuery, WebhookQuery, PlayerQuery, PlayQuery, GameQu
 
 
 @strawberry.type
-class Mutation(PlayMutation, GameMutation, SeatMutation, PlayerMutation, WebhookMutation, ChatMutation):
+class Mutation(
+    TakeBackMutation, PlayMutation, GameMutation, SeatMutation, PlayerMutation, WebhookMutation, ChatMutation
+):
     """Every change."""
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from api.openapi.chat_examples import CHAT_EXAMPLES
 from api.openapi.social_examples import SOCIAL_EXAMPLES
+from api.openapi.takeback_examples import TAKEBACK_EXAMPLES, TAKEBACKS_OFF
 from api.openapi.webhooks import SCHEMAS_ADDED as WEBHOOK_PAYLOADS
 from domain.catalog import describe
 from domain.model.seeding import rng_for_seed
@@ -165,6 +166,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "invite_code": None,
         "created_at": CREATED_AT,
         "listed": True,
+        "takebacks": False,
     },
     "SeatCreate": {"name": "Ann"},
     "SeatCreated": {"seat": 0, "token": TOKEN, "version": 1},
@@ -191,6 +193,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "rematch_id": None,
         "rated": False,
         "unrated_reasons": [{"code": "anonymous_seat", "text": "A seat is taken without a player identity."}],
+        "takebacks": TAKEBACKS_OFF,
     },
     "GameSummaryPublic": SUMMARY,
     "SeatSummaryPublic": SUMMARY_SEAT,
@@ -281,6 +284,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
     },
     **SOCIAL_EXAMPLES,
     **CHAT_EXAMPLES,
+    **TAKEBACK_EXAMPLES,
 }
 """Keyed by component schema name; every operation using the schema shows the example."""
 
@@ -292,6 +296,11 @@ OPERATION_EXAMPLES: dict[str, Any] = {
 """Responses without a component schema, keyed by operation id."""
 
 PROBLEM_DETAILS: dict[str, str] = {
+    "takebacks_off": f"game {GAME_ID} was created without take-backs",
+    "nothing_to_take_back": "seat 0 has no decision to take back: none since something hidden was "
+    "revealed (a card or tile drawn, sealed choices opened)",
+    "takeback_pending": "seat 0 already asked to take back a decision; waiting for seat(s) 1",
+    "no_takeback_request": "no take-back request waits for seat 1's answer",
     "game_not_found": f"no game '{GAME_ID}'",
     "version_conflict": "seat 0's decision is at decision_version 4, not 3; reload the choices and retry",
     "unauthorized": "the bearer token does not belong to this game",

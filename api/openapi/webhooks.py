@@ -165,7 +165,7 @@ WEBHOOKS = {
         "onGameEvent",
         "A game event",
         "Sent for each event the endpoint's `filters` select (`game_started`, `game_over`, "
-        "`reveal`, or `all`), in order per game, at least once.",
+        "`reveal`, `takeback`, or `all`), in order per game, at least once.",
         "WebhookEventPayload",
     ),
     "yourTurn": _webhook(

@@ -13,9 +13,15 @@ from collections.abc import Sequence
 
 from domain.engine import Document
 from domain.model.match import Match
+from domain.model.takebacks import TAKEBACK_EVENT_TYPES
 from domain.model.webhooks import Endpoint, NewDelivery
 
-EVENT_FILTERS = {"game_started": "game_started", "game_over": "game_over", "reveal": "reveal"}
+EVENT_FILTERS: dict[str, frozenset[str]] = {
+    "game_started": frozenset({"game_started"}),
+    "game_over": frozenset({"game_over"}),
+    "reveal": frozenset({"reveal"}),
+    "takeback": TAKEBACK_EVENT_TYPES,
+}
 
 
 def deliveries_for(match: Match, endpoints: Sequence[Endpoint], turns_started: set[int]) -> list[NewDelivery]:
@@ -61,7 +67,7 @@ def deliveries_for(match: Match, endpoints: Sequence[Endpoint], turns_started: s
 
 
 def _wants_event(filters: Sequence[str], event_type: str) -> bool:
-    return "all" in filters or any(EVENT_FILTERS.get(f) == event_type for f in filters)
+    return "all" in filters or any(event_type in EVENT_FILTERS.get(f, ()) for f in filters)
 
 
 def _delivery(endpoint: Endpoint, match: Match, kind: str, payload: Document) -> NewDelivery:

@@ -20,8 +20,8 @@ and the seats then awaited start their clocks afresh.
 
 Whether a game allows take-backs is fixed when it is created (``default_allowed``): by default
 only a game that cannot be rated allows them (rated games need a running clock and the server's
-seed, so a game created with both has them off unless its host turns them on), and tournament
-games have them off.
+seed, so a game created with both has them off unless its host turns them on), and a
+tournament's games have them off.
 """
 
 from __future__ import annotations
@@ -146,7 +146,8 @@ class TakeBacks:
         )
 
 
-def default_allowed(may_be_rated: bool, tournament: bool = False) -> bool:
+def default_allowed(may_be_rated: bool) -> bool:
     """Take-backs when the creator does not say: off for a game that may be rated (a running
-    clock and the server's seed) and for a tournament's games, on otherwise."""
-    return not (may_be_rated or tournament)
+    clock and the server's seed), on otherwise. (A tournament's round games are created with
+    ``TakeBacks()``: off.)"""
+    return not may_be_rated

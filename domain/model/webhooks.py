@@ -7,8 +7,9 @@ from datetime import datetime
 
 from domain.engine import Document, Stored
 
-FILTERS = ("your_turn", "game_started", "game_over", "reveal", "all")
-"""``all``: every event the owner's seat (or a spectator, for a host) may see."""
+FILTERS = ("your_turn", "game_started", "game_over", "reveal", "takeback", "all")
+"""``all``: every event the owner's seat (or a spectator, for a host) may see; ``takeback``: a
+take-back asked, answered, cancelled or done (``domain.model.takebacks``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,10 @@ from domain.model.match import effective_choices
 from domain.model.seeding import rng_for_seed
 from domain.registry import default_registry
 from domain.services.bundle import Services
+from domain.services.players import PlayerService
 from domain.services.replay import ReplayService
 from domain.services.takebacks import TakeBackService
+from domain.services.webhooks import WebhookService
 from tests.support.duel_game import DuelEngine
 from tests.support.duel_play import person_token
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, ManualClock
@@ -119,3 +121,24 @@ def test_a_take_back_gives_the_time_back_and_replays_as_the_game_stands(
     at_placement = untyped(replays.at(game_id, placed_seq, None).state)
     at_end = untyped(replays.at(game_id, final.last_seq, None).state)
     assert at_placement != at_end and at_end == final.view(None)
+
+
+def test_a_takeback_webhook_gets_the_take_back_events_as_its_seat_sees_them(
+    services: Services, store: FakeRepository
+) -> None:
+    players = PlayerService(services.core, services.seats)
+    webhooks = WebhookService(services.core, lambda url: None)
+    ann = players.create("Ann")
+    created = services.lobby.create_game("carcassonne", None, "seed", "host")
+    game_id = created.match.id
+    seat = players.join(game_id, ann.token, None)
+    person_token(services.seats.join(game_id, "Bo"))
+    hook = webhooks.register(ann.token, "https://ann.example/takebacks", ["takeback"], None)
+    services.seats.start(game_id, created.host_token)
+    assert seat.seat == 0
+    services.play.submit(game_id, person_token(seat), _figure_step_tile(services, game_id))
+    TakeBackService(services.core).request(game_id, person_token(seat))
+
+    sent = [untyped(d.payload) for d in store.webhooks.outbox if d.endpoint_id == hook.id]
+    assert [p["event"]["type"] for p in sent] == ["taken_back"]  # nothing else passes the filter
+    assert sent[0]["seat"] == 0 and sent[0]["event"]["data"]["view"] == services.core.load(game_id).view(0)

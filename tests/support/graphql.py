@@ -16,6 +16,7 @@ from api.rest.models.games import DecisionPublic, GameCreated, GamePublic, SeatP
 from api.rest.models.play import ChoicesPublic, ReplayPublic, SubmitResultPublic
 from api.rest.models.players import PlayerGamePublic
 from api.rest.models.seats import SeatCreated
+from api.rest.models.takebacks import TakeBackRequestPublic, TakeBacksPublic
 from tests.support.http import auth
 
 PROTOCOL = "graphql-transport-ws"
@@ -36,6 +37,8 @@ PAIRS: list[tuple[type[BaseModel], str]] = [
     (PlayerGamePublic, "PlayerGame"),
     (ReplayPublic, "Replay"),
     (ViewerPublic, "Viewer"),
+    (TakeBacksPublic, "TakeBacks"),
+    (TakeBackRequestPublic, "TakeBackRequest"),
 ]
 """Each REST model and the GraphQL type that exposes the same fields."""
 

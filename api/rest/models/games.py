@@ -10,6 +10,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 
 from api.edge.input_limits import MAX_SEED_LENGTH, Text, check_json_depth
 from api.rest.models.ratings import UnratedReasonPublic, unrated_public
+from api.rest.models.takebacks import TakeBacksPublic
 from domain.catalog import GameCatalog, prompt_text
 from domain.engine import Decision
 from domain.i18n import DEFAULT_LANGUAGE
@@ -84,6 +85,12 @@ class GameCreate(BaseModel):
         "'host' (default with a seed): the host chose it and can foresee every draw.",
     )
     clock: ClockOptions | None = Field(None, description="A turn clock; none by default.")
+    takebacks: bool | None = Field(
+        None,
+        description="Whether a seat may take back a decision that revealed nothing (the others "
+        "who decided since must accept). Absent: off for a game that may be rated (a clock and "
+        "the server's seed), on otherwise.",
+    )
 
 
 class GameCreated(BaseModel):
@@ -108,6 +115,7 @@ class GameCreated(BaseModel):
         description="Shown in the public lobby: a public game created with a player token. "
         "Others are reached by their link (or invite code) only."
     )
+    takebacks: bool = Field(description="Whether seats may take back decisions in this game.")
 
     @classmethod
     def of(cls, created: Created) -> GameCreated:
@@ -126,6 +134,7 @@ class GameCreated(BaseModel):
             invite_code=created.invite_code,
             created_at=match.created_at,
             listed=match.listed,
+            takebacks=match.takebacks.allowed,
         )
 
 
@@ -260,6 +269,7 @@ class GamePublic(BaseModel):
     unrated_reasons: list[UnratedReasonPublic] = Field(
         description="Why not (empty when rated), each with a code and a text in the asked language."
     )
+    takebacks: TakeBacksPublic = Field(description="Take-backs: allowed, possible now, the open request.")
 
     @classmethod
     def of(
@@ -308,6 +318,7 @@ class GamePublic(BaseModel):
             rematch_id=match.rematch_id,
             rated=not reasons,
             unrated_reasons=unrated_public(reasons, lang),
+            takebacks=TakeBacksPublic.of(match, viewer.seat),
         )
 
 

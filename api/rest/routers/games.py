@@ -108,6 +108,7 @@ def create_game(
         caller=caller,
         creator_id=creator_of(players, token),
         address=address,
+        takebacks=body.takebacks,
     )
     return located(response, GameCreated.of(created))
 
