@@ -1,13 +1,15 @@
 """Matches followed live, on the production layouts: one command, one table.
 
-``python bench/live.py [--grid 50x100,200x50] [--game carcassonne] [--layouts ...] [--json]``
+``python bench/live.py [--grid 50x100,200x50] [--game carcassonne] [--layouts ...] [--submits rest,socket]
+[--json]``
 
 For each layout (default: 1 instance + Redis, 2 instances + Redis, on PostgreSQL; and one worker
 per core on SQLite; also ``pg-1`` without Redis and ``sqlite-1``, one process), starts the servers
 on loopback, then runs ``bench/matches.py`` for each grid
 row (M matches × K moves, two clients per match following the game on the GraphQL subscription),
 once with the polling loop (GET choices after events) and once with the push loop (the decision
-comes with the event). Prints moves/s, p50/p99 of "submit sent → own event received", GETs per
+comes with the event), and per ``--submits`` with moves posted over REST or sent over each seat's
+websocket. Prints moves/s, p50/p99 of "submit sent → own event received", GETs per
 move, events never delivered, subscriptions never started, stalls and clients that failed (a
 refused websocket, a dropped connection), with the load average
 before and after each row. Everything is bounded in time and stopped in ``finally``.
@@ -65,7 +67,9 @@ def load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def run_row(servers: list[Server], game: str, matches: int, moves: int, loop: str) -> dict[str, Any]:
+def run_row(
+    servers: list[Server], game: str, matches: int, moves: int, loop: str, submit: str = "rest"
+) -> dict[str, Any]:
     before = load()
     completed = subprocess.run(
         [
@@ -81,6 +85,8 @@ def run_row(servers: list[Server], game: str, matches: int, moves: int, loop: st
             str(moves),
             "--loop",
             loop,
+            "--submit",
+            submit,
         ],
         cwd=ROOT,
         capture_output=True,
@@ -97,13 +103,14 @@ def run_row(servers: list[Server], game: str, matches: int, moves: int, loop: st
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
-        "| layout | grid | loop | moves/s | p50 ms | p99 ms | GETs/move | never delivered | "
+        "| layout | grid | loop | submit | moves/s | p50 ms | p99 ms | GETs/move | never delivered | "
         "never started | stalled | client failures | load before→after |"
     )
-    lines = [head, "|" + "---|" * 12]
+    lines = [head, "|" + "---|" * 13]
     for r in rows:
         lines.append(
             f"| {LAYOUTS[r['layout']]} | {r['matches']}×{r['moves_per_match']} | {r['loop']} | "
+            f"{r['submit']} | "
             f"{r['moves_per_s']} | {r['p50_ms']} | {r['p99_ms']} | {r['gets_per_move']} | "
             f"{r['never_delivered']} | {r['never_started']} | {r['stalled']} | "
             f"{len(r['client_failures'])} | {r['load_before']}→{r['load_after']} |"
@@ -120,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", default="carcassonne")
     parser.add_argument("--layouts", default=DEFAULT_LAYOUTS, help=f"some of {', '.join(LAYOUTS)}")
     parser.add_argument("--loops", default="poll,push")
+    parser.add_argument("--submits", default="rest", help="rest, socket or both (comma-separated)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     grid = [tuple(int(n) for n in row.split("x")) for row in args.grid.split(",")]
@@ -129,10 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             with layout(name, Path(scratch)) as servers:
                 for matches, moves in grid:
                     for loop in args.loops.split(","):
-                        result = run_row(servers, args.game, matches, moves, loop)
-                        result["layout"] = name
-                        rows.append(result)
-                        print(json.dumps(result), file=sys.stderr)
+                        for submit in args.submits.split(","):
+                            result = run_row(servers, args.game, matches, moves, loop, submit)
+                            result["layout"] = name
+                            rows.append(result)
+                            print(json.dumps(result), file=sys.stderr)
     print(json.dumps(rows, indent=2) if args.json else table(rows))
     failures = sum(r["never_delivered"] + r["never_started"] + len(r["client_failures"]) for r in rows)
     return 1 if failures else 0

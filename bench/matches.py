@@ -1,6 +1,7 @@
 """Load generator for whole matches followed live; run as its own process, prints one JSON object.
 
-``python bench/matches.py --base URL[,URL...] --game SLUG --matches M --moves K [--loop poll|push]``
+``python bench/matches.py --base URL[,URL...] --game SLUG --matches M --moves K [--loop poll|push]
+[--submit rest|socket]``
 
 M matches at once, two seats each, each seat played by its own client that follows the game on the
 GraphQL ``gameEvents`` subscription (instances taken in turn, so with two URLs a match's seats sit
@@ -13,6 +14,10 @@ Loops:
 - ``poll``: after each burst of events, GET the seat's choices; POST one if it is asked.
 - ``push``: no GET: the event that hands the seat a decision carries it (``next``: decision,
   legal choices, version), and the client posts one of those choices at once.
+
+Submits (``--submit``): ``rest`` posts ``/v1/games/{id}/choices`` on the seat's keep-alive HTTP
+connection; ``socket`` sends ``submitChoice`` over the seat's own graphql-transport-ws socket, beside
+its subscription (the peers submit over their sockets too), answered by one ``next``.
 
 At the end every client's stream is checked against the stored history (``/events``) of its seat:
 events never delivered, duplicates or reordering, and subscriptions that never started are counted.
@@ -57,6 +62,12 @@ EVENTS_PUSH = (
     "{ gameEvents(gameId: $gameId, after: $after) { seq type next { version choices } } }"
 )
 TERMINAL = {"game_over", "game_aborted"}
+SUBMIT = (
+    "mutation Move($g: ID!, $c: JSON!, $v: Int) { submitChoice(gameId: $g, choice: $c, version: $v) "
+    "{ __typename ... on SubmitResult { version events { seq } next { version choices } } "
+    "... on Problem { code httpStatus } } }"
+)
+EVENTS_ID = "1"
 
 
 @dataclass
@@ -132,9 +143,13 @@ class SeatClient:
         match: Match,
         loop: str,
         rng: random.Random,
+        submit_over: str = "rest",
     ) -> None:
         self.base, self.game_id, self.token, self.match, self.loop = base, game_id, token, match, loop
-        self.seat, self.rng = seat, rng
+        self.seat, self.rng, self.submit_over = seat, rng, submit_over
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        """Submits sent over the socket and not answered yet, by operation id."""
+        self.sent = 0
         self.http = Connection(base)
         self.received: list[dict[str, Any]] = []
         self.arrivals: dict[int, float] = {}
@@ -169,7 +184,7 @@ class SeatClient:
             raise HttpError(f"no connection_ack: {ack}")
         query = EVENTS_PUSH if self.loop == "push" else EVENTS_POLL
         payload = {"query": query, "variables": {"gameId": self.game_id, "after": 0}}
-        await self.connection.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        await self.connection.send(json.dumps({"id": EVENTS_ID, "type": "subscribe", "payload": payload}))
 
     async def listen(self) -> None:
         try:
@@ -185,6 +200,12 @@ class SeatClient:
             kind = message.get("type")
             if kind == "ping":
                 await self.connection.send(json.dumps({"type": "pong"}))
+                continue
+            operation = message.get("id")
+            if operation is not None and operation != EVENTS_ID:  # a submit's answer (or complete)
+                waiting = self.answers.pop(operation, None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(message)
                 continue
             if kind != "next":
                 return f"{kind}: {json.dumps(message.get('payload'))[:300]}"
@@ -303,10 +324,13 @@ class SeatClient:
         body = {"choice": self.rng.choice(offer["choices"]), "version": offer["version"]}
         sent = time.perf_counter()
         try:
-            status, result = await asyncio.wait_for(
-                call(self.http, None, "POST", f"/v1/games/{self.game_id}/choices", body, self.token),
-                submit_timeout,
-            )
+            if self.submit_over == "socket":
+                status, result = await asyncio.wait_for(self._over_socket(body), submit_timeout)
+            else:
+                status, result = await asyncio.wait_for(
+                    call(self.http, None, "POST", f"/v1/games/{self.game_id}/choices", body, self.token),
+                    submit_timeout,
+                )
         except TimeoutError:
             self.match.stalled(self.seat, f"submit unanswered within {submit_timeout} s", totals)
             self._posted(f"version {offer['version']} → no answer")
@@ -340,6 +364,24 @@ class SeatClient:
             totals.after_answer.append(seen - answered)
             totals.trace.append((number, max(0.0, seen - sent)))
         return dict(result)
+
+    async def _over_socket(self, body: dict[str, Any]) -> tuple[int, Any]:
+        """``submitChoice`` over the seat's socket, its answer as the REST submit's: (status, body)."""
+        self.sent += 1
+        operation = f"m{self.sent}"
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[operation] = answer
+        variables = {"g": self.game_id, "c": body["choice"], "v": body["version"]}
+        payload = {"query": SUBMIT, "variables": variables}
+        await self.connection.send(json.dumps({"id": operation, "type": "subscribe", "payload": payload}))
+        message = await answer
+        data = (message.get("payload") or {}).get("data") or {}
+        result = data.get("submitChoice") if message.get("type") == "next" else None
+        if result is None:
+            return 500, {"code": json.dumps(message.get("payload"))[:200]}
+        if result["__typename"] == "Problem":
+            return int(result["httpStatus"]), {"code": result["code"]}
+        return 200, result
 
     def _posted(self, what: str) -> None:
         self.posts = [*self.posts[-4:], what]
@@ -459,6 +501,7 @@ async def run_match(
                     match,
                     args.loop,
                     rng,
+                    args.submit,
                 )
                 for seat, token in enumerate(game.tokens)
             ]
@@ -509,6 +552,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     trace = [[n, round(s * 1000, 2)] for n, s in totals.trace] if args.trace else None
     return {
         "loop": args.loop,
+        "submit": args.submit,
         "instances": len(bases),
         "seats_together": args.seats_together,
         "matches": args.matches,
@@ -549,6 +593,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--loop", choices=("poll", "push"), default="push")
+    parser.add_argument(
+        "--submit", choices=("rest", "socket"), default="rest", help="moves over REST or the seat's socket"
+    )
     parser.add_argument(
         "--seats-together", action="store_true", help="both seats of a match on the same instance"
     )

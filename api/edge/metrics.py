@@ -32,6 +32,11 @@ class Metrics:
             ["status"],
             registry=self.registry,
         )
+        self.socket_submits = Counter(
+            "tabletop_socket_submits_total",
+            "submitChoice answered over a GraphQL websocket by the pre-resolved path.",
+            registry=self.registry,
+        )
         self.reveals = Counter(
             "tabletop_reveals_total", "Simultaneous decisions revealed.", registry=self.registry
         )

@@ -4,7 +4,7 @@ language, and running a use case so that expected failures become a ``Problem``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import strawberry
 from pydantic import AfterValidator, TypeAdapter, ValidationError
@@ -70,10 +70,27 @@ def address_of_info(info: Info) -> str:
 
 
 def lang_of(info: Info, lang: str | None) -> str:
-    """The ``lang`` argument, else the request's Accept-Language, else English."""
-    request = info.context.get("request")
-    header = request.headers.get("accept-language") if request is not None else None
+    """The ``lang`` argument, else the request's Accept-Language (on a websocket: its
+    ``connection_init``'s ``accept-language``, in any case, else the handshake's header), else
+    English. A browser cannot set a websocket's headers, so a page whose language the person chose
+    says it in ``connection_init``, as it gives its token there."""
+    return context_language(info.context, lang)
+
+
+def context_language(context: Any, lang: str | None = None) -> str:
+    """``lang_of`` for an operation's context (a resolver's ``info.context``)."""
+    header = _connection_language(context.get("connection_params"))
+    if header is None:
+        request = context.get("request")
+        header = request.headers.get("accept-language") if request is not None else None
     return negotiate(lang, header)
+
+
+def _connection_language(params: object) -> str | None:
+    if not isinstance(params, dict):
+        return None
+    values = [v for k, v in params.items() if isinstance(k, str) and k.lower() == "accept-language"]
+    return values[0] if len(values) == 1 and isinstance(values[0], str) else None
 
 
 def problem_of(exc: Exception) -> Problem:

@@ -42,6 +42,7 @@ from api.graphql.deadline import DeadlineGate, WithinDeadline
 from api.graphql.fanout import SharedRenderings, grouped_executor
 from api.graphql.limits import limits_rule, root_fields
 from api.graphql.refusals import Refusal, library_detail
+from api.graphql.socket_submit import SocketSubmits
 from api.problems.details import known, localized, scope_language
 from api.settings import Settings
 from domain.errors import Detail, DomainError
@@ -235,10 +236,12 @@ class GuardedSchema(WithinDeadline, strawberry.Schema):
     """Runs each document under the deadline (``api.graphql.deadline``); logs each GraphQL error
     once, as one JSON line with its code; unexpected ones with the
     traceback (the client only sees ``internal_error``). ``shared_events``: the live answers
-    shared by groups of subscribers; ``documents``: the documents kept parsed and validated."""
+    shared by groups of subscribers; ``documents``: the documents kept parsed and validated;
+    ``socket_submits``: ``submitChoice`` over the websocket (``api.graphql.socket_submit``)."""
 
     shared_events: SharedRenderings
     documents: DocumentCache | None = None
+    socket_submits: SocketSubmits | None = None
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         context = getattr(execution_context, "context", None)
@@ -261,6 +264,7 @@ class GuardedSchema(WithinDeadline, strawberry.Schema):
 def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
     shared = SharedRenderings()
     documents = DocumentCache(DOCUMENTS_CACHED)
+    limits = limits_rule(settings.graphql_max_depth, settings.graphql_max_aliases, settings.graphql_max_cost)
     schema = GuardedSchema(
         query=graphql_schema.Query,
         mutation=graphql_schema.Mutation,
@@ -270,16 +274,7 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
             ErrorCodes,
             partial(MaxTokensLimiter, max_token_count=settings.graphql_max_tokens),
             partial(KeptDocuments, documents),
-            partial(
-                AddValidationRules,
-                [
-                    limits_rule(
-                        settings.graphql_max_depth,
-                        settings.graphql_max_aliases,
-                        settings.graphql_max_cost,
-                    )
-                ],
-            ),
+            partial(AddValidationRules, [limits]),
             partial(DeadlineGate, settings.graphql_deadline_seconds),
             partial(ChargeTopLevelFields, limiter),
         ],
@@ -287,5 +282,8 @@ def build_schema(settings: Settings, limiter: RateLimiter) -> strawberry.Schema:
     )
     schema.shared_events = shared
     schema.documents = documents
+    schema.socket_submits = SocketSubmits(
+        schema._schema, documents.parse, documents.validate, settings.graphql_max_tokens, [limits]
+    )
     schema.deadline_seconds = settings.graphql_deadline_seconds
     return schema

@@ -224,23 +224,41 @@ class PlayMutation:
         decision_version: int | None = None,
         lang: str | None = None,
     ) -> SubmitChoiceResult:
-        play, token, language = container_of(info).play, token_of(info), lang_of(info, lang)
+        return await submitted(
+            info, game_id, choice, chosen(game_choice), version, idempotency_key, decision_version, lang
+        )
 
-        async def submit() -> SubmitResult:
-            given = OneChoice(choice=choice, game_choice=chosen(game_choice)).one
-            body = ChoiceSubmit(choice=given, version=version, decision_version=decision_version)
-            key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
-            answer = await play.submit_async(
-                game_id, token, body.choice, body.version, key, body.decision_version
-            )
-            catalog = play.core.registry.catalog(answer.game_type)
-            return SubmitResult(
-                game_type=answer.game_type,
-                status=answer.status,
-                version=answer.version,
-                decision_version=answer.decision_version,
-                events=[event_of(e, answer.game_type) for e in answer.events],
-                next=offer_of(answer.next, answer.game_type, catalog, language),
-            )
 
-        return await attempt_async(submit)
+async def submitted(
+    info: Any,
+    game_id: str,
+    choice: Any,
+    game_choice: Any,
+    version: int | None,
+    idempotency_key: str | None,
+    decision_version: int | None,
+    lang: str | None,
+) -> SubmitResult | Problem:
+    """``submitChoice``'s answer: what its resolver returns, and what a submit over the websocket
+    gets without the resolver (``api.graphql.socket_submit``). ``info`` is Strawberry's or
+    graphql-core's (only its ``context`` is read); ``game_choice`` is the typed choice's value."""
+    play, token, language = container_of(info).play, token_of(info), lang_of(info, lang)
+
+    async def submit() -> SubmitResult:
+        given = OneChoice(choice=choice, game_choice=game_choice).one
+        body = ChoiceSubmit(choice=given, version=version, decision_version=decision_version)
+        key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
+        answer = await play.submit_async(
+            game_id, token, body.choice, body.version, key, body.decision_version
+        )
+        catalog = play.core.registry.catalog(answer.game_type)
+        return SubmitResult(
+            game_type=answer.game_type,
+            status=answer.status,
+            version=answer.version,
+            decision_version=answer.decision_version,
+            events=[event_of(e, answer.game_type) for e in answer.events],
+            next=offer_of(answer.next, answer.game_type, catalog, language),
+        )
+
+    return await attempt_async(submit)

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.support.servers import running_server
@@ -152,12 +153,19 @@ def test_generated_clients_compile_strictly_and_play_every_game(tmp_path: Path) 
         run("node", "scripts/generate.mjs", env=url)
         assert untyped_generated_types(SAMPLE) == []
         run("node", "node_modules/typescript/bin/tsc", "-p", "tsconfig.json")
-        out = run("node", "dist/src/main.js", env=url, timeout=600)
+        out = run("node", "--experimental-websocket", "dist/src/main.js", env=url, timeout=600)
+        metrics = httpx.get(f"{base}/metrics", timeout=10).text
+    over_socket = re.search(r"^tabletop_socket_submits_total (\S+)$", metrics, re.M)
+    graphql_moves = re.findall(r"^GraphQL [\w-]+: finished after (\d+) own moves", out, re.M)
+    # Every GraphQL move rode the seat's websocket by the pre-resolved path (a refused one counts too).
+    assert over_socket is not None and float(over_socket.group(1)) >= sum(map(int, graphql_moves)) > 0
     for game in GAMES:
         assert re.search(rf"^REST {game}: finished after \d+ own moves", out, re.M), out
         assert re.search(rf"^webhook {game}: [1-9]\d* deliveries verified", out, re.M), out
         assert re.search(
-            rf"^GraphQL {game}: finished after \d+ own moves, .*, (\d+)/\1 events typed$", out, re.M
+            rf"^GraphQL {game}: finished after \d+ own moves over the websocket, .*, (\d+)/\1 events typed$",
+            out,
+            re.M,
         ), out
         assert re.search(
             rf"^GraphQL webhook {game}: ([1-9]\d*) deliveries verified, \1 listed with typed "

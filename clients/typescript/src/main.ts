@@ -1,7 +1,8 @@
 // Plays a whole game of each hosted type with the REST client generated from /openapi.json and
 // another with the GraphQL types generated from the served schema, against random bots, and checks
 // the Standard Webhooks signature of the deliveries a host's endpoint on 127.0.0.1 receives.
-// Run: TABLETOP_URL=http://127.0.0.1:8000 npm run play (after npm run generate && npm run build).
+// Run: TABLETOP_URL=http://127.0.0.1:8000 npm run play (after npm run generate && npm run build;
+// Node 22 has WebSocket built in, Node 20 needs --experimental-websocket, which `play` passes).
 import { readFileSync } from "node:fs";
 import { client } from "./rest/client.gen.js";
 import { createGame, createWebhook, getChoices, getGame, joinGame, listEvents, startGame, submitChoice } from "./rest/sdk.gen.js";
@@ -158,6 +159,62 @@ async function graphql<T>(operationName: string, variables: object, token: strin
   return required(body.data, `${operationName} data`);
 }
 
+/** A graphql-transport-ws message, as far as this sample reads one. */
+type Frame = { id?: string; type: string; payload?: { data?: SubmitChoiceMutation | null; errors?: { message: string }[] } };
+
+function isFrame(value: unknown): value is Frame {
+  return typeof value === "object" && value !== null && "type" in value && typeof value.type === "string";
+}
+
+/** The websocket a seat would follow its game on (graphql-transport-ws), carrying its moves:
+ * each `submitChoice` is an operation of its own, answered by one `next` (then `complete`). */
+class MoveSocket {
+  private readonly waiting = new Map<string, (frame: Frame) => void>();
+  private sent = 0;
+
+  private constructor(private readonly socket: WebSocket) {}
+
+  static async open(token: string): Promise<MoveSocket> {
+    const socket = new WebSocket(`${base.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
+    const moves = new MoveSocket(socket);
+    await new Promise<void>((ready, failed) => {
+      socket.onopen = () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${token}` } }));
+      socket.onclose = (closed) => failed(new Error(`websocket closed: ${closed.code} ${closed.reason}`));
+      socket.onmessage = (message) => {
+        const frame: unknown = JSON.parse(String(message.data));
+        if (!isFrame(frame)) return;
+        if (frame.type === "connection_ack") ready();
+        else if (frame.type === "ping") socket.send(JSON.stringify({ type: "pong" }));
+        else if (frame.id !== undefined) moves.waiting.get(frame.id)?.(frame);
+      };
+    });
+    socket.onclose = (closed) => {
+      for (const answer of moves.waiting.values()) answer({ type: `closed ${closed.code}` });
+      moves.waiting.clear();
+    };
+    return moves;
+  }
+
+  /** `submitChoice` over the socket: its data, as over HTTP. */
+  submit(variables: SubmitChoiceMutationVariables): Promise<SubmitChoiceMutation> {
+    const id = `move-${++this.sent}`;
+    return new Promise((done, failed) => {
+      this.waiting.set(id, (frame) => {
+        this.waiting.delete(id);
+        const data = frame.type === "next" ? frame.payload?.data : null;
+        if (data) done(data);
+        else failed(new Error(`submitChoice over the socket: ${JSON.stringify(frame)}`));
+      });
+      const payload = { query: documents, operationName: "SubmitChoice", variables };
+      this.socket.send(JSON.stringify({ id, type: "subscribe", payload }));
+    });
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
 /** One of the legal choices of our seat under its game's field of the `@oneOf` input
  * `GameChoice`, each typed by the game's own Choice type; undefined when there is none. */
 function graphqlMove(type: Slug, answer: ChoicesQuery["choices"]): GameChoice | undefined {
@@ -246,7 +303,8 @@ async function allEvents(game: Seated): Promise<EventPage["events"]> {
 }
 
 /** GraphQL: a game created with typed options, the same game loop through `choices` and
- * `submitChoice`, then typed state, options, result, events and webhook deliveries. */
+ * `submitChoice` (over the seat's websocket), then typed state, options, result, events and
+ * webhook deliveries. */
 async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
   const variables: CreateGameMutationVariables = { type, options: graphqlOptions(type) };
   const created = (await graphql<CreateGameMutation>("CreateGame", variables, null)).createGame;
@@ -254,6 +312,16 @@ async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
   const asked = created.carcassonneOptions?.farm_scoring ?? created.keythedralOptions?.length ?? created.imSchutzeDerBurgOptions?.winter;
   if (asked === undefined) throw new Error(`${type}: the created game's options are not typed by its game`);
   const game = await seated(created.id, created.hostToken, receiverUrl);
+  const socket = await MoveSocket.open(game.token);
+  try {
+    return await playOverSocket(type, game, socket);
+  } finally {
+    socket.close();
+  }
+}
+
+/** The GraphQL game loop: choices read over HTTP, each move sent over the seat's websocket. */
+async function playOverSocket(type: Slug, game: Seated, socket: MoveSocket): Promise<Seated> {
   let moves = 0;
   for (let poll = 0; poll < MAX_POLLS; poll++) {
     const pending = await graphql<ChoicesQuery>("Choices", { gameId: game.id }, game.token);
@@ -262,7 +330,7 @@ async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
       const variables: SubmitChoiceMutationVariables = {
         gameId: game.id, choice: first, decisionVersion: pending.choices.decisionVersion,
       };
-      const sent = await graphql<SubmitChoiceMutation>("SubmitChoice", variables, game.token);
+      const sent = await socket.submit(variables);
       if (sent.submitChoice.__typename === "Problem") {
         if (sent.submitChoice.code !== "version_conflict") throw new Error(`submit: ${sent.submitChoice.code}`);
         continue; // as over REST: read the choices again
@@ -275,7 +343,7 @@ async function playGraphQL(type: Slug, receiverUrl: string): Promise<Seated> {
       const events = await allEvents(game);
       const typed = events.filter((e) => (e.carcassonne ?? e.keythedral ?? e.imSchutzeDerBurg) !== null);
       if (typed.length !== events.length) throw new Error(`${type}: an event its gameType does not type`);
-      console.log(`GraphQL ${type}: finished after ${moves} own moves, ${describeState(type, seen.game)}, ` +
+      console.log(`GraphQL ${type}: finished after ${moves} own moves over the websocket, ${describeState(type, seen.game)}, ` +
         `${typed.length}/${events.length} events typed`);
       return game;
     }

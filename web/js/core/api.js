@@ -27,6 +27,7 @@ export function messageOf(/** @type {unknown} */ failure) {
  * @property {string | null} [token] a seat, host or player token (Bearer)
  * @property {unknown} [body] sent as JSON
  * @property {{ [name: string]: string | number | boolean | null | undefined }} [query]
+ * @property {Record<string, string>} [headers] more request headers
  */
 
 /**
@@ -35,13 +36,13 @@ export function messageOf(/** @type {unknown} */ failure) {
  * @param {CallOptions} [options]
  * @returns {Promise<any>} the answer's JSON, as the API documents it for this path
  */
-async function call(method, path, { token, body, query } = {}) {
+async function call(method, path, { token, body, query, headers: more } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
     if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
   }
   /** @type {Record<string, string>} */
-  const headers = { "Accept": "application/json", "Accept-Language": language() };
+  const headers = { "Accept": "application/json", "Accept-Language": language(), ...more };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -63,6 +64,11 @@ async function image(path, token) {
   });
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
   return URL.createObjectURL(await response.blob());
+}
+
+/** A new idempotency key: 128 random bits in hex (works on plain http too, unlike randomUUID). */
+export function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** @typedef {import("./types.js").GameView} GameView */
@@ -96,9 +102,14 @@ export const api = {
   game: (gameId, token) => call("GET", `/v1/games/${gameId}`, { token }),
   /** @type {(gameId: string, token: Token) => Promise<import("./types.js").PendingChoices>} */
   choices: (gameId, token) => call("GET", `/v1/games/${gameId}/choices`, { token }),
-  /** @type {(gameId: string, token: Token, choice: import("./types.js").Choice, decisionVersion: number | null) => Promise<{ version: number }>} */
-  submit: (gameId, token, choice, decisionVersion) => call("POST", `/v1/games/${gameId}/choices`, {
-    token, body: decisionVersion === null || decisionVersion === undefined ? { choice } : { choice, decision_version: decisionVersion },
+  /**
+   * `key`: the move's idempotency key (the same move sent twice is made once).
+   * @type {(gameId: string, token: Token, choice: import("./types.js").Choice, decisionVersion: number | null, key?: string) => Promise<{ version: number }>}
+   */
+  submit: (gameId, token, choice, decisionVersion, key) => call("POST", `/v1/games/${gameId}/choices`, {
+    token,
+    body: decisionVersion === null || decisionVersion === undefined ? { choice } : { choice, decision_version: decisionVersion },
+    headers: key ? { "Idempotency-Key": key } : {},
   }),
   /** @type {(gameId: string, token: Token) => Promise<unknown>} */
   resign: (gameId, token) => call("POST", `/v1/games/${gameId}/resign`, { token }),

@@ -7,11 +7,11 @@
 // differs (core/morph.js): what the person is doing meanwhile (an open panel, a half-made move, the
 // resign question, the focus, a board panned or zoomed) stays as it is while events arrive.
 
-import { api, ApiError, messageOf } from "../core/api.js";
+import { api, ApiError, messageOf, newKey } from "../core/api.js";
 import { h, byId, SEAT_COLOURS, SEAT_MARKS } from "../core/dom.js";
 import { redraw } from "../core/morph.js";
 import { t } from "../core/i18n.js";
-import { followGame } from "../core/live.js";
+import { SocketLost, followGame } from "../core/live.js";
 import { chatPanel } from "../panels/chat.js";
 import { describeEvent } from "../panels/log.js";
 import { markChanges } from "../games/highlight.js";
@@ -181,7 +181,8 @@ export async function showGame(main, gameId) {
     els.error.textContent = "";
     try {
       // The seat's concurrency token: a 409 only if this seat's own decision moved on meanwhile.
-      const submitted = await withSeat((token) => api.submit(gameId, token, choice, page.decisionVersion));
+      const key = newKey();
+      const submitted = await withSeat((token) => sendMove(token, choice, key));
       page.ownMove = submitted.version;
       for (const line of els.log.querySelectorAll(".recent")) line.classList.remove("recent");
       page.ui = {};
@@ -194,6 +195,25 @@ export async function showGame(main, gameId) {
       page.busy = false;
       delete document.body.dataset.busy;
     }
+  }
+
+  /**
+   * A move over the live socket when it is open with this seat's token, else (or when the socket
+   * closes before the answer) over REST with the same idempotency key: made once either way.
+   * @param {string | null} token
+   * @param {import("../core/types.js").Choice} choice
+   * @param {string} key
+   */
+  async function sendMove(token, choice, key) {
+    const overSocket = live.submit(token, choice, page.decisionVersion, key);
+    if (overSocket) {
+      try {
+        return await overSocket;
+      } catch (failure) {
+        if (!(failure instanceof SocketLost)) throw failure;
+      }
+    }
+    return api.submit(gameId, token, choice, page.decisionVersion, key);
   }
 
   /**
