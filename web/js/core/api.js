@@ -113,6 +113,10 @@ export const api = {
   }),
   /** @type {(gameId: string, token: Token) => Promise<unknown>} */
   resign: (gameId, token) => call("POST", `/v1/games/${gameId}/resign`, { token }),
+  /** @type {(gameId: string, token: Token) => Promise<GameView>} */
+  takeBack: (gameId, token) => call("POST", `/v1/games/${gameId}/takebacks`, { token }),
+  /** @type {(gameId: string, token: Token, accept: boolean) => Promise<GameView>} */
+  answerTakeback: (gameId, token, accept) => call("POST", `/v1/games/${gameId}/takebacks/answer`, { token, body: { accept } }),
   /** @type {(gameId: string, token: Token) => Promise<{ id: string, host_token: string }>} */
   rematch: (gameId, token) => call("POST", `/v1/games/${gameId}/rematch`, { token }),
   /** @type {(name: string) => Promise<{ token: string }>} */

@@ -105,6 +105,15 @@
  * @property {string | null} rematch_of
  * @property {boolean} rated
  * @property {UnratedReason[]} unrated_reasons
+ * @property {TakeBacks} [takebacks]
+ */
+
+/**
+ * Take-backs in one game, as the viewer sees them.
+ * @typedef {object} TakeBacks
+ * @property {boolean} allowed
+ * @property {boolean} can_take_back the viewer's seat may take back (or ask to) now
+ * @property {{ seat: number, waiting: number[], accepted: number[] } | null} request
  */
 
 /**

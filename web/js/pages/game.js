@@ -22,6 +22,7 @@ import { rendererFor, choiceText } from "../games/index.js";
 import { botLevelOptions, gameTypeDetail } from "../core/catalog.js";
 import { seatStatus, tickClocks } from "../panels/seat_status.js";
 import { rematchControl, resignControl, seatRemovalControl } from "../panels/seat_actions.js";
+import { takebackControl } from "../panels/takebacks.js";
 import { clearTurn, notifyControl, showTurn } from "../panels/turn_notice.js";
 import { renewSeat } from "../core/identity.js";
 import { ratedNote, seatRating } from "../panels/ratings.js";
@@ -96,6 +97,7 @@ export async function showGame(main, gameId) {
     title: h("h1", { id: "game-title" }),
     status: h("p", { id: "turn", class: "turn", role: "status", "aria-live": "polite" }),
     error: h("p", { id: "game-error", class: "error", role: "alert" }),
+    takeback: h("div", { id: "takebacks" }),
     lobby: h("section", { id: "seats", class: "card" }),
     board: h("section", { id: "board", class: "board", "aria-label": t("game.board") }),
     actions: h("section", { id: "actions", class: "card actions" }),
@@ -107,7 +109,7 @@ export async function showGame(main, gameId) {
   const details = detailsPanel(main, () => page.detail?.data ?? null);
   let drawn = 0; // how many times the page was drawn: main[data-drawn] tells tests a redraw happened
   main.append(
-    els.title, els.status, els.error,
+    els.title, els.status, els.takeback, els.error,
     h("div", { class: "game-layout" }, [
       h("div", { class: "main-col" }, [els.board, details.panel, els.actions, els.result]),
       els.side,
@@ -402,6 +404,10 @@ export async function showGame(main, gameId) {
     showTurn(`${els.title.textContent} · ${t("app.title")}`, Boolean(page.choices), `${gameId}/${page.decisionVersion}`);
     const ctx = context(game);
     redraw(els.status, (box) => drawStatus(box, game));
+    redraw(els.takeback, (box) => {
+      const control = takebackControl(game, page.token, act, nameOf);
+      if (control) box.append(control);
+    });
     redraw(els.lobby, (box) => drawSeats(box, game));
     redraw(els.board, (box) => {
       if (!game.state) return;
