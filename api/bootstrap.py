@@ -12,9 +12,11 @@ from starlette.concurrency import run_in_threadpool
 from api.background.bots import BotRunner
 from api.background.deadlines import DeadlineRunner
 from api.background.presence import PresenceRunner
+from api.background.thinking import ProcessThinker
 from api.background.tournaments import TournamentRunner
 from api.edge.metrics import Metrics
 from api.settings import Settings
+from domain.bots.thinking import BotBudget
 from domain.ports.events import EventBroker
 from domain.registry import EngineRegistry, default_registry
 from domain.services.bundle import Services
@@ -68,6 +70,7 @@ class Container:
     tournaments: TournamentService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
+    thinker: ProcessThinker | None = None
     deadline_runner: DeadlineRunner | None = None
     sender: WebhookSender | None = None
     presence_runner: PresenceRunner | None = None
@@ -75,12 +78,18 @@ class Container:
 
     def start_background(self) -> None:
         """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
-        self.bots = BotRunner(self.play, self.settings.bot_think_seconds)
+        settings = self.settings
+        self.thinker = ProcessThinker(settings.bot_processes)
+        self.bots = BotRunner(
+            self.play,
+            settings.bot_think_seconds,
+            thinker=self.thinker,
+            budget=BotBudget(settings.bot_budget_seconds, settings.bot_max_iterations),
+        )
         self.core.after_change.append(self.bots.notify)
         self.bots.start()
         self.deadline_runner = DeadlineRunner(self.deadlines, self.settings.deadline_poll_seconds)
         self.deadline_runner.start()
-        settings = self.settings
         self.sender = WebhookSender(
             self.core.uow,
             self.guard.checked_address,
@@ -118,6 +127,9 @@ class Container:
             await run_in_threadpool(self.bots.stop)
             self.core.after_change.remove(self.bots.notify)
             self.bots = None
+        if self.thinker is not None:
+            await run_in_threadpool(self.thinker.close)
+            self.thinker = None
         await run_in_threadpool(self.committer.close)
 
 

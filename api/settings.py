@@ -131,6 +131,22 @@ class Settings(BaseSettings):
     )
     body_timeout_seconds: float = Field(10.0, gt=0, description="Time a client has to send the body.")
     bot_think_seconds: float = Field(0.0, description="Pause before each bot decision.")
+    bot_budget_seconds: float | None = Field(
+        1.0,
+        gt=0,
+        description="Wall-clock time a strong bot may search per decision (at most a quarter of "
+        "what is left on its seat's running clock); null: its iterations alone bound it, so its "
+        "picks replay exactly from the revealed seed and salt.",
+    )
+    bot_max_iterations: int = Field(
+        20_000, ge=1, description="Search iterations a strong bot may run per decision."
+    )
+    bot_processes: int = Field(
+        1,
+        ge=1,
+        description="Worker processes this server process keeps for the bots' search (greedy and "
+        "strong): the thinking runs there, off the event loop and the commits.",
+    )
     max_bot_only_games: int | None = Field(
         50,
         ge=0,

@@ -1,7 +1,9 @@
 """Plays bot seats in the background, in this process, one decision per transaction.
 
 Any committed change to an in-progress game with bots queues it; the worker plays one bot
-decision, which queues the game again, so games take turns and a game of bots runs to its end on
+decision (a searching level thinks in the server's process pool, ``api/background/thinking.py``,
+within the decision's budget, and its answer is committed only if the game did not move on
+meanwhile), which queues the game again, so games take turns and a game of bots runs to its end on
 its own. Scheduling is fair: games where a person waits on a bot go first, games of bots only take
 turns behind them (one decision each per pass, and at least one every ``URGENT_BURST`` decisions
 so they never starve). At start every in-progress game with a bot seat is queued, page by page,
@@ -15,6 +17,7 @@ import threading
 import time
 from collections import deque
 
+from domain.bots.thinking import BotBudget, Thinker
 from domain.errors import DomainError, VersionConflict
 from domain.services.play import PlayService
 
@@ -28,10 +31,18 @@ RESUME_PAGE = 500
 
 class BotRunner:
     def __init__(
-        self, service: PlayService, think_seconds: float = 0.0, resume_page: int = RESUME_PAGE
+        self,
+        service: PlayService,
+        think_seconds: float = 0.0,
+        resume_page: int = RESUME_PAGE,
+        thinker: Thinker | None = None,
+        budget: BotBudget | None = None,
     ) -> None:
         self.service = service
         self.think_seconds = think_seconds
+        self.thinker = thinker
+        """Where the searching levels think (the server's process pool); None: on this thread."""
+        self.budget = budget if budget is not None else BotBudget()
         self.resume_page = resume_page
         self._urgent: deque[str] = deque()
         self._background: deque[str] = deque()
@@ -106,7 +117,7 @@ class BotRunner:
 
     def play(self, game_id: str) -> None:
         try:
-            self.service.play_bot_turn(game_id)
+            self.service.play_bot_turn(game_id, self.thinker, self.budget)
         except VersionConflict:
             # Whoever won the race queued the game again if a person plays in it; as a game of
             # bots only it waits its turn behind those.

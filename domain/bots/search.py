@@ -37,6 +37,11 @@ EXPLORATION = 0.6
 """UCB's exploration constant, for values in [0, 1]."""
 PRIOR_VISITS = 3.0
 """How many visits a choice's prior counts for before it is tried."""
+WIDEN_BASE = 3
+WIDEN_RATE = 1.0
+"""Progressive widening: a seat deciding at a node it chose at ``n`` times before considers only its
+``WIDEN_BASE + WIDEN_RATE * sqrt(n)`` choices of best prior, so a small budget checks the few
+moves the evaluation likes against the replies to them instead of trying every move once."""
 DEADLINE_EVERY = 8
 """Iterations between two reads of the clock."""
 
@@ -72,9 +77,10 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("children", "edges")
+    __slots__ = ("children", "edges", "visits")
 
     def __init__(self) -> None:
+        self.visits: dict[int, int] = {}
         self.edges: dict[int, dict[str, _Edge]] = {}
         self.children: dict[tuple[str, ...], _Node] = {}
 
@@ -156,8 +162,12 @@ class _Iteration:
         self.allowed = allowed
         self.rng = rng
         self.scale = hooks.value_scale
+        self.first: Any = None
+        self.baseline: dict[int, float] = {}
 
     def once(self, root: _Node, state: Any) -> None:
+        if self.first is None:
+            self.first = self.hooks.copy(state)
         engine = self.engine
         node = root
         path: list[list[tuple[int, _Edge]]] = []
@@ -198,6 +208,8 @@ class _Iteration:
             elif len(listed) > 1:
                 listed = self.hooks.worth_trying(decision, listed) or listed
             edges = node.edges.setdefault(s, {})
+            seen = node.visits.get(s, 0)
+            node.visits[s] = seen + 1
             available: list[_Edge] = []
             for choice in listed:
                 key = choice_key(choice)
@@ -206,6 +218,9 @@ class _Iteration:
                     edge = edges[key] = _Edge(choice, self._prior(state, decision, s, choice))
                 edge.available += 1
                 available.append(edge)
+            wide = WIDEN_BASE + int(WIDEN_RATE * math.sqrt(seen))
+            if len(available) > wide:
+                available = sorted(available, key=_by_prior)[:wide]
             picks.append((s, self._best(available)))
         return picks
 
@@ -222,6 +237,13 @@ class _Iteration:
                 best, best_score = edge, score
         return best
 
+    def _value(self, state: Any, seat: int) -> float:
+        """The seat's evaluation of ``state`` against its evaluation of the first sample (so values
+        keep their spread however far ahead or behind the seat is), squashed into [0, 1]."""
+        if seat not in self.baseline:
+            self.baseline[seat] = self.hooks.evaluate(self.first, seat)
+        return self._squash(self.hooks.evaluate(state, seat) - self.baseline[seat])
+
     def _prior(self, state: Any, decision: Decision, seat: int, choice: Choice) -> float:
         """The seat's value after ``choice`` on this sampled state (others deciding at once
         pick at random), as the greedy level would judge it."""
@@ -233,7 +255,7 @@ class _Iteration:
         self.engine.apply(trial, joint)
         if self.engine.decision(trial) is None:
             return self._final_values(trial)[seat]
-        return self._squash(self.hooks.evaluate(trial, seat))
+        return self._value(trial, seat)
 
     def _squash(self, lead: float) -> float:
         x = lead / self.scale
@@ -251,13 +273,21 @@ class _Iteration:
 
         def value(seat: int) -> float:
             if seat not in known:
-                known[seat] = self._squash(self.hooks.evaluate(state, seat))
+                known[seat] = self._value(state, seat)
             return known[seat]
 
         return value
 
     def _final_values(self, state: Any) -> list[float]:
+        """Half the seat's share of the win, half its evaluation (the margin still counts)."""
         outcome = self.engine.outcome(state)
         assert outcome is not None
         share = 1.0 / len(outcome.winners) if outcome.winners else 0.0
-        return [share if s in outcome.winners else 0.0 for s in range(len(outcome.scores))]
+        return [
+            0.5 * (share if s in outcome.winners else 0.0) + 0.5 * self._value(state, s)
+            for s in range(len(outcome.scores))
+        ]
+
+
+def _by_prior(edge: _Edge) -> float:
+    return -edge.prior

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.bots.hooks import SearchHooks
 from domain.bots.policies import choose, context_for
+from domain.bots.search import SearchBudget
 from domain.engine import Choice
 from domain.model.match import Match
 from domain.model.seeding import rng_for_bot
@@ -24,11 +25,14 @@ def next_bot_seat(match: Match) -> int | None:
     return None
 
 
-def bot_choice(match: Match, seat: int, hooks: SearchHooks[Any] | None) -> Choice:
+def bot_choice(
+    match: Match, seat: int, hooks: SearchHooks[Any] | None, budget: SearchBudget | None = None
+) -> Choice:
     """The bot's pick for the current decision, from what its seat may see and a generator that
-    only the server can derive until the game ends; ``hooks``: the game's ``HostedGame.search``."""
+    only the server can derive until the game ends; ``hooks``: the game's ``HostedGame.search``;
+    ``budget``: the strong level's (its default iterations when None, as a replay recomputes)."""
     decision = match.decision()
     level = match.seats[seat].bot_level
     assert decision is not None and level is not None
     rng = rng_for_bot(match.seed, match.seed_salt, match.version, seat)
-    return choose(level, context_for(match.engine, match.state, decision, seat, hooks), rng)
+    return choose(level, context_for(match.engine, match.state, decision, seat, hooks), rng, budget)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypedDict
 
+from domain.bots.search import SearchBudget
+from domain.bots.thinking import SEARCHING_LEVELS, BotBudget, Thinker, ThinkRequest
 from domain.bots.turns import bot_choice, next_bot_seat
 from domain.engine import JSON, Choice, Stored
 from domain.errors import SeatResigned, StaleDecision, VersionConflict
@@ -225,20 +227,33 @@ class PlayService:
         same_request(earlier, request)
         return SubmitAnswer.replayed(earlier.response, match.game_type)
 
-    def play_bot_turn(self, game_id: str) -> bool:
+    def play_bot_turn(
+        self, game_id: str, think: Thinker | None = None, budget: BotBudget | None = None
+    ) -> bool:
         """Play one pending decision of a bot seat, if any; True when one was played.
 
-        The bot decides from what its seat may see, and its choice goes through the same guards
-        as a human's. A concurrent change simply makes this a no-op (the caller tries again).
+        The bot decides from what its seat may see, before and outside the transaction: on this
+        thread, or through ``think`` (the server's pool) for the levels that search, within
+        ``budget`` (None: the strong level's default iterations, no deadline). Its choice then goes
+        through the same guards as a human's, only if the match is still at the version it
+        thought about: otherwise ``VersionConflict`` (the caller queues the game again and the bot
+        thinks again). Nothing is written while it thinks.
         """
+        with self.core.uow() as uow:
+            seen = uow.games.get(game_id)
+        thinking = next_bot_seat(seen)
+        if thinking is None:
+            return False
+        choice = self._bot_choice(seen, thinking, think, budget)
 
         def work(uow: UnitOfWork) -> tuple[SubmitResult, Match] | None:
             match = uow.games.get(game_id)
             seat = next_bot_seat(match)
             if seat is None:
                 return None
-            hooks = self.core.registry.game(match.game_type).search
-            result = match.submit(seat, bot_choice(match, seat, hooks), match.version)
+            if match.version != seen.version or seat != thinking:
+                raise VersionConflict("game {game_id} moved on while its bot thought", game_id=game_id)
+            result = match.submit(seat, choice, match.version)
             match.decision_played(seat)
             self.core.save(uow, match, seat)
             return result, match
@@ -249,6 +264,47 @@ class PlayService:
         self._submitted(played[0])
         self.core.committed(played[1])
         return True
+
+    def _bot_choice(self, match: Match, seat: int, think: Thinker | None, budget: BotBudget | None) -> Choice:
+        game = self.core.registry.game(match.game_type)
+        level = match.seats[seat].bot_level
+        assert level is not None
+        if budget is None:
+            return bot_choice(match, seat, game.search)
+        seconds = budget.for_clock(self._clock_seconds(match, seat))
+        if think is None or level not in SEARCHING_LEVELS or game.search is None:
+            deadline = (
+                SearchBudget(budget.iterations)
+                if seconds is None
+                else SearchBudget.within(seconds, budget.iterations)
+            )
+            return bot_choice(match, seat, game.search, deadline)
+        request = ThinkRequest(
+            match.game_type,
+            match.engine.dump(match.state),
+            seat,
+            level,
+            match.seed,
+            match.seed_salt,
+            match.version,
+            seconds,
+            budget.iterations,
+        )
+        return think(request)
+
+    def _clock_seconds(self, match: Match, seat: int) -> float | None:
+        """The time the game's clock gives this decision: what is left on the seat's running clock
+        or, for a seat the server plays (whose clock does not run), what the clock would give it
+        (a decision's seconds, or the seat's Fischer bank); None in a game without a clock."""
+        settings = match.timing.settings
+        if not settings.runs:
+            return None
+        clock = match.timing.seats.get(seat)
+        if clock is not None and clock.deadline is not None:
+            return (clock.deadline - self.core.clock.now()).total_seconds()
+        if settings.mode == "fischer" and clock is not None and clock.bank is not None:
+            return clock.bank
+        return settings.seconds
 
     def games_with_bots_in_progress(self, after: str, limit: int) -> list[BotGame]:
         with self.core.uow() as uow:

@@ -23,7 +23,7 @@ class RecordingService:
         self.games = sorted(games or [], key=lambda g: g.id)
         self.played: list[str] = []
 
-    def play_bot_turn(self, game_id: str) -> bool:
+    def play_bot_turn(self, game_id: str, *_: object) -> bool:
         self.played.append(game_id)
         return True
 

@@ -64,7 +64,7 @@ class CarcassonneSearchHooks(SearchHooks[State]):
 
     samples = 1
     max_candidates = 48
-    value_scale = 8.0
+    value_scale = 3.0
 
     def copy(self, state: State) -> State:
         return copy_state(state)
