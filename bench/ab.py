@@ -10,6 +10,9 @@ that the machine's noise falls on both. Per round: moves/s, p50/p99, server CPU 
 median latency of early moves (move 1–20 of a game) and late ones (move 80+), load before→after;
 then the mean of each side and the ratio B ÷ A.
 
+``--a-submit`` / ``--b-submit`` (``rest`` or ``socket``): how that side's clients send their moves
+(``bench/matches.py --submit``), e.g. the same server driven over REST and over the socket.
+
 ``--a-root DIR`` / ``--b-root DIR`` run that side's server from another checkout (e.g. ``git worktree
 add /tmp/before HEAD~1``): a before/after of a change that no setting switches.
 """
@@ -90,8 +93,9 @@ def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
             for side in pair:
                 server = servers[side]
                 progress(f"round {number}: {side}")
+                submit = args.a_submit if side == "A" else args.b_submit
                 row = measured_row(
-                    server, partial(ours_matches, server.bases, args.game, matches, moves, True)
+                    server, partial(ours_matches, server.bases, args.game, matches, moves, True, submit)
                 )
                 early, late = early_late_ms(row.pop("trace", []))
                 rows.append({"round": number, "side": side, "early_ms": early, "late_ms": late, **row})
@@ -99,6 +103,7 @@ def run_rounds(args: argparse.Namespace) -> dict[str, Any]:
         "system": args.system,
         "row": args.row,
         "settings": sides,
+        "submits": {"A": args.a_submit, "B": args.b_submit},
         "roots": {side: str(root) for side, root in roots.items()},
         "rounds": rows,
     }
@@ -111,8 +116,11 @@ def _mean(rows: Sequence[dict[str, Any]], key: str) -> float | None:
 
 def report(result: dict[str, Any]) -> str:
     roots = result.get("roots", {})
+    submits = result.get("submits", {})
     sides = ", ".join(
-        f"{side}: {env}" + (f" from {roots[side]}" if roots.get(side) != str(ROOT) else "")
+        f"{side}: {env}"
+        + (f" from {roots[side]}" if roots.get(side) != str(ROOT) else "")
+        + (f", moves over {submits[side]}" if submits.get(side, "rest") != "rest" else "")
         for side, env in result["settings"].items()
     )
     lines = [
@@ -157,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--a-root", type=Path, help="run server A from this checkout (a `git worktree` of another commit)"
     )
     parser.add_argument("--b-root", type=Path, help="run server B from this checkout")
+    parser.add_argument("--a-submit", choices=("rest", "socket"), default="rest", help="side A's moves over")
+    parser.add_argument("--b-submit", choices=("rest", "socket"), default="rest", help="side B's moves over")
     parser.add_argument("--row", default="20x100", help="MATCHESxMOVES per round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; each runs A and B once")
     parser.add_argument("--game", default="carcassonne")

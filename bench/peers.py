@@ -310,7 +310,7 @@ def run_json(command: list[str], cwd: Path, timeout: float = ROW_TIMEOUT) -> dic
 
 
 def ours_matches(
-    bases: list[str], game: str, matches: int, moves: int, trace: bool = False
+    bases: list[str], game: str, matches: int, moves: int, trace: bool = False, submit: str = "rest"
 ) -> dict[str, Any]:
     command = [
         sys.executable,
@@ -325,6 +325,8 @@ def ours_matches(
         str(moves),
         "--loop",
         "push",
+        "--submit",
+        submit,
         "--time-limit",
         str(ROW_TIMEOUT - 60),
     ]

@@ -1,8 +1,8 @@
 """Brokers carrying committed events to live subscribers: in process, or across instances.
 
 Each is the domain's ``EventBroker`` port (``domain.ports.events``). ``publish`` is called from worker
-threads after a commit, so it only hands events over (to the loop, or to Redis with a short
-timeout) and never raises: the events are already durable and subscribers detect anything missed
+threads after a commit, so it only hands events over (to the loop, or to the thread that publishes
+to Redis) and never waits or raises: the events are already durable and subscribers detect anything missed
 by ``seq``.
 ``subscribe`` is for async code on the broker's loop::
 
@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -31,6 +34,93 @@ from persistence.subscription import DEFAULT_GAP_TIMEOUT, DEFAULT_MAX_PENDING, S
 log = logging.getLogger(__name__)
 
 DEFAULT_CHANNEL_PREFIX = "tabletop:game:"
+DEFAULT_PUBLISH_BUFFER = 10_000
+"""Messages waiting for Redis at most: beyond that a publish is dropped (subscribers see the gap
+and catch up from the database), so an outage never holds the commits that publish."""
+MAX_PIPELINE = 1_000
+"""Messages per pipeline at most (one round trip each)."""
+
+
+class BufferedPublisher:
+    """Publishes to Redis from one thread of its own: ``put`` only appends to a bounded buffer
+    and returns, and the thread sends everything waiting in one pipeline, one round trip, in the
+    order it was put (so each game's events keep their ``seq`` order). The commits of a batch,
+    answered together, publish together. While Redis is unreachable the thread retries with a
+    growing pause; what it could not send and what does not fit in the buffer is dropped, logged and
+    counted (``dropped``): the events are durable, and subscribers detect the gap and catch up from
+    the database."""
+
+    def __init__(self, client: redis.Redis, capacity: int = DEFAULT_PUBLISH_BUFFER) -> None:
+        self._client = client
+        self.capacity = capacity
+        self._waiting: deque[tuple[str, str]] = deque()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closing = False
+        self.dropped = 0
+        """Messages never sent (buffer full, or Redis failed them)."""
+        self.round_trips = 0
+        """Pipelines sent: with ``sent``, how many messages shared a round trip."""
+        self.sent = 0
+
+    def put(self, messages: Sequence[tuple[str, str]], what: str) -> None:
+        """Queue (channel, payload) messages; never blocks on Redis, never raises."""
+        with self._changed:
+            if self._closing:
+                return
+            if len(self._waiting) + len(messages) > self.capacity:
+                self.dropped += len(messages)
+                log.warning("Redis publish buffer full (%d waiting): dropped %s", len(self._waiting), what)
+                return
+            self._waiting.extend(messages)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._send, name="tabletop-redis-publisher", daemon=True
+                )
+                self._thread.start()
+            self._changed.notify()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Send what is waiting (within ``timeout``), then stop the thread."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _send(self) -> None:
+        pause = 0.05
+        while True:
+            with self._changed:
+                while not self._waiting and not self._closing:
+                    self._changed.wait()
+                if not self._waiting:
+                    return
+                taken = [self._waiting.popleft() for _ in range(min(MAX_PIPELINE, len(self._waiting)))]
+            try:
+                with self._client.pipeline(transaction=False) as pipe:
+                    for channel, payload in taken:
+                        pipe.publish(channel, payload)
+                    pipe.execute()
+            except redis.RedisError as error:
+                with self._changed:
+                    self.dropped += len(taken)
+                    closing = self._closing
+                log.warning("could not publish %d events to Redis: %s", len(taken), error)
+                if closing:
+                    return
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
+                continue
+            pause = 0.05
+            with self._changed:
+                self.round_trips += 1
+                self.sent += len(taken)
 
 
 class _LocalSubscribers:
@@ -183,16 +273,18 @@ class RedisBroker(_LocalSubscribers):
         subscribe_timeout: float = 5.0,
         max_pending: int = DEFAULT_MAX_PENDING,
         gap_timeout: float = DEFAULT_GAP_TIMEOUT,
+        publish_buffer: int = DEFAULT_PUBLISH_BUFFER,
     ) -> None:
         super().__init__(max_pending, gap_timeout)
         self._url = url
         self._prefix = channel_prefix
         self._subscribe_timeout = subscribe_timeout
         self.client_name = client_name
-        # A thread-safe pool; short timeouts so a Redis outage never stalls a request thread.
+        # Short timeouts: the publishing thread notices an outage soon and drops instead of waiting.
         self._publisher = redis.Redis.from_url(
             url, socket_timeout=publish_timeout, socket_connect_timeout=publish_timeout
         )
+        self.publishing = BufferedPublisher(self._publisher, publish_buffer)
         self._client: aioredis.Redis | None = None
         self._listening = asyncio.Event()
 
@@ -212,7 +304,9 @@ class RedisBroker(_LocalSubscribers):
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        await asyncio.to_thread(self.publishing.close)
         self._publisher.close()
+        self.publishing = BufferedPublisher(self._publisher, self.publishing.capacity)  # a restart
         self._loop = None
 
     async def ping(self) -> None:
@@ -222,17 +316,14 @@ class RedisBroker(_LocalSubscribers):
         await self._client.ping()
 
     def publish(self, game_id: str, events: Sequence[RecordedEvent]) -> None:
-        """One round trip for the whole batch; failures are logged, never raised."""
+        """Hands the events to the publishing thread (``BufferedPublisher``): never waits for
+        Redis, never raises; everything published meanwhile shares one pipeline."""
         if not events:
             return
         channel = self.channel(game_id)
-        try:
-            with self._publisher.pipeline(transaction=False) as pipe:
-                for event in events:
-                    pipe.publish(channel, encode(event))
-                pipe.execute()
-        except redis.RedisError as error:
-            log.warning("could not publish %d events of game %s to Redis: %s", len(events), game_id, error)
+        self.publishing.put(
+            [(channel, encode(event)) for event in events], f"{len(events)} events of game {game_id}"
+        )
 
     @asynccontextmanager
     async def subscribe(self, game_id: str, after: int | None = None) -> AsyncIterator[Subscription]:

@@ -19,6 +19,7 @@ from domain.model.match import RecordedEvent
 from domain.ports.events import SubscriptionClosed, SubscriptionLost
 from persistence.pubsub import InProcessBroker, RedisBroker, decode, encode
 from persistence.subscription import Subscription
+from tests.support.waiting import eventually_async
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(30)]
 
@@ -226,11 +227,64 @@ async def test_publishing_to_an_unreachable_redis_is_logged_not_raised(
     await broker.start()
     try:
         await asyncio.to_thread(broker.publish, "g", [recorded(1)])
-        assert "could not publish 1 events of game g" in caplog.text
+        await eventually_async(lambda: _true(broker.publishing.dropped == 1), 10, "dropped")
+        assert "could not publish 1 events to Redis" in caplog.text
         with pytest.raises(redis.ConnectionError):
             await broker.ping()
     finally:
         await broker.stop()
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def test_an_outage_never_holds_a_publisher_and_the_buffer_stays_bounded(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Commits publish while Redis does not answer: each publish returns without waiting for it
+    (the publishing thread is stuck connecting), at most the buffer's capacity waits, the rest is
+    dropped and said; every message is accounted for as dropped once Redis keeps failing."""
+    broker = RedisBroker("redis://127.0.0.1:1/0", publish_timeout=0.5, publish_buffer=5)
+    await broker.start()
+    try:
+
+        def commits() -> None:
+            for seq in range(1, 21):
+                broker.publish("g", [recorded(seq)])
+                assert broker.publishing.waiting <= 5
+
+        await asyncio.to_thread(commits)
+        assert "Redis publish buffer full" in caplog.text
+        await eventually_async(lambda: _true(broker.publishing.dropped == 20), 20, "all dropped")
+        assert broker.publishing.sent == 0
+    finally:
+        await broker.stop()
+
+
+@pytest.mark.redis
+async def test_events_published_meanwhile_share_one_pipeline_in_order(
+    two_instances: tuple[RedisBroker, RedisBroker],
+) -> None:
+    """What the commits of a batch publish while the publishing thread is busy goes to Redis in
+    one round trip, each game's events in their order."""
+    a, b = two_instances
+    async with b.subscribe("g1") as first, b.subscribe("g2") as second:
+        before, sent = a.publishing.round_trips, a.publishing.sent
+
+        def batch() -> None:
+            # Holding the publisher's lock stands for a thread busy with the previous pipeline.
+            with a.publishing._changed:
+                for seq in range(1, 51):
+                    a.publish("g1", [recorded(seq)])
+                    a.publish("g2", [recorded(seq)])
+
+        await asyncio.to_thread(batch)
+        assert await take(first, 50) == list(range(1, 51))
+        assert await take(second, 50) == list(range(1, 51))
+        await eventually_async(lambda: _true(a.publishing.sent - sent == 100), 10, "counted")
+        assert a.publishing.round_trips - before == 1
+        assert a.publishing.dropped == 0
 
 
 @pytest.mark.redis
