@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from sqlalchemy import delete, func, insert, select
@@ -102,40 +102,49 @@ class SqlChatRepository:
         )
         return [as_utc(at) for (at,) in rows]
 
-    def muted(self, game_id: str) -> frozenset[int]:
-        rows = self.session.execute(select(chat_mutes.c.seat).where(chat_mutes.c.game_id == game_id))
-        return frozenset(seat for (seat,) in rows)
+    def muted(self, game_id: str) -> frozenset[str]:
+        rows = self.session.execute(select(chat_mutes.c.person).where(chat_mutes.c.game_id == game_id))
+        return frozenset(person for (person,) in rows)
 
-    def set_muted(self, game_id: str, seat: int, muted: bool) -> bool:
+    def set_muted(self, game_id: str, people: Sequence[str], muted: bool) -> bool:
         self._before_write()
         if muted:
-            if seat in self.muted(game_id):
-                return False
-            self.session.execute(insert(chat_mutes).values(game_id=game_id, seat=seat))
-            return True
+            missing = [p for p in dict.fromkeys(people) if p not in self.muted(game_id)]
+            for person in missing:
+                self.session.execute(insert(chat_mutes).values(game_id=game_id, person=person))
+            return bool(missing)
         gone = self.session.execute(
-            delete(chat_mutes).where(chat_mutes.c.game_id == game_id, chat_mutes.c.seat == seat)
+            delete(chat_mutes).where(chat_mutes.c.game_id == game_id, chat_mutes.c.person.in_(people))
         )
         return bool(gone.rowcount)  # type: ignore[attr-defined]
 
-    def hidden(self, game_id: str, seat: int) -> frozenset[int]:
+    def hidden(self, game_id: str, hider: Sequence[str]) -> frozenset[str]:
         rows = self.session.execute(
-            select(chat_hides.c.target).where(chat_hides.c.game_id == game_id, chat_hides.c.seat == seat)
+            select(chat_hides.c.target).where(chat_hides.c.game_id == game_id, chat_hides.c.hider.in_(hider))
         )
         return frozenset(target for (target,) in rows)
 
-    def set_hidden(self, game_id: str, seat: int, target: int, hidden: bool) -> bool:
+    def set_hidden(self, game_id: str, hider: Sequence[str], target: Sequence[str], hidden: bool) -> bool:
         self._before_write()
         if hidden:
-            if target in self.hidden(game_id, seat):
-                return False
-            self.session.execute(insert(chat_hides).values(game_id=game_id, seat=seat, target=target))
-            return True
+            stored = set(
+                self.session.execute(
+                    select(chat_hides.c.hider, chat_hides.c.target).where(
+                        chat_hides.c.game_id == game_id, chat_hides.c.hider.in_(hider)
+                    )
+                ).tuples()
+            )
+            missing = [
+                (h, t) for h in dict.fromkeys(hider) for t in dict.fromkeys(target) if (h, t) not in stored
+            ]
+            for h, t in missing:
+                self.session.execute(insert(chat_hides).values(game_id=game_id, hider=h, target=t))
+            return bool(missing)
         gone = self.session.execute(
             delete(chat_hides).where(
                 chat_hides.c.game_id == game_id,
-                chat_hides.c.seat == seat,
-                chat_hides.c.target == target,
+                chat_hides.c.hider.in_(hider),
+                chat_hides.c.target.in_(target),
             )
         )
         return bool(gone.rowcount)  # type: ignore[attr-defined]

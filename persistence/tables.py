@@ -29,6 +29,8 @@ metadata: MetaData = SQLModel.metadata
 """The metadata Alembic migrations are checked against."""
 
 GAME_ID_LENGTH = 64
+PERSON_LENGTH = 96
+"""``player:<id>``, ``address:<sha256>`` or ``token:<sha256>``: who a chat mute or hide names."""
 
 
 def _json(nullable: bool = False) -> Any:
@@ -348,26 +350,27 @@ class ChatEntryRow(SQLModel, table=True):
 
 
 class ChatMuteRow(SQLModel, table=True):
-    """A seat the host muted in a game's chat."""
+    """A person the host muted in a game's chat (``domain.model.chat.person``: ``player:<id>``,
+    ``address:<hash>`` or ``token:<hash>``), whatever seat it holds."""
 
     __tablename__ = "chat_mutes"
 
     game_id: str = Field(
         sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
-    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    person: str = Field(sa_column=Column(String(PERSON_LENGTH), primary_key=True))
 
 
 class ChatHideRow(SQLModel, table=True):
-    """A seat that hides another seat's chat messages for itself."""
+    """A person (``hider``) who hides another person's chat messages for itself."""
 
     __tablename__ = "chat_hides"
 
     game_id: str = Field(
         sa_column=Column(String(GAME_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     )
-    seat: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
-    target: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    hider: str = Field(sa_column=Column(String(PERSON_LENGTH), primary_key=True))
+    target: str = Field(sa_column=Column(String(PERSON_LENGTH), primary_key=True))
 
 
 class TournamentRow(SQLModel, table=True):

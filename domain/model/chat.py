@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 
 from domain.engine import JSON, Event
 from domain.errors import InvalidChatMessage
-from domain.model.match import RecordedEvent
+from domain.model.match import Match, RecordedEvent, Seat
 from domain.model.names import MAX_COMBINING_RUN, refuse_invisible
 
 MAX_MESSAGE_LENGTH = 500
@@ -244,6 +244,31 @@ class ChatEntry:
 
 
 CHAT_EVENT = "chat"
+
+
+def person(seat: Seat) -> tuple[str, ...]:
+    """Who sits at ``seat``, as a mute or a hide stores it: as a host's block names it, its player
+    identity and its client address (``player:<id>``, ``address:<hash>``), else its seat token;
+    a bot seat is nobody (it never writes). Seats move up in a lobby when one leaves, so a mute or
+    a hide names the person, and a newcomer on a vacated number inherits none of them."""
+    found = tuple(seat.identities())
+    if found:
+        return found
+    return (f"token:{seat.token_hash}",) if seat.token_hash and seat.bot is None else ()
+
+
+def known_as(seat: Seat) -> tuple[str, ...]:
+    """What a stored mute or hide must name to hold for ``seat``: its player identity if it has
+    one (a player sharing an address with a muted person is not muted), else its address (or
+    token): a muted player who comes back without its identity, from its address, stays muted."""
+    return person(seat)[:1]
+
+
+def seats_of(match: Match, people: frozenset[str], besides: int | None = None) -> frozenset[int]:
+    """The seats now held by any of ``people`` (not ``besides``, the reader's own)."""
+    return frozenset(
+        seat.index for seat in match.seats if seat.index != besides and people.intersection(known_as(seat))
+    )
 
 
 def chat_channel(game_id: str) -> str:

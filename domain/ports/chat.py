@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Protocol, Self
@@ -39,15 +40,19 @@ class ChatRepository(Protocol):
         """When the seat wrote its entries (messages, hides and shows) after ``since``."""
         ...
 
-    def muted(self, game_id: str) -> frozenset[int]: ...
-
-    def set_muted(self, game_id: str, seat: int, muted: bool) -> bool:
-        """Whether it changed."""
+    def muted(self, game_id: str) -> frozenset[str]:
+        """The people the host muted (``domain.model.chat.person``'s names)."""
         ...
 
-    def hidden(self, game_id: str, seat: int) -> frozenset[int]: ...
+    def set_muted(self, game_id: str, people: Sequence[str], muted: bool) -> bool:
+        """Mute (or unmute) every one of ``people``; whether anything changed."""
+        ...
 
-    def set_hidden(self, game_id: str, seat: int, target: int, hidden: bool) -> bool:
+    def hidden(self, game_id: str, hider: Sequence[str]) -> frozenset[str]:
+        """The people any of ``hider`` hides."""
+        ...
+
+    def set_hidden(self, game_id: str, hider: Sequence[str], target: Sequence[str], hidden: bool) -> bool:
         """Whether it changed."""
         ...
 

@@ -31,7 +31,10 @@ from domain.model.chat import (
     chat_channel,
     check_phrase,
     clean_message,
+    known_as,
+    person,
     retry_after,
+    seats_of,
 )
 from domain.model.match import Match
 from domain.ports.chat import ChatUnitOfWork, SeqTaken
@@ -75,7 +78,7 @@ class ChatService:
 
         def write(uow: ChatUnitOfWork, match: Match, reader: Reader) -> ChatEntry | None:
             seat = self._writer(reader)
-            if seat in uow.chat.muted(game_id):
+            if uow.chat.muted(game_id).intersection(known_as(match.seats[seat])):
                 raise ChatMuted("the host muted seat {seat}: it cannot write in this game's chat", seat=seat)
             now = self._room(uow, game_id, seat)
             return self._add(uow, game_id, MESSAGE, now, seat=seat, text=content, phrase=code)
@@ -90,9 +93,9 @@ class ChatService:
         def write(uow: ChatUnitOfWork, match: Match, reader: Reader) -> ChatEntry | None:
             if not reader.is_host:
                 raise Forbidden("only the host's token mutes a seat")
-            self._seat_of(match, seat)
+            people = self._people_at(match, seat)
             now = self._room(uow, game_id, None)
-            if not uow.chat.set_muted(game_id, seat, muted):
+            if not uow.chat.set_muted(game_id, people, muted):
                 return None
             return self._add(uow, game_id, MUTED if muted else UNMUTED, now, target=seat)
 
@@ -103,11 +106,11 @@ class ChatService:
 
         def write(uow: ChatUnitOfWork, match: Match, reader: Reader) -> ChatEntry | None:
             seat = self._writer(reader)
-            self._seat_of(match, target)
+            people = self._people_at(match, target)
             if target == seat:
                 raise Forbidden("a seat cannot hide its own messages")
             now = self._room(uow, game_id, seat)
-            if not uow.chat.set_hidden(game_id, seat, target, hidden):
+            if not uow.chat.set_hidden(game_id, person(match.seats[seat]), people, hidden):
                 return None
             kind = HIDDEN if hidden else SHOWN
             return self._add(uow, game_id, kind, now, seat=seat, target=target)
@@ -119,7 +122,7 @@ class ChatService:
         with self.units() as uow:
             match = uow.games.get(game_id)
             reader = self.reader(match, token)
-            state = self._state(uow, game_id, reader)
+            state = self._state(uow, match, reader)
             found = uow.chat.entries(game_id, after, limit)
         shown = [e for e in found if e.visible_to(reader.seat, state.hidden)]
         last = found[-1].seq if len(found) == limit else state.last_seq
@@ -130,11 +133,11 @@ class ChatService:
         with self.units() as uow:
             match = uow.games.get(game_id)
             reader = self.reader(match, token)
-            return reader, self._state(uow, game_id, reader)
+            return reader, self._state(uow, match, reader)
 
     def state(self, game_id: str, reader: Reader) -> ChatState:
         with self.units() as uow:
-            return self._state(uow, game_id, reader)
+            return self._state(uow, uow.games.get(game_id), reader)
 
     def entries(self, game_id: str, after: int, limit: int) -> builtins.list[ChatEntry]:
         """Stored entries, unfiltered (a stream filters them for its reader)."""
@@ -171,9 +174,13 @@ class ChatService:
         return now
 
     @staticmethod
-    def _state(uow: ChatUnitOfWork, game_id: str, reader: Reader) -> ChatState:
-        hidden = uow.chat.hidden(game_id, reader.seat) if reader.seat is not None else frozenset()
-        return ChatState(uow.chat.last_seq(game_id), hidden, uow.chat.muted(game_id))
+    def _state(uow: ChatUnitOfWork, match: Match, reader: Reader) -> ChatState:
+        """Mutes and hides name people: the seats they hold now (a hider's own seat never)."""
+        hidden: frozenset[int] = frozenset()
+        if reader.seat is not None:
+            people = uow.chat.hidden(match.id, known_as(match.seats[reader.seat]))
+            hidden = seats_of(match, people, besides=reader.seat)
+        return ChatState(uow.chat.last_seq(match.id), hidden, seats_of(match, uow.chat.muted(match.id)))
 
     @staticmethod
     def _writer(reader: Reader) -> int:
@@ -184,10 +191,14 @@ class ChatService:
         return reader.seat
 
     @staticmethod
-    def _seat_of(match: Match, seat: int) -> int:
+    def _people_at(match: Match, seat: int) -> tuple[str, ...]:
+        """Who a mute or hide of ``seat`` names; a bot seat never writes, so it names nobody."""
         if not 0 <= seat < len(match.seats):
             raise SeatNotFound("game {game} has no seat {seat}", game=match.id, seat=seat)
-        return seat
+        people = person(match.seats[seat])
+        if not people:
+            raise Forbidden("seat {seat} is a bot's: it never writes in the chat", seat=seat)
+        return people
 
     @staticmethod
     def _add(
@@ -219,7 +230,7 @@ class ChatService:
                     match = uow.games.get(game_id)
                     reader = self.reader(match, token)
                     entry = write(uow, match, reader)
-                    state = self._state(uow, game_id, reader)
+                    state = self._state(uow, match, reader)
                     if entry is None:
                         return None, state
                     uow.commit()

@@ -11,7 +11,7 @@ from typing import Any, Self
 import pytest
 from sqlalchemy import Engine
 
-from domain.errors import ChatFull, ChatRateLimited
+from domain.errors import ChatFull, ChatMuted, ChatRateLimited
 from domain.model.chat import BURST, ChatEntry, chat_channel
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
@@ -178,3 +178,40 @@ def test_a_full_chat_stores_nothing_more_and_hides_count_in_the_rate_rule(
     with pytest.raises(ChatFull):
         chat.mute(duel.game_id, duel.host_token, 0, True)
     assert [e.seq for e in chat.entries(duel.game_id, 0, 100)] == list(range(1, BURST + 2))
+
+
+def test_mutes_and_hides_follow_the_person_not_the_seat_number(
+    db_engine: Engine, registry: EngineRegistry
+) -> None:
+    """In the lobby seats move up when one leaves: a muted person who leaves and joins again is
+    still muted, and whoever takes the old number is not; a hide follows its target the same way."""
+    factory = SqlUnitOfWorkFactory(db_engine, registry)
+    chat, _, games = chat_service(factory, registry)
+    created = games.lobby.create_game("duel", {"rounds": 2}, seed="integration-seed")
+    gid, host = created.match.id, created.host_token
+
+    def join(name: str, address: str) -> str:
+        token = games.seats.join(gid, name, address=address).token
+        assert token is not None
+        return token
+
+    ann, bob, cid = join("Ann", "10.0.0.1"), join("Bob", "10.0.0.2"), join("Cid", "10.0.0.3")
+    assert chat.mute(gid, host, 1, True).muted == frozenset({1})  # Bob
+    assert chat.hide(gid, ann, 2, True).hidden == frozenset({2})  # Ann hides Cid
+    games.seats.remove_seat(gid, 1, bob)  # Cid moves up to seat 1
+    assert chat.post(gid, cid, "not muted", None).seat == 1
+    state = chat.state(gid, chat.reader(games.core.load(gid), ann))
+    assert state.muted == frozenset() and state.hidden == frozenset({1})  # Cid, now seat 1
+    bob = join("Bob again", "10.0.0.2")  # seat 2, the same person
+    with pytest.raises(ChatMuted):
+        chat.post(gid, bob, "muted still", None)
+    state = chat.state(gid, chat.reader(games.core.load(gid), ann))
+    assert state.muted == frozenset({2}) and state.hidden == frozenset({1})
+    games.seats.remove_seat(gid, 1, cid)  # Bob moves up to seat 1, Cid gone
+    state = chat.state(gid, chat.reader(games.core.load(gid), ann))
+    assert state.muted == frozenset({1}) and state.hidden == frozenset()
+    assert chat.mute(gid, host, 1, False).muted == frozenset()
+    assert chat.post(gid, bob, "unmuted", None).seat == 1
+    join("Cid again", "10.0.0.3")
+    state = chat.state(gid, chat.reader(games.core.load(gid), ann))
+    assert state.hidden == frozenset({2})

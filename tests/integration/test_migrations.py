@@ -163,3 +163,44 @@ def test_decision_versions_and_lobby_facts_are_backfilled(tmp_path: object) -> N
         assert json.loads(rows["lobby"].awaited_seats) == []
     finally:
         db_engine.dispose()
+
+
+def test_chat_mutes_and_hides_move_from_seat_numbers_to_the_people_seated(tmp_path: object) -> None:
+    """0017: a mute or hide stored by seat number names the person on that seat from then on."""
+    import json
+
+    from alembic import command
+
+    from persistence.migrate import alembic_config
+
+    db_engine = create_db_engine(f"sqlite:///{tmp_path}/old.db")
+    seats = [
+        {"index": 0, "name": "a", "token_hash": "ta", "bot": None, "player_id": "pa"},
+        {"index": 1, "name": "b", "token_hash": "tb", "bot": None, "address_hash": "hb"},
+        {"index": 2, "name": "c", "token_hash": "tc", "bot": None},
+    ]
+    try:
+        with db_engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0016_takebacks")
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, game_type, options, seed, seed_commitment, seed_mode, "
+                    "private, host_token_hash, status, seats, bot_seats, human_seats, version, state, "
+                    "sealed, last_seq, created_at, updated_at, decision_version, max_players) VALUES "
+                    "('g', 'duel', '{}', 's', 'c', 'host', 0, 'h', 'lobby', :seats, 0, 3, 1, NULL, "
+                    "'{}', 1, '2026-01-01', '2026-01-01', 1, 4)"
+                ),
+                {"seats": json.dumps(seats)},
+            )
+            connection.execute(text("INSERT INTO chat_mutes (game_id, seat) VALUES ('g', 1), ('g', 2)"))
+            connection.execute(text("INSERT INTO chat_hides (game_id, seat, target) VALUES ('g', 0, 1)"))
+        migrate(db_engine)
+        with db_engine.connect() as connection:
+            muted = {row.person for row in connection.execute(text("SELECT person FROM chat_mutes"))}
+            hidden = {tuple(row) for row in connection.execute(text("SELECT hider, target FROM chat_hides"))}
+        assert muted == {"address:hb", "token:tc"}
+        assert hidden == {("player:pa", "address:hb")}
+    finally:
+        db_engine.dispose()

@@ -51,7 +51,7 @@ def received(socket: WebSocketTestSession) -> dict[str, Any]:
 
 
 def test_post_read_mute_and_hide_answer_as_rest_does(client: TestClient) -> None:
-    game, tokens = seated_game(client)
+    game, tokens = seated_game(client, identities=True)
     gid = game["id"]
     posted = gql(client, POST, tokens[0], id=gid, text="salut")["postChatMessage"]
     assert posted == {"__typename": "ChatEntry", "seq": 1, "text": "salut"}
@@ -76,7 +76,7 @@ def test_post_read_mute_and_hide_answer_as_rest_does(client: TestClient) -> None
 def test_the_chat_subscription_gives_history_then_live_entries_in_the_readers_language(
     client: TestClient,
 ) -> None:
-    game, tokens = seated_game(client, players=3)
+    game, tokens = seated_game(client, players=3, identities=True)
     gid = game["id"]
     gql(client, POST, tokens[0], id=gid, text="before")
     with (

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from domain.model.chat import BURST, MAX_MESSAGE_LENGTH
-from tests.support.client import seated_game
+from tests.support.client import player, seated_game
 from tests.support.http import auth
 
 
@@ -128,7 +128,7 @@ def test_a_seat_writing_too_fast_waits(client: TestClient) -> None:
 
 
 def test_the_host_mutes_and_unmutes_a_seat_and_everyone_sees_it(client: TestClient) -> None:
-    game, tokens = seated_game(client)
+    game, tokens = seated_game(client, identities=True)
     gid, host = game["id"], auth(game["host_token"])
     assert client.put(f"/v1/games/{gid}/chat/mutes/1", headers=auth(tokens[0])).json()["code"] == "forbidden"
     assert client.put(f"/v1/games/{gid}/chat/mutes/9", headers=host).json()["code"] == "seat_not_found"
@@ -145,7 +145,7 @@ def test_the_host_mutes_and_unmutes_a_seat_and_everyone_sees_it(client: TestClie
 
 
 def test_a_seat_hides_another_for_itself_only(client: TestClient) -> None:
-    game, tokens = seated_game(client, players=3)
+    game, tokens = seated_game(client, players=3, identities=True)
     gid = game["id"]
     say(client, gid, tokens[1], text="spam")
     say(client, gid, tokens[2], text="hello")
@@ -177,3 +177,27 @@ def test_chat_stays_open_after_the_game_ends_and_pages_resume(client: TestClient
     rest = chat(client, gid, after=first["last_seq"], limit=2)
     assert [e["seq"] for e in rest["entries"]] == [3, 4]
     assert chat(client, gid, after=4)["entries"] == []
+
+
+def test_a_mute_holds_for_the_person_who_leaves_and_joins_again_not_for_the_newcomer(
+    client: TestClient,
+) -> None:
+    """Seats move up in a lobby when one leaves: the mute stays with the muted player identity
+    (back with a new seat), not with the number it had; a bot seat cannot be muted."""
+    game = client.post("/v1/games", json={"type": "duel"}).json()
+    gid, host = game["id"], auth(game["host_token"])
+    ids = [player(client, name) for name in ("Ann", "Bob", "Cid")]
+    seats = [
+        client.post(f"/v1/games/{gid}/seats", json={}, headers=auth(p["token"])).json()["token"] for p in ids
+    ]
+    assert client.put(f"/v1/games/{gid}/chat/mutes/1", headers=host).json()["muted"] == [1]
+    assert client.delete(f"/v1/games/{gid}/seats/1", headers=auth(seats[1])).status_code == 200
+    assert say(client, gid, seats[2], text="I am seat 1 now").status_code == 201
+    assert chat(client, gid)["muted"] == []
+    back = client.post(f"/v1/games/{gid}/seats", json={}, headers=auth(ids[1]["token"])).json()
+    assert back["seat"] == 2
+    assert say(client, gid, back["token"], text="still me").json()["code"] == "chat_muted"
+    assert chat(client, gid)["muted"] == [2]
+    assert client.delete(f"/v1/games/{gid}/seats/0", headers=host).status_code == 200
+    assert client.post(f"/v1/games/{gid}/seats", json={"bot": "random"}, headers=host).status_code == 201
+    assert client.put(f"/v1/games/{gid}/chat/mutes/2", headers=host).json()["code"] == "forbidden"

@@ -58,12 +58,16 @@ def new_game(client: TestClient, listed: bool = False, **body: Any) -> dict[str,
     return game
 
 
-def seated_game(client: TestClient, players: int = 2, **body: Any) -> tuple[dict[str, Any], list[str]]:
-    """A started duel of ``players`` people: its creation answer and the seat tokens."""
+def seated_game(
+    client: TestClient, players: int = 2, identities: bool = False, **body: Any
+) -> tuple[dict[str, Any], list[str]]:
+    """A started duel of ``players`` people (each with a player identity of its own if
+    ``identities``; test clients share one address): its creation answer and the seat tokens."""
     game = new_game(client, **body)
     tokens = []
     for i in range(players):
-        joined = client.post(f"/v1/games/{game['id']}/seats", json={"name": f"p{i}"})
+        headers = auth(player(client, f"p{i}")["token"]) if identities else {}
+        joined = client.post(f"/v1/games/{game['id']}/seats", json={"name": f"p{i}"}, headers=headers)
         assert joined.status_code == 201, joined.text
         assert joined.json()["seat"] == i
         tokens.append(joined.json()["token"])
