@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.fastapi import BaseContext, GraphQLRouter
@@ -43,6 +44,7 @@ from api.settings import Settings
 from domain.errors import Unauthorized
 from domain.registry import EngineRegistry, default_registry
 from persistence import fast_json
+from persistence.database import wait_until_reachable
 from persistence.migrate import ensure_migrated, migrate
 
 
@@ -112,8 +114,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         configure_logging(settings.log_level)
         built = container or build_container(settings, registry, metrics)
+        await run_in_threadpool(wait_until_reachable, built.db_engine, settings.db_startup_wait_seconds)
         if settings.auto_migrate:
-            migrate(built.db_engine)
+            migrate(built.db_engine.url)  # an engine of its own: no statement of a migration is cut
         ensure_migrated(built.db_engine)
         app.state.container = built
         built.core.token_listeners.append(limiter.token_authenticated)

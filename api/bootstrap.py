@@ -36,7 +36,7 @@ from domain.services.takebacks import TakeBackService
 from domain.services.tournaments import TournamentService
 from domain.services.webhooks import RetryPolicy, WebhookService
 from persistence.clock import SystemClock
-from persistence.database import create_db_engine
+from persistence.database import DatabaseTimeouts, create_db_engine
 from persistence.event_hub import HubBroker
 from persistence.group_commit import AwaitedCommits, GroupCommitter
 from persistence.hot_states import HotStates
@@ -149,6 +149,7 @@ def build_container(
         sqlite_synchronous=settings.sqlite_synchronous,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
+        timeouts=DatabaseTimeouts(settings.db_connect_timeout_seconds, settings.db_statement_timeout_seconds),
     )
     broker: EventBroker
     if settings.redis_url is not None:

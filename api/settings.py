@@ -28,6 +28,24 @@ class Settings(BaseSettings):
         ge=0,
         description="More connections opened while every pooled one is busy, closed after use.",
     )
+    db_connect_timeout_seconds: float = Field(
+        3.0,
+        gt=0,
+        description="Time to open a database connection, or to wait for a pooled one while all "
+        "are busy; beyond it the request is answered 503 database_unavailable.",
+    )
+    db_statement_timeout_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="Time one PostgreSQL statement may take: the server cancels it, and one whose "
+        "answer never comes (a network cut) has its connection cut; answered 503 database_unavailable.",
+    )
+    db_startup_wait_seconds: float = Field(
+        60.0,
+        ge=0,
+        description="At start-up, wait this long for a database that refuses connections (not yet "
+        "up, too many clients), retrying, before giving up.",
+    )
     hot_states: int = Field(
         500,
         ge=0,

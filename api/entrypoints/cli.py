@@ -73,6 +73,8 @@ def _serve(args: list[str]) -> int:
     # A worker is pinned only when its supervisor says so (--pin).
     pin = options.pin if options.pin is not None else workers > 1 and options.fd is None
     try:
+        if options.fd is None:
+            _wait_for_database(settings.database_url, settings.db_startup_wait_seconds)
         if options.migrate and options.fd is None:
             from persistence.migrate import migrate
 
@@ -123,6 +125,18 @@ def banner(host: str, port: int) -> str:
             f"  Play       {base}/play",
         )
     )
+
+
+def _wait_for_database(database_url: str, seconds: float) -> None:
+    """A database that refuses connections at start-up (not yet up, too many clients) is waited
+    for, retrying, up to ``TABLETOP_DB_STARTUP_WAIT_SECONDS``, instead of exiting at once."""
+    from persistence.database import create_db_engine, wait_until_reachable
+
+    db_engine = create_db_engine(database_url)
+    try:
+        wait_until_reachable(db_engine, seconds)
+    finally:
+        db_engine.dispose()
 
 
 def _ensure_migrated(database_url: str) -> None:

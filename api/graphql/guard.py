@@ -43,10 +43,17 @@ from api.graphql.fanout import SharedRenderings, grouped_executor
 from api.graphql.limits import limits_rule, root_fields
 from api.graphql.refusals import Refusal, library_detail
 from api.graphql.socket_submit import SocketSubmits
-from api.problems.details import known, localized, scope_language
+from api.problems.details import (
+    DATABASE_RETRY_SECONDS,
+    DATABASE_UNAVAILABLE,
+    known,
+    localized,
+    scope_language,
+)
 from api.settings import Settings
 from domain.errors import Detail, DomainError
 from domain.i18n import DEFAULT_LANGUAGE
+from persistence.errors import database_unavailable
 
 log = logging.getLogger("tabletop.graphql")
 DOCUMENTS_CACHED = 256
@@ -79,6 +86,8 @@ def classify(error: GraphQLError) -> Classified:
     original = error.original_error
     if isinstance(original, DomainError):
         return Classified(original.code, original.detail, True)
+    if original is not None and database_unavailable(original):
+        return Classified("database_unavailable", DATABASE_UNAVAILABLE, True)
     if isinstance(original, GraphQLError):
         return classify(original)
     if isinstance(error, GraphQLSyntaxError) or isinstance(original, GraphQLSyntaxError):
@@ -105,6 +114,8 @@ def coded(error: GraphQLError, request_id: str | None, lang: str = DEFAULT_LANGU
     }
     if not found.expected and request_id:
         extensions["request_id"] = request_id
+    if found.code == "database_unavailable":  # retryable: when, as REST's Retry-After says
+        extensions["retry_after"] = DATABASE_RETRY_SECONDS
     return GraphQLError(
         found.detail.english,
         nodes=error.nodes,

@@ -41,6 +41,7 @@ STATUS_TEXT = {
     422: "Unprocessable content",
     429: "Too many requests",
     500: "Internal error (masked; the log has the details under the response's X-Request-Id)",
+    503: "Service unavailable: the database did not answer in time; retry after `Retry-After` seconds",
 }
 
 
@@ -174,7 +175,7 @@ def _declare_headers(operation: dict[str, Any]) -> None:
         names: dict[str, bool] = {"X-Request-Id": True, "Vary": False}
         if limited:
             names.update(dict.fromkeys(RATE_LIMIT_HEADERS, False))
-        if status == "429":
+        if status == "429" or (limited and status == "503"):
             names["Retry-After"] = True
         if status == "201":
             names["Location"] = True
@@ -240,7 +241,7 @@ def _complete(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
         operation["security"] = [{BEARER_SCHEME: []}, {}]
     codes = _documented_codes(operation)
     if operation_id not in UNLIMITED_OPERATIONS:
-        codes += ["rate_limited", "internal_error"]
+        codes += ["rate_limited", "internal_error", "database_unavailable"]
         if "requestBody" in operation or any(map(_validated, operation.get("parameters", ()))):
             codes.append("invalid_request")
         if "requestBody" in operation:

@@ -306,6 +306,8 @@ PROBLEM_DETAILS: dict[str, str] = {
     "unauthorized": "the bearer token does not belong to this game",
     "rate_limited": "more than 100 requests in 2 s from this token or address; retry after 1 s",
     "internal_error": "an unexpected error occurred; it has been logged",
+    "database_unavailable": "the database did not answer in time or cannot store changes now; retry "
+    "after 2 s (a change retried with the same Idempotency-Key is applied at most once)",
 }
 
 

@@ -22,12 +22,14 @@ from urllib.parse import parse_qs
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 from api.problems.translations import translated_detail
 from domain.errors import Detail, DomainError
 from domain.i18n import DEFAULT_LANGUAGE, negotiate
+from persistence.errors import database_unavailable
 
 log = logging.getLogger("tabletop.errors")
 PROBLEM_TYPE = "https://tabletop.example/problems/"
@@ -53,6 +55,7 @@ API_CODES = (
     ProblemCode("payload_too_large", (413,)),
     ProblemCode("rate_limited", (429,)),
     ProblemCode("internal_error", (500,)),
+    ProblemCode("database_unavailable", (503,)),
     ProblemCode("graphql_parse_failed", ()),
     ProblemCode("graphql_validation_failed", ()),
     ProblemCode("too_many_tokens", ()),
@@ -62,6 +65,17 @@ API_CODES = (
     ProblemCode("graphql_deadline_exceeded", ()),
 )
 """Codes of the edge (HTTP, validation, GraphQL documents), beside the domain's typed errors."""
+
+
+DATABASE_RETRY_SECONDS = 2
+"""``Retry-After`` of ``database_unavailable``: each wait for the database is bounded by a few
+seconds (``TABLETOP_DB_CONNECT_TIMEOUT_SECONDS``, ``..._STATEMENT_TIMEOUT_SECONDS``), so a retry
+soon after learns soon whether it is back."""
+DATABASE_UNAVAILABLE = Detail(
+    "the database did not answer in time or cannot store changes now; retry after {retry_s} s "
+    "(a change retried with the same Idempotency-Key is applied at most once)",
+    {"retry_s": DATABASE_RETRY_SECONDS},
+)
 
 
 @cache
@@ -185,8 +199,27 @@ def install_problem_handlers(app: FastAPI) -> None:
             500, "internal_error", Detail("an unexpected error occurred; it has been logged"), lang
         )
 
+    async def on_storage_error(request: Request, exc: Exception) -> JSONResponse:
+        """A database that is away is 503 with ``Retry-After``; any other storage error is
+        unexpected. Answered here (not by the ``Exception`` handler, after which Starlette
+        re-raises and the server drops the connection), so the connection is kept."""
+        if not database_unavailable(exc):
+            return await on_unexpected(request, exc)
+        return database_unavailable_problem(exc, scope_language(request.scope))
+
     app.add_exception_handler(Exception, on_unexpected)
     app.add_exception_handler(DomainError, on_domain_error)
     app.add_exception_handler(RecursionError, on_too_deep)
+    app.add_exception_handler(SQLAlchemyError, on_storage_error)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
+
+
+def database_unavailable_problem(exc: BaseException, lang: str) -> JSONResponse:
+    """``503 database_unavailable`` with ``Retry-After``; the cause goes to the log only."""
+    log.warning(
+        "database unavailable", extra={"error": str(exc).splitlines()[0][:300] if str(exc) else repr(exc)}
+    )
+    answer = problem(503, "database_unavailable", DATABASE_UNAVAILABLE, lang)
+    answer.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    return answer

@@ -32,6 +32,7 @@ SERVER_CODES = {"illegal_choice", "invalid_idempotency_key"}
 """Domain codes whose detail is built by a function: answered by the server below."""
 EDGE_CODES = {
     "invalid_request",
+    "database_unavailable",
     "malformed_json",
     "unsupported_content_type",
     "graphql_request_invalid",

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
 from api.deps import ContainerDep
-from persistence.database import ping
+from persistence.database import check_writable
 
 router = APIRouter(tags=["health"])
 
@@ -31,7 +31,8 @@ READINESS = {
                 "checks": {
                     "type": "object",
                     "additionalProperties": {"type": "boolean"},
-                    "description": "Each dependency (`database`, `redis`): whether it answered.",
+                    "description": "Each dependency: `database` whether it answered and can store "
+                    "a change now (not full, not read-only), `redis` whether it answered.",
                 },
             },
             "required": ["status", "checks"],
@@ -49,8 +50,9 @@ READINESS = {
     },
 )
 async def readyz(container: ContainerDep) -> JSONResponse:
-    """Readiness: the database (and Redis, when configured) answer."""
-    checks = {"database": await run_in_threadpool(_database_ready, container)}
+    """Readiness: the database answers and can store a change now (and Redis, when configured,
+    answers); each within a few seconds."""
+    checks = {"database": await _database_ready(container)}
     if container.settings.redis_url is not None:
         checks["redis"] = await _redis_ready(container)
     ready = all(checks.values())
@@ -77,9 +79,16 @@ async def _redis_ready(container: Container) -> bool:
         return False
 
 
-def _database_ready(container: Container) -> bool:
+DATABASE_CHECK_SECONDS = 5.0
+"""A database that has not said within this time that it can write is not ready (the check's
+thread is left to finish; the database's own timeouts bound it)."""
+
+
+async def _database_ready(container: Container) -> bool:
     try:
-        ping(container.db_engine)
+        # the loop's executor, not anyio's pool, whose await cannot be abandoned before its thread ends
+        check = asyncio.get_running_loop().run_in_executor(None, check_writable, container.db_engine)
+        await asyncio.wait_for(check, DATABASE_CHECK_SECONDS)
         return True
     except Exception:
         return False
