@@ -166,7 +166,7 @@ def test_decision_versions_and_lobby_facts_are_backfilled(tmp_path: object) -> N
 
 
 def test_chat_mutes_and_hides_move_from_seat_numbers_to_the_people_seated(tmp_path: object) -> None:
-    """0017: a mute or hide stored by seat number names the person on that seat from then on."""
+    """0018: a mute or hide stored by seat number names the person on that seat from then on."""
     import json
 
     from alembic import command
@@ -183,7 +183,7 @@ def test_chat_mutes_and_hides_move_from_seat_numbers_to_the_people_seated(tmp_pa
         with db_engine.begin() as connection:
             config = alembic_config()
             config.attributes["connection"] = connection
-            command.upgrade(config, "0016_takebacks")
+            command.upgrade(config, "0017_tournaments")
             connection.execute(
                 text(
                     "INSERT INTO games (id, game_type, options, seed, seed_commitment, seed_mode, "

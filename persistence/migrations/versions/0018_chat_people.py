@@ -3,8 +3,8 @@ up when one leaves, so a mute followed a number to whoever took it next. A row n
 as ``domain.model.chat.person`` does (``player:<id>``, ``address:<hash>``, else ``token:<hash>``).
 Existing rows are carried over to the people who hold those seats now.
 
-Revision ID: 0017_chat_people
-Revises: 0016_takebacks
+Revision ID: 0018_chat_people
+Revises: 0017_tournaments
 Create Date: 2026-11-28
 """
 
@@ -17,8 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0017_chat_people"
-down_revision: str | None = "0016_takebacks"
+revision: str = "0018_chat_people"
+down_revision: str | None = "0017_tournaments"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
