@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import sqlite3
@@ -181,6 +182,44 @@ def running_servers(envs: list[Mapping[str, str]], log_dir: Path) -> Iterator[li
     finally:
         for server in servers:
             server.stop()
+
+
+@contextmanager
+def load_balancer(instances: list[str], directory: Path) -> Iterator[str]:
+    """HAProxy with the shipped ``deploy/haproxy.cfg`` on a free loopback port in front of two
+    instances (``host:port`` each): its URL once it answers and sees both instances up."""
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    port = free_port()
+    env = {
+        **os.environ,
+        "TABLETOP_LB_BIND": f"127.0.0.1:{port}",
+        "TABLETOP_API_1": instances[0],
+        "TABLETOP_API_2": instances[1],
+    }
+    with (directory / f"haproxy-{port}.log").open("ab") as log_file:
+        process = subprocess.Popen(
+            [haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_healthy(base, process, timeout=30)
+            yield base
+        finally:
+            stop(process)
+
+
+def counted(base: str, route: str, method: str = "GET") -> float:
+    """How many requests one instance counted for ``route`` (a template) with ``method``, any status."""
+    text = httpx.get(f"{base}/metrics", timeout=10).text
+    wanted = ("tabletop_http_requests_total{", f'route="{route}"', f'method="{method}"')
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith(wanted[0]) and wanted[1] in line and wanted[2] in line
+    )
 
 
 def children(pid: int) -> list[int]:
