@@ -63,6 +63,7 @@ class Description(TypedDict):
     description: str
     options: dict[str, str]
     option_labels: dict[str, str]
+    option_values: dict[str, list[str]]
     prompts: dict[str, str]
     log_templates: dict[str, str]
     data: dict[str, JSON]
@@ -84,6 +85,12 @@ def _describe(catalog: GameCatalog, meta: GameMeta, lang: str) -> Description:
         "description": texts["game.description"],
         "options": {spec.name: texts[f"option.{spec.name}"] for spec in meta.options},
         "option_labels": {spec.name: texts[f"option_label.{spec.name}"] for spec in meta.options},
+        # What each allowed value of an option is called, in the order of `allowed`.
+        "option_values": {
+            spec.name: [texts[f"option_value.{spec.name}.{value}"] for value in spec.allowed]
+            for spec in meta.options
+            if spec.allowed
+        },
         "prompts": _prefixed(texts, "prompt."),
         "log_templates": {**_prefixed(common, "event."), **_prefixed(texts, "event.")},
         "data": catalog.build(texts),

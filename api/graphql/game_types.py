@@ -46,6 +46,10 @@ class GameOption:
     type: str
     default: JSON
     allowed: JSON | None
+    allowed_labels: list[str] | None = strawberry.field(
+        description="What each allowed value is called, in the asked language, in the order of "
+        "`allowed` (show these, send the value); null when `allowed` is."
+    )
     description: str
     verified: bool
 

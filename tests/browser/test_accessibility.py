@@ -22,8 +22,11 @@ SIZES: dict[str, dict[str, Any]] = {
 def test_no_serious_violation_on_the_lobby_and_each_game(open_page: Callable[..., Page], size: str) -> None:
     page = open_page(**SIZES[size])
     page.goto("/play/")
-    expect(page.locator("#create-form")).to_be_visible()
+    expect(page.locator("#play-now")).to_be_visible()
     found = {"lobby": serious_violations(page)}
+    page.goto("/play/#/new")
+    expect(page.locator("#create-form")).to_be_visible()
+    found["new game"] = serious_violations(page)
     for slug in ("im-schutze-der-burg", "keythedral", "carcassonne"):
         create_game(page, slug, bots=1)
         start(page)

@@ -20,7 +20,7 @@ def test_the_sign_in_link_brings_my_games_and_my_seat_to_another_browser(
     start(laptop)
     expect(laptop.locator("#seal-pick")).to_be_visible()
     laptop.goto("/play/")
-    mine = laptop.locator(f"#my-games li[data-game='{game_id}']")
+    mine = laptop.locator(f"#your-turn li[data-game='{game_id}']")
     expect(mine).to_have_attribute("data-your-turn", "true")
     link = laptop.locator("#signin-link").input_value()
     # The same link as a QR code for a phone's camera, drawn by our server once the panel opens.
@@ -31,8 +31,8 @@ def test_the_sign_in_link_brings_my_games_and_my_seat_to_another_browser(
     assert qr.get_attribute("alt")
     phone = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(link)
-    expect(phone.locator(f"#my-games li[data-game='{game_id}']")).to_contain_text("Your turn")
-    phone.locator(f"#my-games li[data-game='{game_id}'] a").tap()
+    expect(phone.locator(f"#your-turn li[data-game='{game_id}']")).to_contain_text("Your turn")
+    phone.locator(f"#your-turn li[data-game='{game_id}'] a").tap()
     expect(phone.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
     expect(phone.locator("#seal-pick")).to_be_visible()  # the phone plays the seat now
     for card in phone.locator("#hand button.pick").all():
@@ -57,7 +57,7 @@ def test_the_first_device_keeps_playing_after_a_second_one_takes_the_seat(
     identity = laptop.evaluate("localStorage.getItem('tabletop.player')")
     phone = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(f"/play/#/signin/{identity}")
-    phone.locator(f"#my-games li[data-game='{game_id}'] a").tap()
+    phone.locator(f"#your-turn li[data-game='{game_id}'] a").tap()
     expect(phone.locator("#seal-pick")).to_be_visible()
     refused = laptop.request.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {old_token}"})
     assert refused.status == 401  # the laptop's token is dead now

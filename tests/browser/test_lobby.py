@@ -22,7 +22,7 @@ def test_a_person_creates_a_game_against_a_bot_and_plays_it_to_the_final_scores(
     open_page: Callable[..., Page],
 ) -> None:
     page = open_page()
-    page.goto("/play")
+    page.goto("/play/#/new")
     expect(page.locator("#game-type")).to_contain_text("Carcassonne")
     expect(page.locator("#create-form .help").first).not_to_be_empty()
     create_game(page, "duel", bots=1)
@@ -34,7 +34,7 @@ def test_a_person_creates_a_game_against_a_bot_and_plays_it_to_the_final_scores(
     expect(page.locator("#log")).to_contain_text("Game over")
     page.reload()
     expect(page.locator("#create-name")).to_have_count(0)
-    page.goto("/play/")
+    page.goto("/play/#/new")
     expect(page.locator("#create-name")).to_have_value("Ann")
 
 
@@ -42,13 +42,13 @@ def test_a_private_game_is_not_listed_and_a_friend_joins_it_with_the_invite_link
     open_page: Callable[..., Page],
 ) -> None:
     ann = open_page()
-    ann.goto("/play/")
+    ann.goto("/play/#/new")
     ann.select_option("#game-type", "im-schutze-der-burg")
     ann.check("#private")
     ann.fill("#create-name", "Ann")
     ann.fill("#bots", "1")
     ann.click("#create-form button[type=submit]")
-    expect(ann.locator("#seats")).to_contain_text("greedy bot")
+    expect(ann.locator("#seats")).to_contain_text("Greedy bot")
     game_id = ann.url.rsplit("/", 1)[-1]
     link = ann.locator("#invite-link").input_value()
     assert f"#/join/{game_id}/" in link  # the invite code travels in the link

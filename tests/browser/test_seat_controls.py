@@ -11,7 +11,7 @@ from tests.support.browser import create_game, join_game, start
 
 
 def create_duel_with_clock(page: Page, seconds: int) -> str:
-    page.goto("/play/")
+    page.goto("/play/#/new")
     page.select_option("#game-type", "duel")
     page.select_option("#clock-mode", "per_decision")
     page.fill("#clock-seconds", str(seconds))
@@ -63,7 +63,7 @@ def test_a_rematch_from_a_finished_game_opens_the_next_game_with_the_same_seats(
     second_id = page.url.rsplit("/", 1)[-1]
     assert second_id != first_id
     # Ann took her held seat and the bot sat down by itself: every seat is taken, so it starts.
-    expect(page.locator("#seats")).to_contain_text("random bot")
+    expect(page.locator("#seats")).to_contain_text("Random bot")
     expect(page.locator("#start")).to_have_count(0)
     expect(page.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
     expect(page.locator('#seats li[data-seat="0"] .stand-in')).to_have_count(0)

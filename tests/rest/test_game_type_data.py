@@ -84,11 +84,27 @@ def test_bot_levels_and_option_labels_are_discoverable_in_the_language_asked(cli
     assert rest["bot_levels"][0]["name"] == "Zufall" and rest["bot_levels"][1]["description"]
     labels = {o["name"]: o["label"] for o in rest["options"]}
     assert labels["farm_scoring"] == "Wiesenwertung" and all(labels.values())
-    query = """query { gameType(slug: "carcassonne", lang: "de") {
-      ... on GameTypeDetail { botLevels { level name description } options { name label } } } }"""
+    enums = [o for o in rest["options"] if o["allowed"]]
+    values = {o["name"]: dict(zip(o["allowed"], o["allowed_labels"], strict=True)) for o in enums}
+    assert values["farm_scoring"]["v3"] == "aktuell: 3 je Stadt und Wiese"
+    assert values["abbey_end_round"] == {
+        "none": "keine Abteirunde",
+        "optional": "freiwillig",
+        "mandatory": "Pflicht",
+    }
+    assert values["tiny_city_points"][4] == "4 Punkte (aktuell)"
+    assert all(o["allowed_labels"] is None for o in rest["options"] if not o["allowed"])
+    query = """query { gameType(slug: "carcassonne", lang: "de") { ... on GameTypeDetail {
+      botLevels { level name description } options { name label allowedLabels } } } }"""
     detail = client.post("/graphql", json={"query": query}).json()["data"]["gameType"]
     assert detail["botLevels"] == rest["bot_levels"]
     assert {o["name"]: o["label"] for o in detail["options"]} == labels
+    assert {o["name"]: o["allowedLabels"] for o in detail["options"]} == {
+        o["name"]: o["allowed_labels"] for o in rest["options"]
+    }
+    for lang in ("en", "fr", "es"):  # every value named in every language, none by its id
+        for option in client.get(f"/v1/game-types/keythedral?lang={lang}").json()["options"]:
+            assert not set(option["allowed_labels"] or []) & {str(v) for v in option["allowed"] or []}, option
     for level in rest["bot_levels"]:  # a listed level is one the host can seat
         game = client.post("/v1/games", json={"type": "carcassonne"}).json()
         seated = client.post(

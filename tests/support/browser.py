@@ -24,8 +24,9 @@ def save_screenshot(page: Page, name: str, full_page: bool = True) -> None:
 def create_game(
     page: Page, slug: str, bots: int, name: str = "Ann", options: dict[str, Any] | None = None
 ) -> str:
-    """From the lobby: choose the game and its options, seat bots, create; returns the game id."""
-    page.goto("/play/")
+    """The new game's step of the lobby: choose the game and its options, seat bots, create;
+    returns the game id."""
+    page.goto("/play/#/new")
     page.select_option("#game-type", slug)
     for option, value in (options or {}).items():
         field = page.locator(f"#opt-{option}")

@@ -1,9 +1,9 @@
 // @ts-check
-// Entry point: language, then a hash router between the lobby, a join link, a game page, the
-// leaderboards and player profiles.
+// Entry point: language, then a hash router between the lobby, a new game's form, a join link, a
+// game page, the leaderboards and player profiles.
 
 import { preferredLanguage, setLanguage } from "./core/i18n.js";
-import { showLobby, showJoin } from "./pages/lobby.js";
+import { showLobby, showJoin, showCreate } from "./pages/lobby.js";
 import { showGame } from "./pages/game.js";
 import { byId, clear } from "./core/dom.js";
 import { openMine, signIn } from "./core/identity.js";
@@ -23,6 +23,7 @@ async function route() {
   if (page === "mine" && id) { await openMine(id, code); location.hash = `#/game/${id}`; return; }
   if (page === "game" && id) leave = await showGame(main, id);
   else if (page === "join" && id) await showJoin(main, id, code);
+  else if (page === "new") await showCreate(main, id);
   else if (page === "leaderboard") await showLeaderboard(main, id);
   else if (page === "player" && id) await showProfile(main, decodeURIComponent(id));
   else await showLobby(main);

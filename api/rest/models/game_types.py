@@ -23,6 +23,11 @@ class OptionPublic(BaseModel):
     allowed: list[OptionValue] | None = Field(
         description="Allowed values; null when any value of the type is."
     )
+    allowed_labels: list[str] | None = Field(
+        default=None,
+        description="What each allowed value is called, in the answer's language, in the order "
+        "of `allowed` (show these, send the value); null when `allowed` is.",
+    )
     description: str
     verified: bool = Field(description="False when the rule behind the option is reconstructed.")
 
@@ -48,6 +53,7 @@ class GameTypePublic(BaseModel):
         texts = describe(game.catalog, meta, lang) if game.catalog is not None else None
         option_texts: dict[str, str] = texts["options"] if texts else {}
         option_labels: dict[str, str] = texts["option_labels"] if texts else {}
+        option_values: dict[str, list[str]] = texts["option_values"] if texts else {}
         return cls(
             slug=meta.slug,
             name=texts["name"] if texts else meta.name,
@@ -61,6 +67,7 @@ class GameTypePublic(BaseModel):
                     type=o.kind,
                     default=o.default,
                     allowed=list(o.allowed) or None,
+                    allowed_labels=option_values.get(o.name) if o.allowed else None,
                     description=option_texts.get(o.name, o.description),
                     verified=o.verified,
                 )

@@ -4,7 +4,7 @@
 // has no static data.
 
 import { api } from "./api.js";
-import { language } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { humanize } from "./format.js";
 import { h, clear } from "./dom.js";
 
@@ -66,4 +66,16 @@ export async function fillBotLevels(select, slug) {
   const chosen = select.value;
   clear(select).append(...botLevelOptions(levels));
   if (levels.some((level) => level.level === chosen)) select.value = chosen;
+}
+
+/**
+ * A seat's name as shown: a bot seated without a name of its own ("greedy bot", the API's default)
+ * is named by its level in the page's language ("Bot Gierig").
+ * @param {{ name: string, bot?: string | null }} seat
+ * @param {import("./types.js").BotLevel[] | null | undefined} levels
+ */
+export function seatName(seat, levels) {
+  if (!seat.bot || seat.name !== `${seat.bot} bot`) return seat.name;
+  const level = levels?.find((entry) => entry.level === seat.bot)?.name ?? seat.bot;
+  return t("seat.bot_name", { level });
 }

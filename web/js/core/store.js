@@ -9,6 +9,8 @@
  * @property {number | null} [seatIndex] which seat that is
  * @property {string} [host] the host token (the browser that created the game)
  * @property {string | null} [invite] a private game's invite code (the host's browser)
+ * @property {number | null} [fillAt] "Play now": when (ms since the epoch) bots take the free seats and the host's page starts the game
+ * @property {number | null} [fillTo] how many seats the game has once bots filled it
  */
 
 const KEY = "tabletop.games";
@@ -34,6 +36,18 @@ export function rememberTokens(gameId, tokens) {
   const games = all();
   games[gameId] = { ...(games[gameId] || {}), ...tokens };
   localStorage.setItem(KEY, JSON.stringify(games));
+}
+
+/** The game type this browser last played or created ("Play now" offers it first). */
+export function lastGameType() {
+  return localStorage.getItem("tabletop.lastType") || "";
+}
+
+/**
+ * @param {string} slug
+ */
+export function rememberGameType(slug) {
+  localStorage.setItem("tabletop.lastType", slug);
 }
 
 export function playerName() {

@@ -139,6 +139,7 @@
  * @property {string} description
  * @property {Scalar} default
  * @property {Scalar[] | null} [allowed]
+ * @property {string[] | null} [allowed_labels] what each allowed value is called, in the page's language
  * @property {boolean} [verified]
  */
 

@@ -19,7 +19,7 @@ import { rulesPanel } from "../panels/rules.js";
 import { resultDetails } from "../panels/result.js";
 import { gameTokens, rememberTokens } from "../core/store.js";
 import { rendererFor, choiceText } from "../games/index.js";
-import { botLevelOptions, gameTypeDetail } from "../core/catalog.js";
+import { botLevelOptions, gameTypeDetail, seatName } from "../core/catalog.js";
 import { seatStatus, tickClocks } from "../panels/seat_status.js";
 import { rematchControl, resignControl, seatRemovalControl } from "../panels/seat_actions.js";
 import { takebackControl } from "../panels/takebacks.js";
@@ -117,7 +117,12 @@ export async function showGame(main, gameId) {
   );
 
   const types = await api.gameTypes();
-  const names = () => Object.fromEntries((page.game?.seats || []).map((seat) => [seat.seat, seat.name]));
+  /** @type {Map<number, string>} seats named by the log's seat_joined events, before the view lists them */
+  const joined = new Map();
+  const names = () => ({
+    ...Object.fromEntries(joined),
+    ...Object.fromEntries((page.game?.seats || []).map((seat) => [seat.seat, seatName(seat, page.detail?.bot_levels)])),
+  });
   const nameOf = (/** @type {number | null | undefined} */ seat) => (seat === null || seat === undefined ? t("game.nobody") : names()[seat] ?? `#${seat}`);
 
   /**
@@ -303,9 +308,10 @@ export async function showGame(main, gameId) {
     for (const seat of game.seats) {
       const you = seat.seat === game.viewer.seat ? ` (${t("game.you")})` : "";
       const levelName = page.detail?.bot_levels?.find((level) => level.level === seat.bot)?.name || seat.bot;
-      const bot = seat.bot ? ` · ${t("game.bot", { level: levelName ?? seat.bot })}` : "";
+      const named = seat.bot && seat.name === `${seat.bot} bot`; // already named by its level (seatName)
+      const bot = seat.bot && !named ? ` · ${t("game.bot", { level: levelName ?? seat.bot })}` : "";
       const remove = seatRemovalControl(game, seat, page.hostToken, act);
-      list.append(h("li", { dataset: { key: `seat-${seat.seat}`, seat: seat.seat } }, [seatBadge(seat.seat, seat.name), you, bot,
+      list.append(h("li", { dataset: { key: `seat-${seat.seat}`, seat: seat.seat } }, [seatBadge(seat.seat, nameOf(seat.seat)), you, bot,
         h("span", { class: "seat-rating", dataset: { ratingSeat: seat.seat } }, seatRating(game, seat.seat, render) ?? []),
         seatStatus(game, seat, page.live, page.readAt),
         remove ? " " : null, remove]));
@@ -332,6 +338,14 @@ export async function showGame(main, gameId) {
     if (page.hostToken) {
       const hostToken = page.hostToken;
       const full = game.seats.length >= game.max_players;
+      const fillAt = gameTokens(gameId).fillAt;
+      if (fillAt) {
+        box.append(h("p", { id: "bot-fill", class: "turn" }, [
+          t("play_now.filling", { time: new Date(fillAt).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" }) }), " ",
+          h("button", { type: "button", id: "bot-fill-now", onclick: () => fillWithBots(true) }, [t("play_now.fill_now")]), " ",
+          h("button", { type: "button", id: "bot-fill-cancel", onclick: () => { rememberTokens(gameId, { fillAt: null }); render(); } }, [t("game.cancel")]),
+        ]));
+      }
       box.append(h("p", {}, [
         h("button", { type: "button", id: "add-bot", disabled: full, onclick: () => act(() => api.join(gameId, { bot: byId("add-bot-level", HTMLSelectElement).value }, hostToken)) }, [t("game.add_bot")]),
         " ", h("select", { id: "add-bot-level", "aria-label": t("lobby.bot_level") }, botLevelOptions(page.detail?.bot_levels ?? [])), " ",
@@ -340,6 +354,27 @@ export async function showGame(main, gameId) {
     } else {
       box.append(h("p", {}, [t("game.waiting_host")]));
     }
+  }
+
+  /**
+   * "Play now" (lobby.js): once the chosen wait is over, bots take the seats still free up to the
+   * number asked for and the host's page starts the game; `now` does it before the time.
+   * @param {boolean} [now]
+   */
+  async function fillWithBots(now = false) {
+    const { fillAt, fillTo } = gameTokens(gameId);
+    const game = page.game;
+    const hostToken = page.hostToken;
+    if (!fillAt || !hostToken || !game || (!now && Date.now() < fillAt)) return;
+    rememberTokens(gameId, { fillAt: null });
+    if (game.status !== "lobby") return;
+    const level = page.detail?.bot_levels?.at(-1)?.level ?? "random"; // the strongest
+    await act(async () => {
+      for (let seats = game.seats.length; seats < Math.max(fillTo ?? 0, page.type?.min_players ?? 2); seats++) {
+        await api.join(gameId, { bot: level }, hostToken);
+      }
+      await api.start(gameId, hostToken);
+    });
   }
 
   /**
@@ -378,7 +413,7 @@ export async function showGame(main, gameId) {
     const result = game.result;
     if (!result) return;
     const rows = game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : null }, [
-      h("th", { scope: "row" }, [seatBadge(seat.seat, seat.name), result.winners.includes(seat.seat) ? ` ★ ${t("result.winner")}` : ""]),
+      h("th", { scope: "row" }, [seatBadge(seat.seat, nameOf(seat.seat)), result.winners.includes(seat.seat) ? ` ★ ${t("result.winner")}` : ""]),
       h("td", {}, [String(result.scores[seat.seat])]),
     ]));
     box.append(
@@ -436,6 +471,10 @@ export async function showGame(main, gameId) {
    */
   function addToLog(event, live = false) {
     page.events.push(event);
+    const who = event.data;
+    if (event.type === "seat_joined" && who && typeof who.seat === "number" && typeof who.name === "string") {
+      joined.set(who.seat, seatName({ name: who.name, bot: typeof who.bot === "string" ? who.bot : null }, page.detail?.bot_levels));
+    }
     const mySeat = page.game?.viewer.seat;
     const others = Number.isInteger(mySeat) && event.data?.seat !== mySeat;
     els.log.append(h("li", { class: live && others ? "recent" : null, dataset: { seq: event.seq, type: event.type } }, [describeEvent(event, { nameOf, templates: page.detail?.log_templates, data: page.detail?.data })]));
@@ -498,10 +537,12 @@ export async function showGame(main, gameId) {
   const rematchTimer = setInterval(() => {
     if (page.game?.status === "finished" && !page.game.rematch_id && (page.token || page.hostToken)) refreshSoon();
   }, REMATCH_POLL_MS);
+  const fillTimer = setInterval(() => { if (gameTokens(gameId).fillAt) fillWithBots(); }, 1000);
+  fillWithBots();
   window.__tabletop = { page, live };
   if (tokens.seat && game.viewer.seat !== null) rememberTokens(gameId, { seatIndex: game.viewer.seat });
   return () => {
-    live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearTurn();
+    live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearInterval(fillTimer); clearTurn();
     window.removeEventListener("resize", onResize);
     delete main.dataset.drawn;
   };

@@ -1,15 +1,17 @@
 // @ts-check
-// The lobby: joinable games, creating a game of any type with its options (each explained), and
+// The lobby, phone first: "Your turn" and "My games" (panels/my_games.js), "Play now" (join the
+// oldest open game of a type, else open one that bots fill after a wait the person chose), the
+// open games; creating a game with every option (each explained) is a step of its own (#/new);
 // joining by an invite link. Seats and the start button live on the game page (game.js).
 
-import { api, messageOf } from "../core/api.js";
+import { api, ApiError, messageOf } from "../core/api.js";
 import { h, clear } from "../core/dom.js";
 import { t } from "../core/i18n.js";
-import { fillBotLevels } from "../core/catalog.js";
+import { fillBotLevels, gameTypeDetail, seatName } from "../core/catalog.js";
 import { clockFieldset, readClock } from "../panels/clock_options.js";
-import { playerName, rememberName, rememberTokens } from "../core/store.js";
+import { lastGameType, playerName, playerToken, rememberGameType, rememberName, rememberTokens } from "../core/store.js";
 import { playerFor } from "../core/identity.js";
-import { myGamesCard } from "../panels/my_games.js";
+import { myGamesCards } from "../panels/my_games.js";
 
 /** @typedef {import("../core/types.js").GameType} GameType */
 /** @typedef {{ [name: string]: import("../core/types.js").Scalar }} Options a game type's options as sent at creation */
@@ -41,8 +43,9 @@ function optionInput(option) {
     input = h("input", { type: "checkbox", id, name: option.name });
     input.checked = Boolean(option.default);
   } else if (option.allowed) {
-    input = h("select", { id, name: option.name }, option.allowed.map((value) =>
-      h("option", { value: JSON.stringify(value), selected: value === option.default }, [String(value)])));
+    const labels = option.allowed_labels || [];
+    input = h("select", { id, name: option.name }, option.allowed.map((value, index) =>
+      h("option", { value: JSON.stringify(value), selected: value === option.default }, [labels[index] ?? String(value)])));
   } else {
     input = h("input", { type: option.type === "int" ? "number" : "text", id, name: option.name, value: option.default });
   }
@@ -85,9 +88,10 @@ function maxPlayers(type, options) {
 /**
  * @param {GameType[]} types
  */
-function createForm(types) {
+function createForm(types, slug = "") {
+  const first = types.find((type) => type.slug === slug) ?? types.find((type) => type.slug === lastGameType()) ?? types[0];
   const typeSelect = h("select", { id: "game-type", name: "type" },
-    types.map((type) => h("option", { value: type.slug }, [type.name])));
+    types.map((type) => h("option", { value: type.slug, selected: type === first }, [type.name])));
   const description = h("p", { class: "help" });
   const optionsBox = h("fieldset", { class: "options" });
   const bots = h("input", { type: "number", id: "bots", name: "bots", min: 0, value: 1 });
@@ -134,6 +138,7 @@ function createForm(types) {
     }
     try {
       rememberName(name);
+      rememberGameType(type.slug);
       // Created under this browser's player identity: the lobby lists only games a player created.
       const player = await playerFor(name);
       const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form), player);
@@ -189,9 +194,10 @@ function ratedText(game) {
  * One open game: type, creator and their finishing rate, age, seats, clock, rated or why not.
  * @param {import("../core/types.js").GameSummary} game
  * @param {{ [slug: string]: string }} names
+ * @param {import("../core/types.js").BotLevel[]} levels
  */
-function openGameItem(game, names) {
-  const seated = game.seats.map((seat) => seat.name).join(", ");
+function openGameItem(game, names, levels) {
+  const seated = game.seats.map((seat) => seatName(seat, levels)).join(", ");
   return h("li", { dataset: { game: game.id } }, [
     h("strong", {}, [names[game.type] || game.type]), " ",
     h("span", { class: "creator" }, [creatorText(game.creator)]), " · ",
@@ -238,6 +244,7 @@ function filterForm(types, apply) {
  */
 async function openGames(types) {
   const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
+  const levels = (types.length ? (await gameTypeDetail(types[0].slug))?.bot_levels : null) ?? []; // the same for every game
   const list = h("ul", { class: "games", id: "open-games" });
   const error = h("p", { class: "error", role: "alert" });
   /**
@@ -249,7 +256,7 @@ async function openGames(types) {
       const page = await api.listGames({ joinable: true, limit: 20, ...filters });
       clear(list);
       if (!page.items.length) list.append(h("li", {}, [t("lobby.no_open_games")]));
-      for (const game of page.items) list.append(openGameItem(game, names));
+      for (const game of page.items) list.append(openGameItem(game, names, levels));
     } catch (failure) {
       error.textContent = messageOf(failure);
     }
@@ -259,16 +266,118 @@ async function openGames(types) {
   return h("section", { class: "card" }, [h("h2", {}, [t("lobby.open_games")]), filterForm(types, show), error, list]);
 }
 
+/** The waits a person can choose before bots take the free seats of a game opened by "Play now". */
+const FILL_WAITS = [0, 30, 60, 120, 300];
+
+/**
+ * @param {number} seconds
+ */
+function waitText(seconds) {
+  if (seconds === 0) return t("play_now.wait_none");
+  if (seconds < 60) return t("play_now.wait_seconds", { seconds });
+  return t("play_now.wait_minutes", { minutes: seconds / 60 });
+}
+
+/**
+ * "Play now": take a seat in the oldest open listed game of the type (not one of mine), else open a
+ * listed game with the type's defaults that bots fill after the wait chosen (game.js does, while
+ * the host's page is open), and go to it.
+ * @param {GameType} type
+ * @param {string} name
+ * @param {number} waitSeconds
+ */
+async function playNow(type, name, waitSeconds) {
+  rememberName(name);
+  rememberGameType(type.slug);
+  const player = await playerFor(name);
+  const mine = new Set((await api.myGames(player)).map((game) => game.game_id));
+  const open = (await api.listGames({ type: type.slug, joinable: true, limit: 50 })).items
+    .filter((game) => !mine.has(game.id))
+    .sort((a, b) => b.age_seconds - a.age_seconds);
+  for (const game of open) {
+    try {
+      const seat = await api.join(game.id, { name }, player);
+      rememberTokens(game.id, { seat: seat.token, seatIndex: seat.seat });
+      location.hash = `#/game/${game.id}`;
+      return;
+    } catch (failure) {
+      if (!(failure instanceof ApiError) || failure.status >= 500) throw failure; // taken meanwhile: the next one
+    }
+  }
+  const created = await api.createGame(type.slug, {}, false, undefined, player);
+  rememberTokens(created.id, { host: created.host_token, fillAt: Date.now() + waitSeconds * 1000, fillTo: type.min_players });
+  const seat = await api.join(created.id, { name }, player);
+  rememberTokens(created.id, { seat: seat.token, seatIndex: seat.seat });
+  location.hash = `#/game/${created.id}`;
+}
+
+/**
+ * The "Play now" card: a game (the last one played first), how long to wait for people, a name.
+ * @param {GameType[]} types
+ */
+function playNowCard(types) {
+  const first = types.find((type) => type.slug === lastGameType()) ?? types[0];
+  const typeSelect = h("select", { id: "play-now-type" }, types.map((type) =>
+    h("option", { value: type.slug, selected: type === first }, [type.name])));
+  const wait = h("select", { id: "play-now-wait" }, FILL_WAITS.map((seconds) =>
+    h("option", { value: seconds, selected: seconds === 60 }, [waitText(seconds)])));
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { id: "play-now", class: "card" }, [
+    h("h2", {}, [t("play_now.title")]),
+    h("p", { class: "field" }, [h("label", { for: "play-now-type" }, [t("lobby.game")]), typeSelect]),
+    h("p", { class: "field" }, [h("label", { for: "play-now-wait" }, [t("play_now.wait")]), wait]),
+    h("p", { class: "help", id: "play-now-help" }, [t("play_now.help")]),
+    playerToken() ? null : nameField("play-now-name"),
+    h("p", { class: "step" }, [
+      h("button", { type: "submit", class: "primary", "aria-describedby": "play-now-help" }, [t("play_now.button")]),
+      h("a", { href: `#/new/${first.slug}`, id: "new-game-link", class: "button" }, [t("play_now.with_options")]),
+    ]),
+    error,
+  ]);
+  const link = form.querySelector("#new-game-link");
+  typeSelect.addEventListener("change", () => link?.setAttribute("href", `#/new/${typeSelect.value}`));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const type = types.find((entry) => entry.slug === typeSelect.value) ?? first;
+    const name = typedName(form) || playerName() || t("play_now.default_name");
+    try {
+      await playNow(type, name, Number(wait.value));
+    } catch (failure) {
+      error.textContent = messageOf(failure);
+    }
+  });
+  return form;
+}
+
 /**
  * @param {HTMLElement} main
  */
 export async function showLobby(main) {
   document.title = t("app.title");
   const types = await api.gameTypes();
+  const { yourTurn, mine } = await myGamesCards(types);
   main.append(
     h("h1", {}, [t("lobby.title")]),
-    h("p", {}, [t("lobby.intro")]),
-    h("div", { class: "lobby" }, [createForm(types), h("div", {}, [await myGamesCard(types), await openGames(types)])]),
+    h("div", { class: "lobby" }, [
+      h("div", {}, [yourTurn, playNowCard(types)]),
+      h("div", {}, [mine, await openGames(types)]),
+    ]),
+    h("p", { class: "help" }, [t("lobby.intro")]),
+  );
+}
+
+/**
+ * #/new[/<slug>]: a new game with every option, a step of its own.
+ * @param {HTMLElement} main
+ * @param {string} [slug]
+ */
+export async function showCreate(main, slug) {
+  document.title = `${t("lobby.create")} · ${t("app.title")}`;
+  const types = await api.gameTypes();
+  main.append(
+    h("p", {}, [h("a", { href: "#/", class: "button back" }, [t("lobby.back")])]),
+    h("div", { class: "create-step" }, [createForm(types, slug)]),
   );
 }
 

@@ -82,6 +82,8 @@ export function fill(template, params, fields) {
 export function describeEvent(event, { nameOf, templates, data }) {
   const fields = event.data || {};
   const params = Object.fromEntries(Object.entries(fields).map(([key, raw]) => [key, spell(key, raw, { nameOf, data })]));
+  // A bot joins under the API's default name ("greedy bot"): the seat's name as the page shows it.
+  if (fields.bot && typeof fields.seat === "number" && "name" in params) params.name = nameOf(fields.seat);
   const template = (templates && templates[event.type]) || null;
   let sentence = tOptional(`event.${event.type}`, params)
     || (template ? fill(template, params, fields) : null);

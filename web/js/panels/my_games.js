@@ -1,11 +1,16 @@
 // @ts-check
-// The lobby's "My games" card: the games of this browser's player identity, whose turn it is in
-// each, and the sign-in link (with its QR code) that carries the identity to another device.
+// The lobby's first screen for a returning player: "Your turn" (the games waiting for this
+// browser's player identity) and "My games" (the others, a finished one with "Play again" in one
+// tap), and the sign-in link (with its QR code) that carries the identity to another device.
 
 import { api, messageOf } from "../core/api.js";
-import { h, clear } from "../core/dom.js";
+import { h } from "../core/dom.js";
 import { t } from "../core/i18n.js";
-import { playerToken } from "../core/store.js";
+import { gameTokens, playerToken, rememberTokens } from "../core/store.js";
+import { openMine } from "../core/identity.js";
+
+/** How many of "My games" show before "Show all". */
+const SHOWN = 6;
 
 /**
  * @param {string} token
@@ -40,26 +45,74 @@ async function showQr(figure, token) {
 }
 
 /**
- * The lobby's "My games" card (null while this browser has no identity).
- * @param {import("../core/types.js").GameType[]} types
+ * "Play again" on a finished game of mine: its rematch if one was offered, else a new one offered
+ * now; this browser takes its held seat there and opens it.
+ * @param {import("../core/types.js").MyGame} mine
  */
-export async function myGamesCard(types) {
+export async function playAgain(mine) {
+  await openMine(mine.game_id, String(mine.seat));
+  const token = gameTokens(mine.game_id).seat || null;
+  const game = await api.game(mine.game_id, token);
+  let next = game.rematch_id;
+  if (!next) {
+    const created = await api.rematch(mine.game_id, token);
+    rememberTokens(created.id, { host: created.host_token });
+    next = created.id;
+  }
+  if (token && !gameTokens(next).seat) {
+    const seat = await api.join(next, {}, token);
+    rememberTokens(next, { seat: seat.token, seatIndex: seat.seat });
+  }
+  location.hash = `#/game/${next}`;
+}
+
+/**
+ * One of my games: its name opens it; a finished one offers "Play again".
+ * @param {import("../core/types.js").MyGame} game
+ * @param {{ [slug: string]: string }} names
+ * @param {HTMLElement} error
+ */
+function gameItem(game, names, error) {
+  const state = game.your_turn ? h("strong", { class: "your-turn" }, [t("notice.your_turn")]) : h("span", {}, [t(`me.status.${game.status}`)]);
+  const again = game.status === "finished"
+    ? h("button", { type: "button", class: "play-again", onclick: () => playAgain(game).catch((failure) => { error.textContent = messageOf(failure); }) }, [t("me.play_again")])
+    : null;
+  return h("li", { dataset: { game: game.game_id, yourTurn: String(game.your_turn) } }, [
+    h("a", { href: `#/mine/${game.game_id}/${game.seat}`, class: "button" }, [names[game.type] || game.type]), " ", state,
+    again ? " " : null, again,
+  ]);
+}
+
+/**
+ * The lobby's "Your turn" and "My games" cards (nulls while this browser has no identity).
+ * @param {import("../core/types.js").GameType[]} types
+ * @returns {Promise<{ yourTurn: HTMLElement | null, mine: HTMLElement | null }>}
+ */
+export async function myGamesCards(types) {
   const token = playerToken();
-  if (!token) return null;
+  if (!token) return { yourTurn: null, mine: null };
   const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
-  const list = h("ul", { id: "my-games", class: "games" });
-  const card = h("section", { class: "card" }, [h("h2", {}, [t("me.title")]), list, signInLink(token)]);
+  const error = h("p", { class: "error", role: "alert" });
   /** @type {import("../core/types.js").MyGame[]} */
   let games = [];
-  try { games = await api.myGames(token); } catch (failure) { list.append(h("li", { class: "error" }, [messageOf(failure)])); }
+  try { games = await api.myGames(token); } catch (failure) { error.textContent = messageOf(failure); }
   const order = { in_progress: 0, lobby: 1, finished: 2, aborted: 3 };
-  games.sort((a, b) => (Number(b.your_turn) - Number(a.your_turn)) || (order[a.status] - order[b.status]) || String(b.joined_at).localeCompare(String(a.joined_at)));
-  if (!games.length) clear(list).append(h("li", {}, [t("me.none")]));
-  for (const game of games.slice(0, 30)) {
-    const state = game.your_turn ? h("strong", { class: "your-turn" }, [t("notice.your_turn")]) : t(`me.status.${game.status}`);
-    list.append(h("li", { dataset: { game: game.game_id, yourTurn: String(game.your_turn) } }, [
-      h("a", { href: `#/mine/${game.game_id}/${game.seat}`, class: "button" }, [names[game.type] || game.type]), " ", state,
-    ]));
-  }
-  return card;
+  games.sort((a, b) => (order[a.status] - order[b.status]) || String(b.joined_at).localeCompare(String(a.joined_at)));
+  const waiting = games.filter((game) => game.your_turn);
+  const others = games.filter((game) => !game.your_turn).slice(0, 30);
+  const turnList = h("ul", { id: "your-turn", class: "games" }, waiting.length
+    ? waiting.map((game) => gameItem(game, names, error))
+    : [h("li", { class: "help" }, [t("me.no_turn")])]);
+  const yourTurn = h("section", { class: "card your-turn-card", "aria-labelledby": "your-turn-title" }, [
+    h("h2", { id: "your-turn-title" }, [t("notice.your_turn"), waiting.length ? ` (${waiting.length})` : ""]), turnList, error,
+  ]);
+  const items = others.map((game) => gameItem(game, names, error));
+  const list = h("ul", { id: "my-games", class: "games" }, items.length ? items.slice(0, SHOWN) : [h("li", {}, [t("me.none")])]);
+  const more = items.length > SHOWN
+    ? h("details", { class: "more-games" }, [h("summary", {}, [t("me.show_all", { count: items.length })]), h("ul", { class: "games" }, items.slice(SHOWN))])
+    : null;
+  const mine = h("section", { class: "card", "aria-labelledby": "my-games-title" }, [
+    h("h2", { id: "my-games-title" }, [t("me.title")]), list, more, signInLink(token),
+  ]);
+  return { yourTurn, mine };
 }
