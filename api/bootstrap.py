@@ -140,6 +140,13 @@ def group_commit_writers(settings: Settings) -> int:
     return 1 if settings.database_url.startswith("sqlite") else 4
 
 
+def pool_share(connections: int, workers: int, least: int) -> int:
+    """A worker process's share of the instance's ``connections`` (pool or overflow): the
+    instance as a whole then opens at most ``TABLETOP_DB_POOL_SIZE + TABLETOP_DB_MAX_OVERFLOW``
+    connections whatever its number of workers (each keeps at least ``least``)."""
+    return max(least, connections // workers)
+
+
 def build_container(
     settings: Settings, registry: EngineRegistry | None = None, metrics: Metrics | None = None
 ) -> Container:
@@ -147,8 +154,8 @@ def build_container(
     db_engine = create_db_engine(
         settings.database_url,
         sqlite_synchronous=settings.sqlite_synchronous,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_max_overflow,
+        pool_size=pool_share(settings.db_pool_size, settings.worker_processes, least=1),
+        max_overflow=pool_share(settings.db_max_overflow, settings.worker_processes, least=0),
         timeouts=DatabaseTimeouts(settings.db_connect_timeout_seconds, settings.db_statement_timeout_seconds),
     )
     broker: EventBroker

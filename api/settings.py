@@ -20,13 +20,20 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(
         20,
         ge=1,
-        description="Database connections each instance keeps open (the server runs up to 40 "
-        "requests at once in its thread pool).",
+        description="Database connections each instance keeps open, all its worker processes "
+        "together (each keeps its share, at least 1).",
     )
     db_max_overflow: int = Field(
         20,
         ge=0,
-        description="More connections opened while every pooled one is busy, closed after use.",
+        description="More connections an instance opens while every pooled one is busy, closed "
+        "after use; shared between its worker processes like the pool.",
+    )
+    worker_processes: int = Field(
+        1,
+        ge=1,
+        description="Worker processes of this instance; set by `python -m api serve --workers N` "
+        "for its workers, not by hand (each then sizes its share of the database pool).",
     )
     db_connect_timeout_seconds: float = Field(
         3.0,

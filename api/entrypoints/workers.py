@@ -146,6 +146,7 @@ def serve_workers(
     limits = LimitHub(os.path.join(directory, "limits.sock"))  # limits for the server, not per worker
     hub_loop.run_until_complete(limits.start())
     extra_env["TABLETOP_LIMIT_HUB"] = limits.path
+    extra_env["TABLETOP_WORKER_PROCESSES"] = str(workers)  # each sizes its share of the database pool
     hub_thread = threading.Thread(target=hub_loop.run_forever, name="hubs", daemon=True)
     if not redis_configured:
         hub = EventHub(os.path.join(directory, "events.sock"))

@@ -93,3 +93,17 @@ def test_the_server_settings_size_the_pool(tmp_path: Path) -> None:
     engine = build_container(settings).db_engine
     assert (engine.pool.size(), engine.pool._max_overflow) == (12, 4)  # type: ignore[attr-defined]
     engine.dispose()
+
+
+def test_each_worker_process_opens_its_share_of_the_instance_pool(tmp_path: Path) -> None:
+    """Issue 31 item 10: ``serve --workers N`` tells each worker N; the instance as a whole keeps
+    at most the pool and the overflow the settings give (each worker at least one connection)."""
+    from api.bootstrap import build_container
+    from api.settings import Settings
+
+    url = f"sqlite:///{tmp_path / 'workers.db'}"
+    for workers, expected in ((2, (6, 2)), (3, (4, 1)), (16, (1, 0))):
+        settings = Settings(database_url=url, db_pool_size=12, db_max_overflow=4, worker_processes=workers)
+        engine = build_container(settings).db_engine
+        assert (engine.pool.size(), engine.pool._max_overflow) == expected  # type: ignore[attr-defined]
+        engine.dispose()
