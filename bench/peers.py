@@ -19,7 +19,8 @@ generators run on CPU 1, and measures:
 - ``reveal``: one move (ours: the submit that reveals a simultaneous decision) → each of N
   subscribers (1, 100, 1,000) receives it.
 - ``memory``: server RSS per in-progress game and per open subscription.
-- ``processes``: ours with one server process against two (not pinned).
+- ``processes``: ours with one server process against two (not pinned): one and two workers on
+  SQLite, one instance and two behind HAProxy (``deploy/haproxy.cfg``) on PostgreSQL + Redis.
 
 Made for a shared machine: a row that fails is tried once more, then reported as failed while the
 rest runs; each section's table is printed as soon as it is complete, and every finished row is
@@ -259,13 +260,15 @@ def system_server(
     pin: bool = True,
     instances: int = 1,
     workers: int = 1,
+    balanced: bool = False,
     extra_env: dict[str, str] | None = None,
     place: Placement = Placement(),
     root: Path = ROOT,
 ) -> Iterator[tuple[Running, str | None]]:
     """Start ``name`` on a fresh store; yield it and its database URL (None for memory).
-    ``extra_env``: more settings for ours, ``root``: the checkout ours runs from (``bench/ab.py``
-    compares two settings or two commits)."""
+    ``balanced``: HAProxy with ``deploy/haproxy.cfg`` in front of the (two) instances, whose URL is
+    then the only one (its CPU counted with theirs). ``extra_env``: more settings for ours,
+    ``root``: the checkout ours runs from (``bench/ab.py`` compares two settings or two commits)."""
     postgres = name in ("bgio-pg", "ours-pg")
     work.mkdir(parents=True, exist_ok=True)
     with database(postgres, work, place.db_prefix) as url, contextlib.ExitStack() as stack:
@@ -295,6 +298,16 @@ def system_server(
                 )
             bases.append(base)
             pids.append(child.pid)
+        if balanced:
+            port = place.port()
+            log = work / f"haproxy-{port}.log"
+            env = {"TABLETOP_LB_BIND": f"127.0.0.1:{port}"}
+            env |= {f"TABLETOP_API_{n}": base.removeprefix("http://") for n, base in enumerate(bases, 1)}
+            command = ["haproxy", "-db", "-f", str(root / "deploy" / "haproxy.cfg")]
+            base = f"http://127.0.0.1:{port}"
+            ready = lambda child, b=base, lg=log: wait_healthz(b, child, lg)  # noqa: E731
+            child = stack.enter_context(process(pinned(command, pin), env, root, log, ready))
+            bases, pids = [base], [*pids, child.pid]
         yield Running(bases, pids), (url if postgres or name == "ours-sqlite" else None)
 
 
@@ -666,7 +679,7 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
         ("ours-sqlite", "SQLite, 1 process", {"workers": 1}),
         ("ours-sqlite", "SQLite, 2 worker processes", {"workers": 2}),
         ("ours-pg", "PostgreSQL + Redis, 1 instance", {"instances": 1}),
-        ("ours-pg", "PostgreSQL + Redis, 2 instances", {"instances": 2}),
+        ("ours-pg", "PostgreSQL + Redis, 2 instances behind HAProxy", {"instances": 2, "balanced": 1}),
     ]
     rows = []
     profiles: dict[int, Path | None] = dict.fromkeys(range(len(layouts)))
@@ -690,6 +703,7 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
                         pin=False,
                         instances=shape.get("instances", 1),
                         workers=shape.get("workers", 1),
+                        balanced=bool(shape.get("balanced")),
                         place=args.place,
                     )
                 )

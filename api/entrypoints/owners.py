@@ -97,6 +97,9 @@ class OwnerRouter:
     directory: str
     serve: Serve
     peek_timeout: float = 10.0
+    silent: Callable[[socket.socket], None] | None = None
+    """Called with a connection that sent nothing within ``peek_timeout`` (to answer ``408`` and
+    close it, as the HTTP server does); None: such a connection is served like any other."""
     counts: RoutingCounts = field(default_factory=RoutingCounts)
     _inbox: socket.socket | None = None
     _outbox: socket.socket | None = None
@@ -156,6 +159,9 @@ class OwnerRouter:
     async def _route(self, connection: socket.socket) -> None:
         try:
             first = await self._peek(connection)
+            if first is None and self.silent is not None:
+                self.silent(connection)
+                return
             game_id = game_of(first) if first else None
             owner = owner_of(game_id, self.workers) if game_id is not None else self.slot
             if owner != self.slot:
@@ -171,9 +177,9 @@ class OwnerRouter:
         except OSError:
             connection.close()
 
-    async def _peek(self, connection: socket.socket) -> bytes:
-        """The connection's first bytes, left unread for whoever serves it (empty: none came in
-        time, or the client closed; the HTTP server then deals with it as with any connection)."""
+    async def _peek(self, connection: socket.socket) -> bytes | None:
+        """The connection's first bytes, left unread for whoever serves it (empty: the client
+        closed; None: nothing came within ``peek_timeout``)."""
         loop = asyncio.get_running_loop()
         readable: asyncio.Future[None] = loop.create_future()
 
@@ -185,7 +191,7 @@ class OwnerRouter:
         try:
             await asyncio.wait_for(readable, self.peek_timeout)
         except TimeoutError:
-            return b""
+            return None
         finally:
             loop.remove_reader(connection.fileno())
         return connection.recv(PEEK_BYTES, socket.MSG_PEEK)

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from collections.abc import Callable
 from functools import partial
@@ -55,7 +56,13 @@ def serve_owned(
     configure_logging(settings.log_level)
     config = uvicorn_config(app, settings, "", 0)
     timeout = settings.header_timeout_seconds
-    router = partial(OwnerRouter, sock, slot, workers, directory, peek_timeout=timeout)
+
+    def too_slow(connection: socket.socket) -> None:
+        with contextlib.suppress(OSError):  # the client's loss: it sent nothing
+            connection.send(request_timeout_answer(timeout))
+        connection.close()
+
+    router = partial(OwnerRouter, sock, slot, workers, directory, peek_timeout=timeout, silent=too_slow)
     OwningServer(config, router).run()
 
 
@@ -154,17 +161,18 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self._header_timer = None
         if self.transport.is_closing():
             return
-        body = problem_body(
-            408,
-            "request_timeout",
-            f"the request headers were not received within {self.header_timeout:g} s",
-        )
-        head = (
-            "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/problem+json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
-        )
-        self.transport.write(head.encode() + body)
+        self.transport.write(request_timeout_answer(self.header_timeout))
         self.transport.close()
+
+
+def request_timeout_answer(seconds: float) -> bytes:
+    """The whole ``408`` answer (a problem) to a connection whose headers did not come in time."""
+    body = problem_body(408, "request_timeout", f"the request headers were not received within {seconds:g} s")
+    head = (
+        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/problem+json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
 
 
 def header_timeout_protocol(seconds: float) -> type[HeaderTimeoutProtocol]:

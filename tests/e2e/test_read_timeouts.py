@@ -6,18 +6,29 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.servers import ServerProcess, running_servers
+from tests.support.servers import running_servers, worker_processes
 
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture(scope="module")
-def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+@dataclass
+class Impatient:
+    port: int
+    base: str
+
+
+@pytest.fixture(scope="module", params=["one process", "two workers"])
+def impatient_server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Impatient]:
+    """One process, or two workers (whose accept path waits for a request line to route the
+    connection to its game's owner, api/entrypoints/owners.py): the same timeouts."""
     directory: Path = tmp_path_factory.mktemp("timeouts")
     env = {
         "TABLETOP_DATABASE_URL": f"sqlite:///{directory / 'tabletop.db'}",
@@ -25,8 +36,12 @@ def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
         "TABLETOP_HEADER_TIMEOUT_SECONDS": "1",
         "TABLETOP_BODY_TIMEOUT_SECONDS": "1",
     }
-    with running_servers([env], directory) as (server,):
-        yield server
+    if request.param == "one process":
+        with running_servers([env], directory) as (server,):
+            yield Impatient(server.port, server.base)
+    else:
+        with worker_processes(env, directory) as (base, _):
+            yield Impatient(int(base.rsplit(":", 1)[1]), base)
 
 
 def read_until_closed(raw: socket.socket) -> bytes:
@@ -45,7 +60,7 @@ def problem(answer: bytes) -> tuple[str, dict[str, object]]:
 
 @pytest.mark.parametrize("sent", [b"", b"GET /v1/games HTTP/1.1\r\nHost: x\r\n"], ids=["nothing", "half"])
 def test_headers_that_do_not_arrive_in_time_get_408_and_the_connection_closes(
-    impatient_server: ServerProcess, sent: bytes
+    impatient_server: Impatient, sent: bytes
 ) -> None:
     with socket.create_connection(("127.0.0.1", impatient_server.port), timeout=15) as raw:
         raw.sendall(sent)
@@ -55,7 +70,7 @@ def test_headers_that_do_not_arrive_in_time_get_408_and_the_connection_closes(
 
 
 def test_a_body_that_does_not_arrive_in_time_gets_408_and_the_connection_closes(
-    impatient_server: ServerProcess,
+    impatient_server: Impatient,
 ) -> None:
     with socket.create_connection(("127.0.0.1", impatient_server.port), timeout=15) as raw:
         raw.sendall(
