@@ -178,6 +178,16 @@ def of_game(value: Any, slug: str) -> Any:
     return None if given is strawberry.UNSET else given
 
 
+def chosen_game(value: Any) -> str | None:
+    """The slug of the game whose field a ``@oneOf`` input (or graphql-core's coerced dict of it)
+    fills (None when none)."""
+    if value is None:
+        return None
+    fields = value if isinstance(value, dict) else vars(value)
+    filled = [name for name, v in fields.items() if v is not None and v is not strawberry.UNSET]
+    return next((slug for slug in games() if filled and _field_name(slug, "") == filled[0]), None)
+
+
 def chosen(value: Any) -> Any:
     """The value a ``@oneOf`` input (``GameChoice``, ``GameOptions``) carries (None when none)."""
     given = [v for v in vars(value).values() if v is not None and v is not strawberry.UNSET] if value else []

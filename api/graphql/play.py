@@ -21,7 +21,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
-from api.graphql.game_data import GameChoice, TypedChoices, TypedEvent, TypedReplay, chosen
+from api.graphql.game_data import GameChoice, TypedChoices, TypedEvent, TypedReplay, chosen, chosen_game
 from api.graphql.games import (
     Decision,
     decision_of,
@@ -225,7 +225,15 @@ class PlayMutation:
         lang: str | None = None,
     ) -> SubmitChoiceResult:
         return await submitted(
-            info, game_id, choice, chosen(game_choice), version, idempotency_key, decision_version, lang
+            info,
+            game_id,
+            choice,
+            chosen(game_choice),
+            version,
+            idempotency_key,
+            decision_version,
+            lang,
+            chosen_game(game_choice),
         )
 
 
@@ -238,10 +246,12 @@ async def submitted(
     idempotency_key: str | None,
     decision_version: int | None,
     lang: str | None,
+    typed_for: str | None = None,
 ) -> SubmitResult | Problem:
     """``submitChoice``'s answer: what its resolver returns, and what a submit over the websocket
     gets without the resolver (``api.graphql.socket_submit``). ``info`` is Strawberry's or
-    graphql-core's (only its ``context`` is read); ``game_choice`` is the typed choice's value."""
+    graphql-core's (only its ``context`` is read); ``game_choice`` is the typed choice's value,
+    ``typed_for`` the game whose field it came under (another game's is refused)."""
     play, token, language = container_of(info).play, token_of(info), lang_of(info, lang)
 
     async def submit() -> SubmitResult:
@@ -249,7 +259,7 @@ async def submitted(
         body = ChoiceSubmit(choice=given, version=version, decision_version=decision_version)
         key = IDEMPOTENCY_KEY_ADAPTER.validate_python(idempotency_key)
         answer = await play.submit_async(
-            game_id, token, body.choice, body.version, key, body.decision_version
+            game_id, token, body.choice, body.version, key, body.decision_version, game_type=typed_for
         )
         catalog = play.core.registry.catalog(answer.game_type)
         return SubmitResult(

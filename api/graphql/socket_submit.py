@@ -42,6 +42,7 @@ from graphql import (
 from graphql.pyutils import is_awaitable
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from api.graphql.game_data import chosen_game
 from api.graphql.play import submitted
 
 FIELD = "submitChoice"
@@ -156,6 +157,7 @@ class SocketSubmits:
                 _either(arguments, "idempotencyKey", "idempotency_key"),
                 _either(arguments, "decisionVersion", "decision_version"),
                 arguments.get("lang"),
+                chosen_game(_either(arguments, "gameChoice", "game_choice")),
             )
 
         result = execute(

@@ -12,7 +12,7 @@ from domain.bots.search import SearchBudget
 from domain.bots.thinking import SEARCHING_LEVELS, BotBudget, Thinker, ThinkRequest
 from domain.bots.turns import bot_choice, next_bot_seat
 from domain.engine import JSON, Choice, Stored
-from domain.errors import SeatResigned, StaleDecision, VersionConflict
+from domain.errors import IllegalChoice, SeatResigned, StaleDecision, VersionConflict
 from domain.model.idempotency import fingerprint, same_request
 from domain.model.match import DescribedDecision, Match, Offer, ShownEvent, SubmitResult
 from domain.ports.games import BotGame
@@ -133,12 +133,16 @@ class PlayService:
         version: int | None = None,
         idempotency_key: str | None = None,
         decision_version: int | None = None,
+        game_type: str | None = None,
     ) -> SubmitAnswer:
         """Seal or apply a seat's choice, answered once it is committed: the one handler of a move
         (REST, the pre-resolved REST route, GraphQL). A retried key returns the first answer
-        unchanged, the same key with another choice or version is refused."""
+        unchanged, the same key with another choice or version is refused. ``game_type``: the game
+        the choice was typed for (GraphQL's ``gameChoice``); a game of another type refuses it."""
         steps = self.on_loop or InPlace(self.core.transactions)
-        return await self._submit(steps, game_id, token, choice, version, idempotency_key, decision_version)
+        return await self._submit(
+            steps, game_id, token, choice, version, idempotency_key, decision_version, game_type
+        )
 
     async def _submit(
         self,
@@ -149,10 +153,11 @@ class PlayService:
         version: int | None,
         idempotency_key: str | None,
         decision_version: int | None,
+        game_type: str | None = None,
     ) -> SubmitAnswer:
         request, expected = _submit_request(choice, version, decision_version)
         for attempt in range(MAX_RETRIES):
-            work = self._submit_work(game_id, token, choice, expected, idempotency_key, request)
+            work = self._submit_work(game_id, token, choice, expected, idempotency_key, request, game_type)
             try:
                 answer, result, match = await steps.transaction(game_id, work)
             except VersionConflict as conflict:
@@ -181,10 +186,19 @@ class PlayService:
         expected: tuple[int | None, int | None],
         idempotency_key: str | None,
         request: str,
+        game_type: str | None = None,
     ) -> Work[tuple[SubmitAnswer, SubmitResult | None, Match]]:
         def work(uow: UnitOfWork) -> tuple[SubmitAnswer, SubmitResult | None, Match]:
             match = uow.games.get(game_id, for_update=True)
             seat = self.core.require_seat(match, token)
+            if game_type is not None and game_type != match.game_type:
+                raise IllegalChoice(
+                    "the choice is typed for a game of type `{other_type}`; game {game} is of type "
+                    "`{type}` (give it under its own field of gameChoice)",
+                    other_type=game_type,
+                    game=match.id,
+                    type=match.game_type,
+                )
             key = f"{seat}:{idempotency_key}" if idempotency_key is not None else None
             if key is not None:
                 earlier = uow.games.idempotent_result(game_id, key)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -167,13 +168,36 @@ def _encode(display: float, subject: str, offset: int) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+MAX_CURSOR_OFFSET = 2**31 - 1
+MAX_SUBJECT_LENGTH = 72
+"""``player:``-less ids and ``bot:<level>``: what a leaderboard line's subject can be."""
+_SUBJECT_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:.")
+
+
 def _decode(cursor: str) -> tuple[tuple[float, str], int]:
+    """The position a cursor of ``_encode`` names; anything else (whatever a client forges: a
+    number JSON reads as infinity, NUL or a lone surrogate, a bool or fraction for the offset)
+    is ``InvalidRequest``, before the database sees any of it."""
+    refused = InvalidRequest("the cursor is not one this service returned")
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        display, subject, offset = json.loads(base64.urlsafe_b64decode(padded))
-        return (float(display), str(subject)), int(offset)
-    except (ValueError, TypeError) as error:
-        raise InvalidRequest("the cursor is not one this service returned") from error
+        found = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")).decode("utf-8"))
+    except (ValueError, TypeError, UnicodeError) as error:
+        raise refused from error
+    if not (isinstance(found, list) and len(found) == 3):
+        raise refused
+    display, subject, offset = found
+    if (
+        type(display) not in (int, float)
+        or not math.isfinite(display)
+        or type(subject) is not str
+        or not 0 < len(subject) <= MAX_SUBJECT_LENGTH
+        or not set(subject) <= _SUBJECT_CHARACTERS
+        or type(offset) is not int
+        or not 0 < offset <= MAX_CURSOR_OFFSET
+    ):
+        raise refused
+    return (float(display), subject), offset
 
 
 def record_end(uow: RatedUnitOfWork, match: Match, at: datetime) -> list[RatingChange]:

@@ -131,3 +131,41 @@ def test_graphql_inputs_the_database_cannot_hold_get_a_problem_or_a_coded_error(
         if not codes:
             (result,) = answer["data"].values()
             assert result and result["code"] in ("invalid_request", "game_not_found"), (name, answer)
+
+
+def _cursor(raw: str | bytes) -> str:
+    data = raw.encode() if isinstance(raw, str) else raw
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+FORGED_CURSORS = {
+    "offset 1e400": _cursor('[1.0, "bot:random", 1e400]'),
+    "rating 1e400": _cursor('[1e400, "bot:random", 1]'),
+    "rating NaN": _cursor('[NaN, "bot:random", 1]'),
+    "lone surrogate": _cursor('[1.0, "\\ud800", 1]'),
+    "NUL": _cursor('[1.0, "a\\u0000b", 1]'),
+    "offset 2^63": _cursor(f'[1.0, "bot:random", {2**63}]'),
+    "negative offset": _cursor('[1.0, "bot:random", -1]'),
+    "offset true": _cursor('[1.0, "bot:random", true]'),
+    "offset 1.5": _cursor('[1.0, "bot:random", 1.5]'),
+    "subject a number": _cursor("[1.0, 7, 1]"),
+    "long subject": _cursor(json.dumps([1.0, "p" * 500, 1])),
+    "four items": _cursor('[1.0, "bot:random", 1, 2]'),
+    "an object": _cursor('{"a": 1}'),
+    "not UTF-8": _cursor(b"\xff\xfe[1.0]"),
+    "not base64": "@@@",
+}
+
+
+@pytest.mark.parametrize("forged", FORGED_CURSORS.values(), ids=FORGED_CURSORS.keys())
+def test_forged_leaderboard_cursors_are_refused_with_4xx(client: TestClient, forged: str) -> None:
+    """Issue 31 item 6: a cursor is only ever one this service returned; anything else is a 422,
+    over REST and GraphQL, never a 500 (nor a reset connection)."""
+    answer = client.get("/v1/leaderboards/duel", params={"cursor": forged})
+    assert answer.status_code == 422 and answer.json()["code"] == "invalid_request", answer.text
+    query = """query($c: String) { leaderboard(gameType: "duel", cursor: $c) {
+        __typename ... on Problem { code } } }"""
+    graphql = client.post("/graphql", json={"query": query, "variables": {"c": forged}})
+    assert graphql.status_code == 200, graphql.text
+    assert graphql.json()["data"]["leaderboard"] == {"__typename": "Problem", "code": "invalid_request"}
+    assert client.get("/v1/leaderboards/duel").status_code == 200  # the service goes on

@@ -244,3 +244,34 @@ def test_typed_options_create_the_game_with_them_and_defaults_for_the_rest(clien
     assert game["carcassonneOptions"] == game["options"] and game["keythedralOptions"] is None
     defaults = {o["name"]: o["default"] for o in client.get("/v1/game-types/carcassonne").json()["options"]}
     assert game["options"] == {**defaults, "farm_scoring": "v2"}
+
+
+SUBMIT = """mutation($g: ID!, $c: GameChoice) {
+  submitChoice(gameId: $g, gameChoice: $c) { __typename ... on SubmitResult { version }
+    ... on Problem { code detail } } }"""
+
+
+def test_a_typed_choice_under_another_game_is_refused_and_changes_nothing(client: TestClient) -> None:
+    """``gameChoice: {carcassonne: …}`` on a Keythedral game is refused, as ``createGame``
+    refuses another game's ``gameOptions``; under the game's own field it is applied."""
+    game = client.post("/v1/games", json={"type": "keythedral", "options": {"first_player": "0"}}).json()
+    tokens = [
+        client.post(f"/v1/games/{game['id']}/seats", json={"name": name}).json()["token"]
+        for name in ("A", "B")
+    ]
+    assert client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).is_success
+    choices = client.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[0])).json()
+    choice = choices["choices"][0]
+    version = client.get(f"/v1/games/{game['id']}").json()["version"]
+    for other in ("carcassonne", "imSchutzeDerBurg"):
+        variables = {"g": game["id"], "c": {other: choice}}
+        answer = client.post(
+            "/graphql", json={"query": SUBMIT, "variables": variables}, headers=auth(tokens[0])
+        )
+        result = answer.json()["data"]["submitChoice"]
+        assert result["__typename"] == "Problem" and result["code"] == "illegal_choice", result
+        assert "keythedral" in result["detail"]
+    assert client.get(f"/v1/games/{game['id']}").json()["version"] == version
+    variables = {"g": game["id"], "c": {"keythedral": choice}}
+    answer = client.post("/graphql", json={"query": SUBMIT, "variables": variables}, headers=auth(tokens[0]))
+    assert answer.json()["data"]["submitChoice"]["__typename"] == "SubmitResult", answer.json()
