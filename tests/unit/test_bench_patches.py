@@ -1,5 +1,6 @@
 """The A/B baselines of ``bench/patches/`` still apply to the tree, so a before/after of a kept
-path (``bench/ab.py --a-root``) can be rerun at any time."""
+path (``bench/ab.py --a-root``) can be rerun at any time. They are written with one line of
+context (``git diff -U1``), so that edits near them (an import added above) do not break them."""
 
 from __future__ import annotations
 
