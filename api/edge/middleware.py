@@ -17,7 +17,7 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.deps import parse_bearer
+from api.deps import bearer_from_connection_params, parse_bearer
 from api.edge.metric_labels import RouteLabels
 from api.edge.metrics import Metrics
 from api.edge.rate_limits import Network, RateLimiter, SocketCaps, Verdict, client_address, parse_networks
@@ -260,8 +260,11 @@ class RequestGuard:
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Cap open sockets per client address and per instance, and put every message through
-        the body-size limit and the client address's rate limit, as HTTP requests are. A refusal
-        closes the socket with a standard close code and a reason that says which limit."""
+        the body-size limit and the rate limit, as HTTP requests are: the connection and its
+        messages draw on the client address's budget, and once the token of ``connection_init``
+        has authenticated (a seat moving over its socket), each message draws on that token's
+        budget, as its HTTP requests do. A refusal closes the socket with a standard close code
+        and a reason that says which limit."""
         headers = dict(scope["headers"])
         address = self._resolve_client(scope, headers)
         key = "a:" + address
@@ -277,6 +280,8 @@ class RequestGuard:
             await self._refuse_socket(scope, receive, send, *refusal)
             return
         closed = [False]
+        bearer: list[str | None] = [None]
+        """The token of ``connection_init``: once the service knows it, messages draw on its budget."""
 
         async def guarded_send(message: Message) -> None:
             if not closed[0]:
@@ -292,7 +297,11 @@ class RequestGuard:
             if _message_size(message) > self.max_body_bytes:
                 problem = WS_MESSAGE_TOO_BIG, f"message larger than {self.max_body_bytes} bytes"
             elif self.rate_limited:
-                verdict = await self.limiter.hit(key)
+                if bearer[0] is None:
+                    bearer[0] = _connection_token(message)
+                charged = self.limiter.key(bearer[0], address) if bearer[0] is not None else key
+                scope["state"][RATE_KEY] = charged
+                verdict = await self.limiter.hit(charged)
                 if not verdict.allowed:
                     problem = WS_POLICY_VIOLATION, f"rate limited: {self._slow_down(verdict).english}"
             if problem is None:
@@ -330,6 +339,21 @@ class RequestGuard:
 async def _receive_by(receive: Receive, deadline: float) -> Message:
     async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
         return await receive()
+
+
+def _connection_token(message: Message) -> str | None:
+    """The bearer token of a ``connection_init`` message (None for any other message, or a
+    malformed one: the GraphQL handler refuses that)."""
+    text = message.get("text")
+    if not text or '"connection_init"' not in text:
+        return None
+    try:
+        parsed = json.loads(text)
+        if parsed.get("type") != "connection_init":
+            return None
+        return bearer_from_connection_params(parsed.get("payload"))
+    except (ValueError, AttributeError, DomainError, RecursionError):
+        return None
 
 
 def _message_size(message: Message) -> int:

@@ -13,10 +13,12 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from tests.support.client import app_with_test_game, make_settings
+from tests.support.client import app_with_test_game, make_settings, seated_game
 from tests.support.graphql import PROTOCOL, graphql_ws, operation
+from tests.support.http import auth
 
 CREATE = 'mutation { createGame(type: "duel") { ... on GameCreated { id } } }'
+SUBMIT = "mutation($g: ID!, $c: JSON!) { submitChoice(gameId: $g, choice: $c) { ... on Problem { code } } }"
 
 
 def app_client(tmp_path: Path, address: str = "203.0.113.9", **overrides: object) -> TestClient:
@@ -108,3 +110,29 @@ def test_websockets_are_capped_per_instance_with_a_reason(tmp_path: Path) -> Non
         ):
             code, reason = closed_with(fourth)
     assert code == 1013 and reason == "server busy: 3 websockets open"
+
+
+def test_a_seat_moving_over_its_socket_draws_on_its_token_budget(tmp_path: Path) -> None:
+    """As over HTTP, a known token's messages are charged to the token, not to the address its
+    socket comes from (players behind one address keep their own budgets), and they are still
+    limited: past the token's budget the socket is closed."""
+    with app_client(tmp_path, rate_limit_per_second=0.01, rate_limit_burst=10) as client:
+        elsewhere = TestClient(client.app, client=("192.0.2.7", 4000))
+        game, tokens = seated_game(elsewhere, seed="budget")
+        choices = f"/v1/games/{game['id']}/choices"
+        assert elsewhere.get(choices, headers=auth(tokens[0])).status_code == 200  # the token is known
+        for _ in range(9):
+            assert client.get("/v1/game-types").status_code == 200
+        submit = {"query": SUBMIT, "variables": {"g": game["id"], "c": {"card": 9}}}
+        with client.websocket_connect("/graphql", subprotocols=[PROTOCOL]) as socket:  # the 10th
+            assert client.get("/v1/game-types").status_code == 429  # the address has nothing left
+            socket.send_json({"type": "connection_init", "payload": {"authorization": f"Bearer {tokens[0]}"}})
+            assert socket.receive_json()["type"] == "connection_ack"
+            for n in range(9):  # with connection_init, the token's 10 (the GET drew on the address)
+                socket.send_json({"id": str(n), "type": "subscribe", "payload": submit})
+                answer = socket.receive_json()
+                assert answer["payload"]["data"]["submitChoice"]["code"] == "illegal_choice", answer
+                assert socket.receive_json()["type"] == "complete"
+            socket.send_json({"id": "over", "type": "subscribe", "payload": submit})
+            code, reason = closed_with(socket)
+    assert code == 1008 and reason.startswith("rate limited")
