@@ -69,6 +69,7 @@ class GameClock:
     seconds: float
     increment: float
     on_expiry: str
+    stand_in: str = strawberry.field(description="The bot level that plays a seat handed to the stand-in.")
     inactivity_days: float | None = strawberry.field(
         description="A clock-less game: days of silence after which a stand-in bot takes a seat "
         "until it acts again (null: the game has a clock, or no limit)."
@@ -85,6 +86,10 @@ class ClockInput:
     )
     increment: float | None = None
     on_expiry: str = "bot"
+    stand_in: str = strawberry.field(
+        default="greedy",
+        description="The bot level that plays a seat handed to the stand-in: random, greedy or strong.",
+    )
 
 
 @strawberry.type
@@ -189,6 +194,7 @@ class ClockSummary:
     seconds: float
     increment: float
     on_expiry: str
+    stand_in: str
 
 
 @strawberry.type
@@ -291,6 +297,7 @@ def game_of(public: GamePublic) -> Game:
             seconds=public.clock.seconds,
             increment=public.clock.increment,
             on_expiry=public.clock.on_expiry,
+            stand_in=public.clock.stand_in,
             inactivity_days=public.clock.inactivity_days,
             seats=[SeatClock(**c.model_dump()) for c in public.clock.seats],
         ),

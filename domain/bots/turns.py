@@ -32,7 +32,7 @@ def bot_choice(
     only the server can derive until the game ends; ``hooks``: the game's ``HostedGame.search``;
     ``budget``: the strong level's (its default iterations when None, as a replay recomputes)."""
     decision = match.decision()
-    level = match.seats[seat].bot_level
+    level = match.bot_level(seat)
     assert decision is not None and level is not None
     rng = rng_for_bot(match.seed, match.seed_salt, match.version, seat)
     return choose(level, context_for(match.engine, match.state, decision, seat, hooks), rng, budget)

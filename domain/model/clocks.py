@@ -28,6 +28,9 @@ from domain.errors import InvalidOptions, Range
 
 CLOCK_MODES = ("none", "per_decision", "fischer")
 EXPIRY_ACTIONS = ("bot", "forfeit")
+STAND_IN_LEVELS = ("random", "greedy", "strong")
+"""The bot levels a game may choose for its stand-ins (``domain.bots.BOT_LEVELS``, all of them)."""
+DEFAULT_STAND_IN = "greedy"
 MAX_CLOCK_SECONDS = 30 * 24 * 3600
 MIN_CLOCK_SECONDS = 5.0
 """The least time a clock gives a decision (a per-decision clock, a Fischer bank): below human
@@ -45,6 +48,9 @@ class ClockSettings:
     increment: float = 0
     on_expiry: str = "bot"
     inactivity_days: float | None = None
+    stand_in: str = DEFAULT_STAND_IN
+    """The bot level that plays a seat handed to the stand-in: a lapsed decision, a seat silent
+    too long, a seat resigned or forfeited."""
     """A clock-less game's server-wide inactivity limit, fixed when it is created: a seat silent
     this long is handed to the stand-in bot until it acts again. Never set by a client."""
 
@@ -57,7 +63,7 @@ class ClockSettings:
         """Validated settings from a request; explains what is wrong."""
         if given is None:
             return cls()
-        unknown = sorted(set(given) - {"mode", "seconds", "increment", "on_expiry"})
+        unknown = sorted(set(given) - {"mode", "seconds", "increment", "on_expiry", "stand_in"})
         if unknown:
             raise InvalidOptions("unknown clock field(s): {unknown}", unknown=unknown)
         mode = given.get("mode", "none")
@@ -76,6 +82,14 @@ class ClockSettings:
                 allowed=EXPIRY_ACTIONS,
                 got=on_expiry,
             )
+        stand_in = given.get("stand_in", DEFAULT_STAND_IN)
+        if stand_in not in STAND_IN_LEVELS:
+            raise InvalidOptions(
+                "clock {clock} must be one of {allowed}, got {got!j}",
+                clock="stand_in",
+                allowed=STAND_IN_LEVELS,
+                got=stand_in,
+            )
         seconds = _seconds(given, "seconds", 0 if mode == "none" else None)
         increment = _seconds(given, "increment", 0)
         if mode != "none" and seconds < MIN_CLOCK_SECONDS:
@@ -89,7 +103,7 @@ class ClockSettings:
             raise InvalidOptions("clock increment only applies to mode fischer")
         if mode == "none" and seconds:
             raise InvalidOptions("clock mode none takes no seconds")
-        return cls(mode, seconds, increment, on_expiry)
+        return cls(mode, seconds, increment, on_expiry, stand_in=str(stand_in))
 
     def dump(self) -> dict[str, JSON]:
         return {
@@ -98,6 +112,7 @@ class ClockSettings:
             "increment": self.increment,
             "on_expiry": self.on_expiry,
             "inactivity_days": self.inactivity_days,
+            "stand_in": self.stand_in,
         }
 
 

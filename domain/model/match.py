@@ -71,7 +71,6 @@ RESERVED_EVENT_TYPES = frozenset(
         *TAKEBACK_EVENT_TYPES,
     }
 )
-STAND_IN_LEVEL = "random"
 QUIT_REASONS = ("resigned", "forfeited")
 """Event types the platform itself records; engines use their own names."""
 
@@ -110,14 +109,6 @@ class Seat:
     def plays_itself(self) -> bool:
         """A bot seat, or a human seat a bot stands in for: the server plays it."""
         return self.bot is not None or self.stand_in is not None
-
-    @property
-    def bot_level(self) -> str | None:
-        """The level that plays this seat now; a stand-in plays uniformly at random, so it
-        favours no one still in the game."""
-        if self.bot is not None:
-            return self.bot
-        return STAND_IN_LEVEL if self.stand_in is not None else None
 
     @property
     def has_quit(self) -> bool:
@@ -475,6 +466,14 @@ class Match:
         if self.status is not MatchStatus.IN_PROGRESS:
             return None
         return self.engine.decision(self.state)
+
+    def bot_level(self, seat: int) -> str | None:
+        """The level that plays ``seat`` now: a bot's own, or for a seat handed to the stand-in
+        the level this game chose for its stand-ins (its clock's ``stand_in``, default greedy)."""
+        played = self.seats[seat]
+        if played.bot is not None:
+            return played.bot
+        return self.timing.settings.stand_in if played.stand_in is not None else None
 
     def awaited_seats(self) -> set[int]:
         """Seats the game is waiting for now: in the decision and not sealed."""

@@ -281,7 +281,7 @@ class PlayService:
 
     def _bot_choice(self, match: Match, seat: int, think: Thinker | None, budget: BotBudget | None) -> Choice:
         game = self.core.registry.game(match.game_type)
-        level = match.seats[seat].bot_level
+        level = match.bot_level(seat)
         assert level is not None
         if budget is None:
             return bot_choice(match, seat, game.search)

@@ -71,7 +71,13 @@ def test_an_entry_shows_creator_age_seats_clock_and_rating_and_filters_page(
     assert entry["creator"]["name"] == "Ann" and entry["creator"]["finishing_rate"] is None
     assert entry["creator"]["finished_games"] == 0 and entry["age_seconds"] >= 0
     assert (entry["players"], entry["max_players"], entry["open_seats"]) == (0, 3, 3)
-    assert entry["clock"] == {"mode": "per_decision", "seconds": 60, "increment": 0, "on_expiry": "bot"}
+    assert entry["clock"] == {
+        "mode": "per_decision",
+        "seconds": 60,
+        "increment": 0,
+        "on_expiry": "bot",
+        "stand_in": "greedy",
+    }
     assert entry["rated"] is True and entry["unrated_reasons"] == []
     other = entries[casual["id"]]
     assert other["rated"] is False

@@ -164,3 +164,16 @@ def test_the_seats_clock_limits_the_thinking_time(service: Services) -> None:
     thinker = Recording()
     assert service.play.play_bot_turn(game_id, thinker, BotBudget(5.0, 10))
     assert thinker.requests[0].seconds == pytest.approx(2.0)
+
+
+def test_a_resigned_seat_is_played_at_the_games_stand_in_level(service: Services) -> None:
+    created = service.lobby.create_game("carcassonne", None, None, clock={"stand_in": "strong"})
+    game_id = created.match.id
+    ann = service.seats.join(game_id, "ann")
+    service.seats.join(game_id, "bob")
+    service.seats.start(game_id, created.host_token)
+    assert ann.token is not None
+    service.seats.resign(game_id, ann.token)
+    thinker = Recording()
+    assert service.play.play_bot_turn(game_id, thinker, BotBudget(0.2, 10))
+    assert [(r.seat, r.level) for r in thinker.requests] == [(0, "strong")]

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from domain.bots import BOT_LEVELS
 from domain.engine import JSON
 from domain.errors import (
     Forbidden,
@@ -14,6 +15,7 @@ from domain.errors import (
     SeatResigned,
     TooManyBotOnlyGames,
 )
+from domain.model.clocks import DEFAULT_STAND_IN, STAND_IN_LEVELS
 from domain.registry import EngineRegistry
 from domain.services.bundle import Services
 from domain.services.deadlines import DeadlineService
@@ -251,3 +253,26 @@ def test_a_game_with_a_clock_or_a_server_without_a_limit_has_no_inactivity_deadl
     match = service.core.load(clocked)
     assert match.timing.settings.inactivity_days is None
     assert match.timing.next_deadline() == clock.now() + timedelta(seconds=60)
+
+
+def test_a_stand_in_plays_at_the_level_the_game_chose_greedy_unless_told(service: Services) -> None:
+    default_id, default_tokens = start(service, players=3)
+    strong_id, strong_tokens = start(service, players=3, clock={"stand_in": "strong"})
+    for game_id, tokens in ((default_id, default_tokens), (strong_id, strong_tokens)):
+        service.seats.resign(game_id, tokens[1])
+    assert service.core.load(default_id).bot_level(1) == "greedy"
+    strong = service.core.load(strong_id)
+    assert strong.bot_level(1) == "strong" and strong.bot_level(0) is None
+    assert (
+        strong.timing.public(strong.timing.seats[0].since or service.core.clock.now())["stand_in"] == "strong"
+    )
+
+
+def test_a_stand_in_level_that_is_no_bot_level_is_refused(service: Services) -> None:
+    with pytest.raises(InvalidOptions) as refused:
+        service.lobby.create_game("duel", None, None, clock={"stand_in": "expert"})
+    assert refused.value.detail.values["clock"] == "stand_in"
+
+
+def test_every_stand_in_level_is_a_bot_level() -> None:
+    assert set(STAND_IN_LEVELS) <= set(BOT_LEVELS) and DEFAULT_STAND_IN == "greedy"

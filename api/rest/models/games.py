@@ -47,6 +47,11 @@ class ClockOptions(BaseModel):
         f"{LAPSES_BEFORE_STAND_IN}) it plays the seat until the player acts again. forfeit: a bot "
         "plays the seat to the end.",
     )
+    stand_in: Literal["random", "greedy", "strong"] = Field(
+        "greedy",
+        description="The bot level that plays a seat handed to the stand-in (a lapsed decision, a "
+        "seat silent too long, a resigned or forfeited seat): greedy by default, strong allowed.",
+    )
 
     def settings(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
@@ -170,6 +175,7 @@ class ClockPublic(BaseModel):
     seconds: float
     increment: float
     on_expiry: str
+    stand_in: str = Field(description="The bot level that plays a seat handed to the stand-in.")
     inactivity_days: float | None = Field(
         description="A game without a clock: a seat silent this many days is handed to the "
         "stand-in bot until it acts again (TABLETOP_INACTIVITY_DAYS when the game was created). "
@@ -371,6 +377,7 @@ class ClockSummaryPublic(BaseModel):
     seconds: float
     increment: float
     on_expiry: Literal["bot", "forfeit"]
+    stand_in: Literal["random", "greedy", "strong"]
 
 
 class GameSummaryPublic(BaseModel):
@@ -424,6 +431,7 @@ class GameSummaryPublic(BaseModel):
                 seconds=summary.clock.seconds,
                 increment=summary.clock.increment,
                 on_expiry=summary.clock.on_expiry,
+                stand_in=summary.clock.stand_in,
             ),
             creator=CreatorPublic.of(summary.creator) if summary.creator else None,
             rated=not summary.unrated_reasons,
