@@ -49,6 +49,7 @@ from domain.errors import (
 from domain.model.clocks import Timing
 from domain.model.seeding import SEED_MODE_SERVER, rng_for_seed
 from domain.model.takebacks import (
+    MAX_POINTS,
     TAKEBACK_EVENT_TYPES,
     ClockReading,
     TakeBackPoint,
@@ -619,6 +620,7 @@ class Match:
             points.clear()
             return
         points.append(TakeBackPoint(self.version, tuple(sorted(choices)), not decision.simultaneous, clocks))
+        del points[:-MAX_POINTS]
 
     def _cancel_request(self, reason: str) -> list[Event]:
         """The open request ends unanswered: the game moved on (a choice was made, so it no longer

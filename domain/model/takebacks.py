@@ -36,6 +36,11 @@ TAKEBACK_EVENT_TYPES = frozenset(
     {"takeback_requested", "takeback_accepted", "takeback_refused", "takeback_cancelled", "taken_back"}
 )
 """The events a take-back records (the platform's own, like ``seat_joined``)."""
+MAX_POINTS = 24
+"""The decisions kept for taking back, the latest ones: they are stored with the match on every
+move, so a long stretch without a reveal (Keythedral's law windows every asked seat passed) does
+not grow the row without bound. An older decision can no longer be taken back, nor anything
+before it."""
 
 
 @dataclass(frozen=True, slots=True)

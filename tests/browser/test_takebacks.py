@@ -44,6 +44,28 @@ def test_undo_on_a_phone_takes_a_tile_back_off_the_board(open_page: Callable[...
     expect(page.locator("#log li[data-type='taken_back']")).to_contain_text("took back")
 
 
+def test_a_game_created_without_undo_offers_none(open_page: Callable[..., Page]) -> None:
+    page = open_page(**PHONE)
+    page.goto("/play/#/new")
+    page.select_option("#game-type", "carcassonne")
+    page.select_option("#takebacks", "off")
+    page.fill("#create-name", "Ann")
+    page.fill("#bots", "1")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#seats")).to_contain_text("Ann")
+    start(page)
+    page.locator("#board svg .target").first.tap()
+    page.locator("#confirm-place").tap()
+    page.wait_for_function("!document.body.dataset.busy")
+    expect(page.locator(PLACED)).to_have_count(2)
+    assert page.evaluate("window.__tabletop.page.game.takebacks") == {
+        "allowed": False,
+        "can_take_back": False,
+        "request": None,
+    }
+    expect(page.locator("#takeback")).to_have_count(0)
+
+
 def _seat_token(page: Page) -> str:
     token = page.evaluate("window.__tabletop.page.token")
     assert isinstance(token, str)

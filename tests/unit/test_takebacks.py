@@ -16,7 +16,7 @@ from domain.errors import NoTakeBackRequest, NothingToTakeBack, TakeBackPending,
 from domain.manifest import HostedGame
 from domain.model.match import Match, effective_choices
 from domain.model.seeding import commitment, rng_for_seed
-from domain.model.takebacks import TakeBacks
+from domain.model.takebacks import MAX_POINTS, TakeBacks
 from domain.registry import default_registry
 from tests.support.json_values import untyped
 
@@ -237,3 +237,15 @@ def test_a_seat_with_no_decision_yet_has_nothing_to_take_back() -> None:
     assert not match.can_take_back(1)
     with pytest.raises(NothingToTakeBack):
         match.request_takeback(1, nothing_recorded)
+
+
+def test_only_the_latest_decisions_are_kept_for_taking_back() -> None:
+    rng = random.Random(6)
+    match = new_match("keythedral", "bounded")
+    longest = 0
+    for _ in range(STEPS):
+        if match.is_over:
+            break
+        play_one(match, rng)
+        longest = max(longest, len(match.takebacks.points))
+    assert longest == MAX_POINTS  # reached, never passed

@@ -86,9 +86,10 @@ export const api = {
   listGames: (query) => call("GET", "/v1/games", { query }),
   /**
    * With a player token the game is listed in the lobby under that player (unless private).
-   * @type {(type: string, options: { [name: string]: import("./types.js").Scalar }, isPrivate: boolean, clock: object | undefined, token: Token) => Promise<{ id: string, host_token: string, invite_code: string | null }>}
+   * `takebacks` undefined: the server's default (off for a game that may be rated).
+   * @type {(type: string, options: { [name: string]: import("./types.js").Scalar }, isPrivate: boolean, clock: object | undefined, token: Token, takebacks?: boolean) => Promise<{ id: string, host_token: string, invite_code: string | null }>}
    */
-  createGame: (type, options, isPrivate, clock, token) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock }, token }),
+  createGame: (type, options, isPrivate, clock, token, takebacks) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock, takebacks }, token }),
   /** @type {(gameId: string, seat: { name?: string, invite_code?: string, bot?: string }, token: Token) => Promise<{ token: string, seat: number }>} */
   join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
   /**

@@ -98,6 +98,11 @@ function createForm(types, slug = "") {
   const level = h("select", { id: "bot-level", name: "level" });
   const error = h("p", { class: "error", role: "alert" });
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  const takebacks = h("select", { id: "takebacks", name: "takebacks" }, [
+    h("option", { value: "" }, [t("lobby.takebacks_default")]),
+    h("option", { value: "on" }, [t("lobby.takebacks_on")]),
+    h("option", { value: "off" }, [t("lobby.takebacks_off")]),
+  ]);
   const form = h("form", { id: "create-form", class: "card" }, [
     h("h2", {}, [t("lobby.create")]),
     h("p", {}, [h("label", { for: "game-type" }, [t("lobby.game")]), " ", typeSelect]),
@@ -110,6 +115,7 @@ function createForm(types, slug = "") {
     h("p", { class: "help" }, [t("lobby.bots_help")]),
     h("p", {}, [h("label", { for: "private" }, [privateBox, " ", t("lobby.private")])]),
     h("p", { class: "help" }, [t("lobby.private_help")]),
+    h("p", {}, [h("label", { for: "takebacks" }, [t("lobby.takebacks")]), " ", takebacks]),
     h("button", { type: "submit", class: "primary" }, [t("lobby.create_button")]),
     error,
   ]);
@@ -141,7 +147,8 @@ function createForm(types, slug = "") {
       rememberGameType(type.slug);
       // Created under this browser's player identity: the lobby lists only games a player created.
       const player = await playerFor(name);
-      const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form), player);
+      const undo = takebacks.value ? takebacks.value === "on" : undefined;
+      const created = await api.createGame(type.slug, options, privateBox.checked, readClock(form), player, undo);
       rememberTokens(created.id, { host: created.host_token, invite: created.invite_code || null });
       // The creator's seat is tied to the same identity ("my games" on any device).
       const seat = await api.join(created.id, created.invite_code ? { name, invite_code: created.invite_code } : { name }, player);
