@@ -11,7 +11,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.support.browser import create_game, join_game, save_screenshot, start
-from tests.support.http import auth
+from tests.support.play import game_as, play_first_choice
 from tests.support.servers import ServerProcess
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -72,26 +72,6 @@ def _seat_token(page: Page) -> str:
     return token
 
 
-def _game(http: httpx.Client, game_id: str, token: str) -> dict[str, Any]:
-    body: dict[str, Any] = http.get(f"/v1/games/{game_id}", headers=auth(token)).json()
-    return body
-
-
-def _play_first_choice(http: httpx.Client, game_id: str, tokens: list[str]) -> int:
-    decision = _game(http, game_id, tokens[0])["decision"]
-    for seat in decision["seats"]:
-        if seat not in decision["sealed"]:
-            offer = http.get(f"/v1/games/{game_id}/choices", headers=auth(tokens[seat])).json()
-            sent = http.post(
-                f"/v1/games/{game_id}/choices",
-                json={"choice": offer["choices"][0], "decision_version": offer["decision_version"]},
-                headers=auth(tokens[seat]),
-            )
-            assert sent.status_code == 200, sent.text
-            return int(seat)
-    raise AssertionError("nobody is asked")
-
-
 def _shows(page: Page, version: int) -> Any:
     """The state the page draws, once it has read ``version``."""
     read = f"window.__tabletop.page.game.version === {version} && !document.body.dataset.busy"
@@ -112,11 +92,11 @@ def test_the_opponent_refuses_then_accepts_an_undo_on_a_phone_and_both_boards_go
     asking = None
     with httpx.Client(base_url=web_server.base, timeout=30) as http:
         for _ in range(200):  # the moves of both people, made for them, until one may ask
-            shown = {seat: _game(http, game_id, tokens[seat]) for seat in (0, 1)}
+            shown = {seat: game_as(http, game_id, tokens[seat]) for seat in (0, 1)}
             if not shown[0]["decision"]["simultaneous"]:
                 before[shown[0]["decision"]["seats"][0]] = {seat: shown[seat]["state"] for seat in (0, 1)}
-            mover = _play_first_choice(http, game_id, tokens)
-            if _game(http, game_id, tokens[1 - mover])["takebacks"]["can_take_back"]:
+            mover = play_first_choice(http, game_id, tokens)
+            if game_as(http, game_id, tokens[1 - mover])["takebacks"]["can_take_back"]:
                 asking = 1 - mover
                 break
         assert asking is not None
@@ -138,7 +118,7 @@ def test_the_opponent_refuses_then_accepts_an_undo_on_a_phone_and_both_boards_go
         answerer.locator("#takeback-accept").tap()
 
         expect(answerer.locator("#log li[data-type='taken_back']")).to_be_visible()
-        version = _game(http, game_id, tokens[0])["version"]
+        version = game_as(http, game_id, tokens[0])["version"]
     for seat, page in enumerate(pages):
         assert _shows(page, version) == before[asking][seat], "the board is back where it was"
     expect(asker.locator("#takeback-waiting")).to_have_count(0)

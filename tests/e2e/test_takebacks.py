@@ -10,33 +10,9 @@ import httpx
 
 from tests.support.http import auth
 from tests.support.live import Received, read_stream
-from tests.support.play import all_events, start_game
+from tests.support.play import all_events, game_as, play_first_choice, start_game
 
 TAKEBACK_FIELDS = "takebacks { allowed canTakeBack request { seat waiting accepted } }"
-
-
-def game(http: httpx.Client, game_id: str, token: str | None) -> dict[str, Any]:
-    answer = http.get(f"/v1/games/{game_id}", headers=auth(token) if token else {})
-    assert answer.status_code == 200, answer.text
-    body: dict[str, Any] = answer.json()
-    return body
-
-
-def play_first_choice(http: httpx.Client, game_id: str, tokens: list[str]) -> int:
-    """The first listed choice of a seat asked now; returns that seat."""
-    decision = game(http, game_id, None)["decision"]
-    for seat in decision["seats"]:
-        if seat in decision["sealed"]:
-            continue
-        offer = http.get(f"/v1/games/{game_id}/choices", headers=auth(tokens[seat])).json()
-        submitted = http.post(
-            f"/v1/games/{game_id}/choices",
-            json={"choice": offer["choices"][0], "decision_version": offer["decision_version"]},
-            headers=auth(tokens[seat]),
-        )
-        assert submitted.status_code == 200, submitted.text
-        return int(seat)
-    raise AssertionError("nobody is asked")
 
 
 def stream(base: str, game_id: str, token: str, events: int) -> Received:
@@ -72,13 +48,13 @@ def test_a_seat_takes_back_a_tile_over_rest_and_every_stream_shows_it(server: st
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert "zurücknehmen" in refused.json()["detail"]
         for _ in range(60):
-            before = {seat: game(http, game_id, tokens[seat]) for seat in (0, 1)}
+            before = {seat: game_as(http, game_id, tokens[seat]) for seat in (0, 1)}
             seat = play_first_choice(http, game_id, tokens)
-            if game(http, game_id, tokens[seat])["takebacks"]["can_take_back"]:
+            if game_as(http, game_id, tokens[seat])["takebacks"]["can_take_back"]:
                 break
         else:
             raise AssertionError("no decision could be taken back")
-        assert game(http, game_id, tokens[1 - seat])["takebacks"]["can_take_back"] is False
+        assert game_as(http, game_id, tokens[1 - seat])["takebacks"]["can_take_back"] is False
 
         taken = http.post(f"/v1/games/{game_id}/takebacks", headers=auth(tokens[seat]))
 
@@ -89,7 +65,7 @@ def test_a_seat_takes_back_a_tile_over_rest_and_every_stream_shows_it(server: st
             and body["decision"]["kind"] == before[seat]["decision"]["kind"]
         )
         assert body["version"] == before[seat]["version"] + 2  # the decision and its take-back
-        other = game(http, game_id, tokens[1 - seat])
+        other = game_as(http, game_id, tokens[1 - seat])
         assert other["state"] == before[1 - seat]["state"]
         history = {s: all_events(http, game_id, tokens[s]) for s in (0, 1)}
     for viewer in (0, 1):
@@ -112,14 +88,14 @@ def test_after_the_opponent_decided_a_take_back_is_asked_refused_and_accepted_ov
         views_before: dict[int, dict[int, dict[str, Any]]] = {}
         asking = None
         for _ in range(200):
-            shown = {seat: game(http, game_id, tokens[seat]) for seat in (0, 1)}
+            shown = {seat: game_as(http, game_id, tokens[seat]) for seat in (0, 1)}
             if shown[0]["status"] != "in_progress":
                 break
             if not shown[0]["decision"]["simultaneous"]:
                 views_before[shown[0]["decision"]["seats"][0]] = shown
             mover = play_first_choice(http, game_id, tokens)
             other = 1 - mover
-            if game(http, game_id, tokens[other])["takebacks"]["can_take_back"]:
+            if game_as(http, game_id, tokens[other])["takebacks"]["can_take_back"]:
                 asking = other
                 break
         assert asking is not None, "the opponent never decided after a decision that revealed nothing"
@@ -132,7 +108,7 @@ def test_after_the_opponent_decided_a_take_back_is_asked_refused_and_accepted_ov
             "mutation($g: ID!, $a: Boolean!) { answerTakeback(gameId: $g, accept: $a) { __typename "
             f"... on Game {{ state {TAKEBACK_FIELDS} }} ... on Problem {{ code }} }} }}"
         )
-        unchanged = game(http, game_id, tokens[asking])["state"]
+        unchanged = game_as(http, game_id, tokens[asking])["state"]
 
         asked = gql(http, request, tokens[asking], g=game_id)["requestTakeback"]
         assert asked["takebacks"]["request"] == {"seat": asking, "waiting": [answering], "accepted": []}
@@ -144,14 +120,14 @@ def test_after_the_opponent_decided_a_take_back_is_asked_refused_and_accepted_ov
         refused = gql(http, answer, tokens[answering], g=game_id, a=False)["answerTakeback"]
         assert (
             refused["takebacks"]["request"] is None
-            and refused["state"] == game(http, game_id, tokens[answering])["state"]
+            and refused["state"] == game_as(http, game_id, tokens[answering])["state"]
         )
         gql(http, request, tokens[asking], g=game_id)
         accepted = gql(http, answer, tokens[answering], g=game_id, a=True)["answerTakeback"]
 
         assert accepted["takebacks"]["request"] is None
         expected = views_before[asking]
-        assert game(http, game_id, tokens[asking])["state"] == expected[asking]["state"]
+        assert game_as(http, game_id, tokens[asking])["state"] == expected[asking]["state"]
         assert accepted["state"] == expected[answering]["state"]
         types = [e["type"] for e in all_events(http, game_id, tokens[answering])]
         assert types[-5:] == [

@@ -3,17 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi.testclient import TestClient
 
 from tests.support.graphql import PROTOCOL
 from tests.support.http import auth
-
-
-def game(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    body: dict[str, Any] = client.get(f"/v1/games/{game_id}", headers=auth(token)).json()
-    return body
+from tests.support.play import game_as, play_first_choice
 
 
 def test_a_subscriber_sees_the_take_back_live_with_its_own_view(client: TestClient) -> None:
@@ -22,14 +16,8 @@ def test_a_subscriber_sees_the_take_back_live_with_its_own_view(client: TestClie
     tokens = [client.post(f"/v1/games/{game_id}/seats", json={"name": n}).json()["token"] for n in ("A", "B")]
     client.post(f"/v1/games/{game_id}/start", headers=auth(created["host_token"]))
     for _ in range(60):
-        seat = game(client, game_id, tokens[0])["decision"]["seats"][0]
-        offer = client.get(f"/v1/games/{game_id}/choices", headers=auth(tokens[seat])).json()
-        client.post(
-            f"/v1/games/{game_id}/choices",
-            json={"choice": offer["choices"][0], "decision_version": offer["decision_version"]},
-            headers=auth(tokens[seat]),
-        )
-        if game(client, game_id, tokens[seat])["takebacks"]["can_take_back"]:
+        seat = play_first_choice(client, game_id, tokens)
+        if game_as(client, game_id, tokens[seat])["takebacks"]["can_take_back"]:
             break
     else:
         raise AssertionError("no decision could be taken back")
@@ -51,5 +39,5 @@ def test_a_subscriber_sees_the_take_back_live_with_its_own_view(client: TestClie
     assert event["seq"] == last_seq + 1 and event["type"] == "taken_back"
     assert (
         event["data"]["seat"] == seat
-        and event["data"]["view"] == game(client, game_id, tokens[other])["state"]
+        and event["data"]["view"] == game_as(client, game_id, tokens[other])["state"]
     )

@@ -140,3 +140,28 @@ def all_events(http: httpx.Client, game_id: str, token: str | None = None) -> li
         if not body["events"]:
             return events
         after = body["last_seq"]
+
+
+def game_as(http: httpx.Client, game_id: str, token: str | None) -> dict[str, Any]:
+    """The game as ``token``'s seat (or a spectator) sees it."""
+    answer = http.get(f"/v1/games/{game_id}", headers=auth(token) if token else {})
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def play_first_choice(http: httpx.Client, game_id: str, tokens: list[str]) -> int:
+    """The first listed choice of a seat asked now (not yet sealed); returns that seat."""
+    decision = game_as(http, game_id, None)["decision"]
+    for seat in decision["seats"]:
+        if seat in decision["sealed"]:
+            continue
+        offer = http.get(f"/v1/games/{game_id}/choices", headers=auth(tokens[seat])).json()
+        submitted = http.post(
+            f"/v1/games/{game_id}/choices",
+            json={"choice": offer["choices"][0], "decision_version": offer["decision_version"]},
+            headers=auth(tokens[seat]),
+        )
+        assert submitted.status_code == 200, submitted.text
+        return int(seat)
+    raise AssertionError("nobody is asked")
