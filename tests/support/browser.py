@@ -54,6 +54,16 @@ def start(page: Page) -> None:
     expect(page.locator("#turn")).not_to_contain_text("Waiting for players", timeout=10_000)
 
 
+def click_first_move(page: Page) -> bool:
+    """Click the first listed move, if any, and wait until the page has sent it."""
+    moves = page.locator("#actions button.choice")
+    if not moves.count():
+        return False
+    moves.first.click()
+    page.wait_for_function("!document.body.dataset.busy")
+    return True
+
+
 def play_moves(page: Page, step: Any, moves: int) -> None:
     """Make ``moves`` moves (waiting for our turn between them), e.g. to photograph a game in play."""
     made = 0
