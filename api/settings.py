@@ -101,6 +101,13 @@ class Settings(BaseSettings):
         description="Period of the comment lines an idle SSE stream (`/v1/games/{id}/stream`) sends, "
         "so proxies and mobile networks keep it open and a closed client is noticed.",
     )
+    stream_send_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="Longest an SSE stream may wait for its client to take what was sent (its "
+        "send buffer full); then the server closes the stream, so a reader that does not read "
+        "costs only itself. An EventSource reconnects with Last-Event-ID and loses nothing.",
+    )
     rate_limit_enabled: bool = Field(
         True, description="Apply the rate limit (off only when something in front does it)."
     )
@@ -127,10 +134,14 @@ class Settings(BaseSettings):
         "X-Forwarded-For is believed; nobody's by default.",
     )
     max_websockets_per_client: int = Field(
-        10, ge=1, description="Open websockets per client address, all worker processes together."
+        10,
+        ge=1,
+        description="Open websockets and SSE streams per client address, all worker processes together.",
     )
     max_websockets: int = Field(
-        1000, ge=1, description="Open websockets per server (all its worker processes together)."
+        1000,
+        ge=1,
+        description="Open websockets and SSE streams per server (all its worker processes together).",
     )
     max_chat_entries: int = Field(
         5000, ge=1, description="Entries one game's chat stores at most; then posts answer chat_full."

@@ -36,6 +36,11 @@ extra for an operation with several top-level fields against the same key)."""
 REQUEST_ID_KEY = "tabletop.request_id"
 VERDICT_KEY = "tabletop.rate_verdict"
 
+STREAM_PATH = re.compile(r"/v1/games/[^/]+/stream/?")
+"""Server-Sent Events streams: each open one counts with the websockets against the caps."""
+STREAM_RETRY_SECONDS = 5
+"""``Retry-After`` of ``too_many_streams``."""
+
 WS_TRY_AGAIN_LATER = 1013
 WS_POLICY_VIOLATION = 1008
 WS_MESSAGE_TOO_BIG = 1009
@@ -102,6 +107,7 @@ class RequestGuard:
         self.max_websockets = settings.max_websockets
         self.max_websockets_per_client = settings.max_websockets_per_client
         self.sockets = SocketCaps(settings, limiter.hub)
+        self.stream_send_timeout = settings.stream_send_timeout_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -141,14 +147,67 @@ class RequestGuard:
                     rejection = (429, "rate_limited", self._slow_down(verdict))
             if rejection is None and self._has_body(scope, headers):
                 receive, rejection = await self._buffer_body(receive)
+            if (
+                rejection is None
+                and scope["method"] in ("GET", "HEAD")
+                and STREAM_PATH.fullmatch(scope["path"])
+            ):
+                rejection = await self._stream(scope, receive, send_with_headers, address)
+                if rejection is None:
+                    return
             if rejection is not None:
                 status, code, detail = rejection
                 lang = scope_language(scope)
-                await self._send_problem(send_with_headers, status, code, localized(code, detail, lang), lang)
+                extra = (
+                    [(b"retry-after", str(STREAM_RETRY_SECONDS).encode())]
+                    if code == "too_many_streams"
+                    else []
+                )
+                await self._send_problem(
+                    send_with_headers, status, code, localized(code, detail, lang), lang, extra
+                )
             else:
                 await self.app(scope, receive, send_with_headers)
         finally:
             self._observe(scope, status_holder[0], time.perf_counter() - started, request_id, address)
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send, address: str) -> Problem | None:
+        """An SSE stream: counted with the websockets against the per-address and per-server caps
+        (through the limit hub with several workers) while it is open, or refused; and cut once
+        its client has left what was sent untaken for ``stream_send_timeout`` seconds (a full send
+        buffer), so a reader that does not read holds nothing of anyone else's for long."""
+        broken = await self.sockets.open(address)
+        if broken == "total":
+            detail = Detail(
+                "the server has {limit} live streams and websockets open; retry after {retry_s} s",
+                {"limit": self.max_websockets, "retry_s": STREAM_RETRY_SECONDS},
+            )
+            return 503, "too_many_streams", detail
+        if broken == "client":
+            detail = Detail(
+                "more than {limit} live streams and websockets from this address; close one or retry "
+                "after {retry_s} s",
+                {"limit": self.max_websockets_per_client, "retry_s": STREAM_RETRY_SECONDS},
+            )
+            return 429, "too_many_streams", detail
+        timeout = self.stream_send_timeout
+
+        async def bounded_send(message: Message) -> None:
+            try:
+                async with asyncio.timeout(timeout):
+                    await send(message)
+            except TimeoutError:
+                raise SlowReader from None
+
+        try:
+            await self.app(scope, receive, bounded_send)
+        except SlowReader:
+            # The response is left unfinished: the server closes the connection, and an
+            # EventSource reconnects with Last-Event-ID.
+            log.info("stream closed: its client took nothing for %g s", timeout, extra={"client": address})
+        finally:
+            await self.sockets.close(address)
+        return None
 
     def _resolve_client(self, scope: Scope, headers: dict[bytes, bytes]) -> str:
         """Replace the peer by the real client when the peer is a trusted proxy."""
@@ -228,12 +287,21 @@ class RequestGuard:
     def _too_large(self) -> Detail:
         return Detail("the request body exceeds {bytes} bytes", {"bytes": self.max_body_bytes})
 
-    async def _send_problem(self, send: Send, status: int, code: str, detail: str, lang: str) -> None:
+    async def _send_problem(
+        self,
+        send: Send,
+        status: int,
+        code: str,
+        detail: str,
+        lang: str,
+        extra: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
         body = problem_body(status, code, detail)
         headers = [
             (b"content-type", b"application/problem+json"),
             (b"content-length", str(len(body)).encode()),
             (b"content-language", lang.encode()),
+            *(extra or []),
         ]
         if status in (408, 413):
             headers.append((b"connection", b"close"))
@@ -334,6 +402,10 @@ class RequestGuard:
         subprotocols = scope.get("subprotocols") or []
         await send({"type": "websocket.accept", "subprotocol": subprotocols[0] if subprotocols else None})
         await send({"type": "websocket.close", "code": code, "reason": reason})
+
+
+class SlowReader(Exception):
+    """A stream's client took nothing of what was sent for the stream send timeout."""
 
 
 async def _receive_by(receive: Receive, deadline: float) -> Message:

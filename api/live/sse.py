@@ -111,7 +111,7 @@ LastEventId = Annotated[
     operation_id="streamEvents",
     response_class=StreamingResponse,
     responses=STREAM_RESPONSES,
-    openapi_extra=problems("game_not_found"),
+    openapi_extra=problems("game_not_found", ("too_many_streams", 429), ("too_many_streams", 503)),
 )
 async def stream_events(
     game_id: str,

@@ -56,6 +56,7 @@ API_CODES = (
     ProblemCode("rate_limited", (429,)),
     ProblemCode("internal_error", (500,)),
     ProblemCode("database_unavailable", (503,)),
+    ProblemCode("too_many_streams", (429, 503)),
     ProblemCode("graphql_parse_failed", ()),
     ProblemCode("graphql_validation_failed", ()),
     ProblemCode("too_many_tokens", ()),

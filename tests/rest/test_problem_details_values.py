@@ -33,6 +33,7 @@ SERVER_CODES = {"illegal_choice", "invalid_idempotency_key"}
 EDGE_CODES = {
     "invalid_request",
     "database_unavailable",
+    "too_many_streams",
     "malformed_json",
     "unsupported_content_type",
     "graphql_request_invalid",
