@@ -190,6 +190,7 @@ def _seat_values(seat: Seat) -> dict[str, Any]:
         "confirmed": seat.confirmed,
         "stand_in": seat.stand_in,
         "address_hash": seat.address_hash,
+        "decisions": seat.decisions,
     }
 
 
@@ -203,4 +204,5 @@ def _seat_from(values: Mapping[str, Any]) -> Seat:
         confirmed=values.get("confirmed", True),
         stand_in=values.get("stand_in"),
         address_hash=values.get("address_hash"),
+        decisions=values.get("decisions"),
     )

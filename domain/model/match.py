@@ -100,6 +100,9 @@ class Seat:
     address_hash: str | None = None
     """SHA-256 of the client address the seat was taken from: what a host's block names when
     the seat has no player identity. Never shown."""
+    decisions: int | None = 0
+    """Decisions its person made with the seat's token (not a bot's or a stand-in's): whether it
+    took part, for ratings. None: a seat stored before they were counted."""
 
     def identities(self) -> list[str]:
         """What blocking this seat's taker blocks: its player identity and its client address."""
@@ -435,6 +438,11 @@ class Match:
         return self._record(
             [Event("clock_expired", {"seat": seat, "action": "bot", "until": "decision", "lapses": lapses})]
         )
+
+    def decided_in_person(self, seat: int) -> None:
+        """The seat's person made a decision (sealed or applied) with its own token."""
+        held = self.seats[seat]
+        held.decisions = (held.decisions or 0) + 1
 
     def decision_played(self, seat: int) -> None:
         """The stand-in played the lapsed decision: the seat is its player's again."""

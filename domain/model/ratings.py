@@ -10,6 +10,9 @@ way before anyone joins (the lobby and the game view show it) and at the end:
 - nobody holds two seats (a person in two seats is unrated for everyone: it could only be used to
   feed one seat's points to the other); a bot level in two seats is an opponent at each seat but
   its own rating does not move in that game (one rating cannot be two teams);
+- every person's seat took part: it made at least ``MIN_OWN_DECISIONS`` decisions itself (a
+  seat resigned, or played by its stand-in, before its first move means no game was played;
+  known at the end);
 - pair farming: once two players have finished ``PAIR_LIMIT`` rated games together within
   ``PAIR_WINDOW``, further games between them in that window are unrated (checked at the end,
   from the stored changes).
@@ -39,6 +42,8 @@ PROVISIONAL_GAMES = 5
 """A rating is provisional (shown, flagged) until this many rated games."""
 PAIR_LIMIT = 3
 PAIR_WINDOW = timedelta(hours=24)
+MIN_OWN_DECISIONS = 1
+"""Decisions each person's seat makes itself (not its stand-in) for a finished game to be rated."""
 
 MODEL = PlackettLuce()
 START_MU = MODEL.mu
@@ -52,6 +57,7 @@ WHY_UNRATED = (
     "same_player_in_two_seats",
     "pair_limit",
     "aborted",
+    "seat_did_not_play",
 )
 """The reasons a game is not rated (``pair_limit`` is only known at the end)."""
 
@@ -143,7 +149,20 @@ def why_unrated(match: Match) -> list[str]:
         reasons.append("host_seed")
     if not match.timing.settings.runs:
         reasons.append("no_clock")
+    if match.status is MatchStatus.FINISHED and not took_part(match):
+        reasons.append("seat_did_not_play")
     return reasons
+
+
+def took_part(match: Match) -> bool:
+    """Every person's seat made ``MIN_OWN_DECISIONS`` of its own: a seat that resigned or was
+    played by its stand-in from the start never played, so the game proves nothing about anyone
+    (free identities that resign at once cannot feed an opponent's rating)."""
+    return all(
+        seat.decisions is None or seat.decisions >= MIN_OWN_DECISIONS
+        for seat in match.seats
+        if seat.bot is None
+    )
 
 
 def unrated_reasons(match: Match, rated_at_end: bool | None = None) -> list[str]:

@@ -210,6 +210,7 @@ class PlayService:
                     "seat {seat} has {stand_in}", seat=seat, stand_in=match.seats[seat].stand_in
                 )
             result = match.submit(seat, choice, *expected)
+            match.decided_in_person(seat)
             match.return_to_seat(seat)  # acting again takes the seat back from a stand-in bot
             answer = SubmitAnswer(
                 match.game_type,

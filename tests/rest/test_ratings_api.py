@@ -61,6 +61,7 @@ def test_a_resigned_seat_ranks_last_and_counts_against_finishing(client: TestCli
     ]
     client.post(f"/v1/games/{created['id']}/start", headers=auth(created["host_token"]))
     choose(client, created["id"], seats[0], {"card": 1})
+    choose(client, created["id"], seats[1], {"card": 3})  # Bob plays, then resigns
     assert client.post(f"/v1/games/{created['id']}/resign", headers=auth(seats[1])).status_code == 200
     play_until_finished(client, created["id"], seats[0], pick=lambda _: {"action": "pass"})
     bob_profile = client.get(f"/v1/players/{bob['id']}/profile").json()
@@ -84,3 +85,28 @@ def test_leaderboard_pages_with_a_cursor_and_filters_by_games(client: TestClient
     assert_problem(client.get("/v1/leaderboards/nope"), 404, "unknown_game_type")
     assert_problem(client.get("/v1/leaderboards/duel", params={"cursor": "@@"}), 422, "invalid_request")
     assert_problem(client.get("/v1/players/nobody/profile"), 404, "player_not_found")
+
+
+def test_throwaway_identities_that_resign_at_once_farm_no_rating(client: TestClient) -> None:
+    """Issue 31 item 5's farm: a new identity per game, resigning before its first move; its
+    opponent wins each game and would top the leaderboard. A seat that made no decision of its own
+    means no game was played: unrated (``seat_did_not_play``), nobody on the leaderboard."""
+    farmer = player(client, "Farmer")
+    for n in range(4):
+        throwaway = player(client, f"throwaway {n}")
+        created = client.post(
+            "/v1/games", json={"type": "duel", "options": {"rounds": 1}, "clock": CLOCK}
+        ).json()
+        seats = [
+            client.post(f"/v1/games/{created['id']}/seats", json={}, headers=auth(p["token"])).json()["token"]
+            for p in (farmer, throwaway)
+        ]
+        client.post(f"/v1/games/{created['id']}/start", headers=auth(created["host_token"]))
+        assert client.post(f"/v1/games/{created['id']}/resign", headers=auth(seats[1])).status_code == 200
+        play_until_finished(client, created["id"], seats[0])
+        view = client.get(f"/v1/games/{created['id']}").json()
+        assert view["status"] == "finished" and view["rated"] is False
+        assert [r["code"] for r in view["unrated_reasons"]] == ["seat_did_not_play"]
+    assert board(client)["entries"] == []
+    recent = client.get(f"/v1/players/{farmer['id']}/profile").json()["recent_games"]
+    assert len(recent) == 4 and not any(r["rated"] for r in recent)
