@@ -3,14 +3,17 @@
 One pool per server process (each instance its own), of ``TABLETOP_BOT_PROCESSES`` processes
 started at the first searching decision, with ``spawn`` (a fresh interpreter: no thread of the
 server is copied into it). A search holds no lock a request needs and runs outside the server's
-interpreter, so neither the event loop nor the group commit's writers wait while a bot thinks;
+interpreter at the lowest scheduling priority, so neither the event loop nor the group commit's
+writers wait while a bot thinks, and on a busy machine the server's processes get the cores first;
 the bot runner hands one decision at a time to the pool and commits the answer itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +25,9 @@ from domain.registry import EngineRegistry, default_registry
 
 log = logging.getLogger("tabletop.bots")
 
+NICENESS = 19
+"""The workers' scheduling priority, lowest: on a busy machine the server's own processes (every
+person's request) get the cores first, and a bot's search gets what is left within its budget."""
 OVERTIME_SECONDS = 30.0
 """How long past its budget a decision may take before the pool is deemed stuck."""
 
@@ -29,6 +35,19 @@ OVERTIME_SECONDS = 30.0
 @cache
 def _registry() -> EngineRegistry:
     return default_registry()
+
+
+def _lower_priority() -> None:
+    """In each worker process as it starts: the lowest priority (``NICENESS``), in a session of
+    its own. Linux's autogroup shares the CPU between sessions first and by niceness only within
+    one, so a worker left in the server's session would spend the server's share; in its own
+    session, the session's niceness (``/proc/self/autogroup``) is set too."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as autogroup:
+        autogroup.write(str(NICENESS))
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
 
 
 def _think(request: ThinkRequest) -> Choice:
@@ -65,7 +84,9 @@ class ProcessThinker:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    self.processes, mp_context=multiprocessing.get_context("spawn")
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
                 )
             return self._pool
 

@@ -43,7 +43,7 @@ class SchutzeDerBurgSearchHooks(SearchHooks[State]):
     # Every payment of a building is tried, so the cheapest one (listed first) always is.
     max_candidates = PAYMENTS_LISTED_MAX + 2
 
-    value_scale = 4.0
+    value_scale = 2.0
 
     def copy(self, state: State) -> State:
         return load_state(dump_state(state))
