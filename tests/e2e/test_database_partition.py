@@ -7,8 +7,9 @@ server started while its database refuses connections waits and serves once it i
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from sqlalchemy.engine import make_url
 from persistence.migrate import migrate
 from tests.support.databases import postgres_database_url
 from tests.support.http import auth
+from tests.support.live import GAME_EVENTS, graphql_socket
 from tests.support.play import all_events, start_game
 from tests.support.servers import ServerProcess, free_port
 from tests.support.tcp_proxy import PausableProxy
@@ -50,6 +52,39 @@ def submit_pending(http: httpx.Client, game_id: str, token: str, key: str) -> ht
         json={"choice": pending["choices"][0], "decision_version": pending["decision_version"]},
         headers={**auth(token), "Idempotency-Key": key},
     )
+
+
+def error_codes(message: dict[str, Any]) -> list[str]:
+    """The codes of a subscription's ``error`` message, or of the errors of its ``next``."""
+    payload = message.get("payload")
+    errors = payload if isinstance(payload, list) else (payload or {}).get("errors") or []
+    return [error.get("extensions", {}).get("code") for error in errors]
+
+
+async def subscribe_through(
+    base: str, game_id: str, cut: Callable[[], None], heal: Callable[[], None]
+) -> None:
+    """On one websocket: a subscription made during the cut fails with the retryable code, and
+    once healed a new subscription on the same socket gets the game's events."""
+    async with graphql_socket(base, game=game_id) as socket:
+        cut()
+        await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": 0})
+        failed = await socket.receive(timeout=ANSWER_WITHIN)
+        assert failed["type"] in ("error", "next"), failed
+        assert error_codes(failed) == ["database_unavailable"], failed
+        heal()
+
+        async def resubscribed() -> dict[str, Any]:
+            await socket.subscribe(GAME_EVENTS, {"gameId": game_id, "after": 0})
+            while True:
+                message = await socket.receive(timeout=30)
+                if message["type"] == "next" or message["type"] == "error":
+                    return message
+
+        message = await resubscribed()
+        while error_codes(message):  # the pool may still be finding its connections again
+            message = await resubscribed()
+        assert message["type"] == "next" and message["payload"]["data"]["gameEvents"]["seq"] == 1, message
 
 
 def acknowledged_events(answers: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -98,6 +133,8 @@ def test_a_partition_is_answered_503_and_the_server_comes_back_without_a_restart
             assert ready.status_code == 503 and ready.json()["checks"]["database"] is False
 
             proxy.resume()
+            eventually(lambda: http.get("/readyz").status_code == 200, 60, "ready between the cuts")
+            asyncio.run(subscribe_through(server.base, game_id, proxy.pause, proxy.resume))
             eventually(lambda: http.get("/readyz").status_code == 200, 60, "ready again")
             retried = http.post(
                 f"/v1/games/{game_id}/choices",
