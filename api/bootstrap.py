@@ -181,6 +181,7 @@ def build_container(
     committer.batch_listeners.append(metrics.count_batch)
     ttl = settings.lobby_expiry_seconds
     services.lobby.inactivity_days = settings.inactivity_days or None
+    services.lobby.lapses_before_stand_in = settings.clock_lapses_before_stand_in
     deadlines = DeadlineService(
         core,
         timedelta(seconds=ttl) if ttl > 0 else None,

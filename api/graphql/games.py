@@ -61,6 +61,10 @@ class SeatClock:
     deadline: datetime | None
     remaining_seconds: float | None
     used_seconds: float
+    lapses: int = strawberry.field(
+        description="Its clock's lapses in a row (a stand-in bot played the decision); any decision "
+        "its player makes resets the count."
+    )
 
 
 @strawberry.type
@@ -73,6 +77,10 @@ class GameClock:
     inactivity_days: float | None = strawberry.field(
         description="A clock-less game: days of silence after which a stand-in bot takes a seat "
         "until it acts again (null: the game has a clock, or no limit)."
+    )
+    lapses_before_stand_in: int | None = strawberry.field(
+        description="A clock with onExpiry bot: after this many lapses in a row the stand-in bot "
+        "keeps the seat until its player acts again. Null otherwise."
     )
     seats: list[SeatClock]
 
@@ -299,6 +307,7 @@ def game_of(public: GamePublic) -> Game:
             on_expiry=public.clock.on_expiry,
             stand_in=public.clock.stand_in,
             inactivity_days=public.clock.inactivity_days,
+            lapses_before_stand_in=public.clock.lapses_before_stand_in,
             seats=[SeatClock(**c.model_dump()) for c in public.clock.seats],
         ),
         rated=public.rated,

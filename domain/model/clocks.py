@@ -48,11 +48,15 @@ class ClockSettings:
     increment: float = 0
     on_expiry: str = "bot"
     inactivity_days: float | None = None
+    """A clock-less game's server-wide inactivity limit, fixed when it is created: a seat silent
+    this long is handed to the stand-in bot until it acts again. Never set by a client."""
     stand_in: str = DEFAULT_STAND_IN
     """The bot level that plays a seat handed to the stand-in: a lapsed decision, a seat silent
     too long, a seat resigned or forfeited."""
-    """A clock-less game's server-wide inactivity limit, fixed when it is created: a seat silent
-    this long is handed to the stand-in bot until it acts again. Never set by a client."""
+    lapses_before_stand_in: int | None = None
+    """A clock with ``on_expiry: bot``: the server's lapses in a row after which the stand-in keeps
+    the seat, fixed when the game is created (None: a game from before, the server's current
+    setting applies). Never set by a client."""
 
     @property
     def runs(self) -> bool:
@@ -113,6 +117,7 @@ class ClockSettings:
             "on_expiry": self.on_expiry,
             "inactivity_days": self.inactivity_days,
             "stand_in": self.stand_in,
+            "lapses_before_stand_in": self.lapses_before_stand_in,
         }
 
 
@@ -121,6 +126,14 @@ def inactivity_limited(settings: ClockSettings, days: float | None) -> ClockSett
     if settings.runs or days is None:
         return settings
     return replace(settings, inactivity_days=days)
+
+
+def lapse_limited(settings: ClockSettings, lapses: int | None) -> ClockSettings:
+    """A new game's clock settings with the server's lapses before the stand-in keeps a seat,
+    when its clock hands a lapsed decision to a bot."""
+    if not settings.runs or settings.on_expiry != "bot" or lapses is None:
+        return settings
+    return replace(settings, lapses_before_stand_in=lapses)
 
 
 def _seconds(given: Mapping[str, JSON], name: str, default: float | None) -> float:
@@ -227,6 +240,7 @@ class Timing:
                     "deadline": _iso(clock.deadline),
                     "remaining_seconds": remaining,
                     "used_seconds": round(clock.used, 3),
+                    "lapses": clock.lapses,
                 }
             )
         return {**self.settings.dump(), "seats": seats}

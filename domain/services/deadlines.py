@@ -64,7 +64,9 @@ class DeadlineService:
         clock.lapses += 1
         if not settings.runs:  # the inactivity limit: days of silence, not a lapse of attention
             match.expire_clock(seat, "bot")
-        elif settings.on_expiry == "bot" and clock.lapses < self.lapses_before_stand_in:
+        elif settings.on_expiry == "bot" and clock.lapses < (
+            settings.lapses_before_stand_in or self.lapses_before_stand_in
+        ):
             match.lapse(seat, clock.lapses)
         else:
             match.expire_clock(seat, settings.on_expiry)

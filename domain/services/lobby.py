@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from domain.engine import JSON
 from domain.errors import InvalidOptions, InvalidSeed, TooManyListedGames, VersionConflict
-from domain.model.clocks import ClockSettings, Timing, inactivity_limited
+from domain.model.clocks import ClockSettings, Timing, inactivity_limited, lapse_limited
 from domain.model.idempotency import (
     check_token_key,
     fingerprint,
@@ -44,6 +44,7 @@ class LobbyService:
     def __init__(self, core: ServiceCore) -> None:
         self.core = core
         self.inactivity_days: float | None = None
+        self.lapses_before_stand_in: int | None = None
         """Clock-less games created from now on hand a seat silent this long to a stand-in."""
         self.max_open_listed_per_player: int | None = None
         self.max_open_listed_per_address: int | None = None
@@ -129,7 +130,11 @@ class LobbyService:
             seed_commitment=commitment(seed, salt),
             host_token_hash=hash_token(host_token),
             created_at=self.core.clock.now(),
-            timing=Timing(inactivity_limited(clock_settings, self.inactivity_days)),
+            timing=Timing(
+                lapse_limited(
+                    inactivity_limited(clock_settings, self.inactivity_days), self.lapses_before_stand_in
+                )
+            ),
             seed_salt=salt,
             seed_mode=mode,
             private=private,

@@ -164,6 +164,27 @@ def test_only_lapses_in_a_row_hand_the_seat_to_the_stand_in_until_the_player_ret
     assert "seat_returned" in event_types(publisher)
 
 
+def test_the_lapses_before_stand_in_are_fixed_when_the_game_is_created_and_shown_in_its_view(
+    service: Services, deadlines: DeadlineService, clock: ManualClock
+) -> None:
+    """The server's setting when the game was created counts, not the one of the firing
+    instance: a player is told how many lapses remain, and that number holds."""
+    service.lobby.lapses_before_stand_in = 2
+    game_id, tokens = start(service, rounds=3, clock={"mode": "per_decision", "seconds": 30})
+    assert deadlines.lapses_before_stand_in == 3
+    public = untyped(service.core.load(game_id).timing.public(clock.now()))
+    assert public["lapses_before_stand_in"] == 2
+    service.play.submit(game_id, tokens[0], {"card": 3})
+    clock.advance(30)
+    assert deadlines.fire_due() == 1 and run_bots(service, game_id) == 1
+    assert untyped(service.core.load(game_id).timing.public(clock.now()))["seats"][1]["lapses"] == 1
+    service.play.submit(game_id, tokens[0], {"action": "pass"})
+    service.play.submit(game_id, tokens[0], {"card": 2})
+    clock.advance(30)
+    assert deadlines.fire_due() == 1
+    assert service.core.load(game_id).seats[1].stand_in == "timeout"  # the second lapse, not the third
+
+
 def test_a_fischer_clock_forfeits_the_seat_and_the_game_still_finishes(
     service: Services, deadlines: DeadlineService, clock: ManualClock
 ) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from domain.engine import JSON
 from domain.errors import InvalidOptions
-from domain.model.clocks import ClockSettings, Timing
+from domain.model.clocks import ClockSettings, Timing, lapse_limited
 from tests.support.json_values import untyped
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -63,8 +63,22 @@ def test_public_clock_shows_deadlines_and_remaining_seconds() -> None:
         "deadline": None,
         "remaining_seconds": 55.0,
         "used_seconds": 10.0,
+        "lapses": 0,
     }
     assert seat1["deadline"] == at(70).isoformat() and seat1["remaining_seconds"] == 55.0
+
+
+def test_a_bot_clock_keeps_the_servers_lapses_before_stand_in_and_shows_each_seats_lapses() -> None:
+    bot = lapse_limited(ClockSettings("per_decision", 30), 2)
+    assert bot.lapses_before_stand_in == 2
+    assert lapse_limited(ClockSettings("per_decision", 30, 0, "forfeit"), 2).lapses_before_stand_in is None
+    assert lapse_limited(ClockSettings(), 2).lapses_before_stand_in is None  # no clock, no lapse
+    timing = Timing(bot)
+    timing.track({0}, at(0))
+    timing.clock(0).lapses = 1
+    public = untyped(timing.public(at(1)))
+    assert public["lapses_before_stand_in"] == 2 and public["seats"][0]["lapses"] == 1
+    assert Timing.load(timing.dump()) == timing
 
 
 def test_timing_round_trips_through_its_stored_form() -> None:

@@ -168,6 +168,11 @@ class SeatClockPublic(BaseModel):
         description="Seconds left now (running clock), or the bank (stopped Fischer clock)."
     )
     used_seconds: float = Field(description="Total thinking time so far.")
+    lapses: int = Field(
+        0,
+        description="Its clock's lapses in a row (a stand-in bot played the decision); any decision "
+        "its player makes resets the count.",
+    )
 
 
 class ClockPublic(BaseModel):
@@ -180,6 +185,12 @@ class ClockPublic(BaseModel):
         description="A game without a clock: a seat silent this many days is handed to the "
         "stand-in bot until it acts again (TABLETOP_INACTIVITY_DAYS when the game was created). "
         "Null when the game has a clock, or the server sets no limit."
+    )
+    lapses_before_stand_in: int | None = Field(
+        None,
+        description="A clock with on_expiry bot: after this many lapses in a row the stand-in bot "
+        "keeps the seat until its player acts again (TABLETOP_CLOCK_LAPSES_BEFORE_STAND_IN when "
+        "the game was created). Null otherwise.",
     )
     seats: list[SeatClockPublic]
 

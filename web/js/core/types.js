@@ -58,6 +58,7 @@
  * @property {string | null} deadline
  * @property {number | null} remaining_seconds
  * @property {number} used_seconds
+ * @property {number} [lapses] lapses in a row (a stand-in bot played the decision)
  * @property {string | null} waiting_since
  */
 
@@ -68,6 +69,7 @@
  * @property {number} increment
  * @property {string} on_expiry
  * @property {number | null} [inactivity_days]
+ * @property {number | null} [lapses_before_stand_in] lapses in a row after which the stand-in keeps the seat
  * @property {SeatClock[]} seats
  */
 

@@ -20,7 +20,7 @@ import { resultDetails } from "../panels/result.js";
 import { gameTokens, rememberTokens } from "../core/store.js";
 import { rendererFor, choiceText } from "../games/index.js";
 import { botLevelOptions, gameTypeDetail, seatName } from "../core/catalog.js";
-import { seatStatus, tickClocks } from "../panels/seat_status.js";
+import { lapseNotice, seatStatus, tickClocks } from "../panels/seat_status.js";
 import { rematchControl, resignControl, seatRemovalControl } from "../panels/seat_actions.js";
 import { takebackControl } from "../panels/takebacks.js";
 import { clearTurn, notifyControl, showTurn } from "../panels/turn_notice.js";
@@ -317,6 +317,8 @@ export async function showGame(main, gameId) {
         remove ? " " : null, remove]));
     }
     box.append(list, ratedNote(game));
+    const lapse = lapseNotice(game, page.token, act);
+    if (lapse) box.append(lapse);
     const resign = resignControl(game, page.token, act, page.resign, render);
     if (resign) box.append(resign);
     const notify = page.token && ["lobby", "in_progress"].includes(game.status) ? notifyControl() : null;

@@ -5,6 +5,7 @@
 
 import { h } from "../core/dom.js";
 import { t } from "../core/i18n.js";
+import { api } from "../core/api.js";
 
 /**
  * "1:05" or "1:02:03" for a number of seconds (never negative).
@@ -64,6 +65,40 @@ function clock(game, seatIndex, readAt) {
 }
 
 /**
+ * Lapses in a row of a seat's clock (a stand-in bot played its decision), as "2× out of time".
+ * @param {import("../core/types.js").GameView} game
+ * @param {number} seatIndex
+ */
+function lapses(game, seatIndex) {
+  const count = game.status === "in_progress" ? game.clock?.seats.find((entry) => entry.seat === seatIndex)?.lapses ?? 0 : 0;
+  return count ? h("span", { class: "lapses", dataset: { lapses: count } }, [t("seat.lapses", { count })]) : null;
+}
+
+/**
+ * The viewer's own lapses, told where they play: a bot moved for them and how many lapses in a
+ * row are left before it keeps the seat; once it keeps it (stand_in "timeout"), a button takes the
+ * seat back (POST /v1/games/{id}/return). Null when the viewer's clock has not lapsed.
+ * @param {import("../core/types.js").GameView} game
+ * @param {string | null} token the viewer's seat token
+ * @param {(action: () => Promise<unknown>) => Promise<void>} act
+ */
+export function lapseNotice(game, token, act) {
+  const seat = game.seats.find((entry) => entry.seat === game.viewer?.seat);
+  if (!token || !seat || game.status !== "in_progress") return null;
+  const count = game.clock?.seats.find((entry) => entry.seat === seat.seat)?.lapses ?? 0;
+  if (seat.stand_in === "timeout") {
+    return h("div", { id: "lapse-notice", class: "lapse-notice", role: "alert" }, [
+      h("p", {}, [count ? t("lapse.kept", { count }) : t("lapse.kept_idle")]),
+      h("button", { type: "button", id: "take-seat-back", class: "primary", onclick: () => act(() => api.returnToSeat(game.id, token)) }, [t("lapse.take_back")]),
+    ]);
+  }
+  if (!count || seat.stand_in) return seat.stand_in === "lapsed" ? h("p", { id: "lapse-notice", class: "lapse-notice", role: "alert" }, [t("lapse.playing")]) : null;
+  const limit = game.clock?.lapses_before_stand_in;
+  const text = limit ? t("lapse.played", { count, left: Math.max(1, limit - count) }) : t("lapse.played_unknown", { count });
+  return h("p", { id: "lapse-notice", class: "lapse-notice", role: "alert" }, [text]);
+}
+
+/**
  * The extras of one seat, to append after its name.
  * @param {import("../core/types.js").GameView} game
  * @param {import("../core/types.js").Seat} seat
@@ -71,7 +106,7 @@ function clock(game, seatIndex, readAt) {
  * @param {number} readAt when the view arrived (Date.now())
  */
 export function seatStatus(game, seat, selfLive, readAt) {
-  const parts = [presence(game, seat, selfLive), standIn(seat), clock(game, seat.seat, readAt)].flatMap((part) => (part ? [part] : []));
+  const parts = [presence(game, seat, selfLive), standIn(seat), lapses(game, seat.seat), clock(game, seat.seat, readAt)].flatMap((part) => (part ? [part] : []));
   return parts.length ? h("span", { class: "seat-status" }, parts.flatMap((part) => [" · ", part])) : null;
 }
 
