@@ -24,6 +24,7 @@ from api.edge.logs import configure_logging
 from api.edge.metric_labels import RouteLabels
 from api.edge.metrics import Metrics
 from api.edge.middleware import RequestGuard
+from api.edge.page_headers import PageHeaders
 from api.edge.rate_limits import RateLimiter
 from api.entrypoints.heap import frozen_start_up_heap
 from api.graphql.guard import build_schema
@@ -168,6 +169,7 @@ def create_app(
     app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
     app.add_middleware(PreResolvedSubmit, fastapi=app)
+    app.add_middleware(PageHeaders)
     app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(HeadAsGet)

@@ -34,7 +34,8 @@ MIN_KEY_BITS = 32
 MIN_DISTINCT_CHARACTERS = 5
 TOKEN_KEY_RULE_DETAIL = Detail(
     "{lengths:to} printable ASCII characters that look random: at least {min_distinct} different "
-    "characters, at least {min_bits} bits by their frequencies (length × Shannon entropy), at most "
+    "characters, at least {min_bits} bits by their frequencies (length × Shannon entropy, of one "
+    "period for a key that repeats itself, as passwordpassword does), at most "
     "three quarters of neighbours consecutive (as in {letters!q} or {digits!q}). A random UUID fits. "
     "The key is scoped to the caller (its bearer token, else its client address): another caller's "
     "retry with the same key is a new request.",
@@ -94,7 +95,18 @@ def check_token_key(key: str) -> str:
     return key
 
 
+def _period(key: str) -> int:
+    """The length of the shortest unit the key repeats (``passwordpass``: 8); the key's length
+    when it repeats nothing."""
+    return next(
+        (p for p in range(1, len(key)) if all(key[i] == key[i + p] for i in range(len(key) - p))),
+        len(key),
+    )
+
+
 def _looks_random(key: str) -> bool:
+    """A word said twice carries the bits of the word once: the measure is of one period."""
+    key = key[: _period(key)]
     counts = Counter(key)
     if len(counts) < MIN_DISTINCT_CHARACTERS:
         return False

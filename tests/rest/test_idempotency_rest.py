@@ -3,9 +3,11 @@ answer, and a key reused with another body with 422 ``idempotency_key_reused``."
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.support.client import seated_game
@@ -97,3 +99,18 @@ def test_a_key_that_does_not_look_random_is_refused_as_the_schema_says(client: T
     )
     assert header["schema"]["minLength"] == 16 and "look random" in header["description"]
     assert header["schema"]["pattern"] == "^[\\x21-\\x7e]{16,128}$"
+
+
+@pytest.mark.parametrize(
+    "weak", ["passwordpassword", "Password1Password1", "qwertyuiqwertyuiqwer", "letmeinletmeinletmein"]
+)
+def test_a_repeated_word_is_no_random_key(client: TestClient, weak: str) -> None:
+    """Issue 31 item 12: a word said twice carries the bits of the word once."""
+    refused = client.post("/v1/games", json={"type": "duel"}, headers={"Idempotency-Key": weak})
+    assert_problem(refused, 422, "invalid_idempotency_key")
+
+
+def test_random_keys_still_pass(client: TestClient) -> None:
+    for key in (str(uuid.uuid4()), secrets.token_urlsafe(12), "correct-horse-battery-staple"):
+        created = client.post("/v1/games", json={"type": "duel"}, headers={"Idempotency-Key": key})
+        assert created.status_code == 201, (key, created.text)

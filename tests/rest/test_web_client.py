@@ -40,3 +40,37 @@ def test_every_language_has_every_ui_string() -> None:
         assert set(other) == set(english), (lang, set(english) ^ set(other))
         for key, text in english.items():
             assert set(re.findall(r"\{\w+\}", other[key])) == set(re.findall(r"\{\w+\}", text)), (lang, key)
+
+
+def _policy(header: str) -> dict[str, str]:
+    return {part.split()[0]: part.strip() for part in header.split(";") if part.strip()}
+
+
+def test_the_game_page_cannot_be_framed_and_allows_only_its_own_scripts(client: TestClient) -> None:
+    """Issue 31 item 11: /play (with its resign button) sends a Content-Security-Policy that
+    refuses every framing site, scripts from elsewhere and inline scripts, plus X-Frame-Options
+    for old browsers and a Referrer-Policy; its modules and styles carry them too."""
+    for path in ("/play/", "/play/js/app.js", "/play/style.css"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        policy = _policy(answer.headers["content-security-policy"])
+        assert policy["frame-ancestors"] == "frame-ancestors 'none'", path
+        assert policy["script-src"] == "script-src 'self'", path
+        assert policy["object-src"] == "object-src 'none'" and policy["base-uri"] == "base-uri 'none'"
+        assert policy["default-src"] == "default-src 'self'"
+        assert answer.headers["x-frame-options"] == "DENY", path
+        assert answer.headers["referrer-policy"] == "no-referrer", path
+        assert answer.headers["x-content-type-options"] == "nosniff", path
+
+
+def test_the_documentation_pages_cannot_be_framed_either(client: TestClient) -> None:
+    for path in ("/docs", "/redoc", "/graphql"):
+        answer = client.get(path, headers={"accept": "text/html"})
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
+        assert (
+            _policy(answer.headers["content-security-policy"])["frame-ancestors"] == "frame-ancestors 'none'"
+        )
+        assert answer.headers["x-frame-options"] == "DENY", path
+        assert answer.headers["referrer-policy"] == "no-referrer", path
+    api = client.get("/v1/game-types")
+    assert "content-security-policy" not in api.headers  # JSON is never a page to frame
