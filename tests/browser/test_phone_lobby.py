@@ -46,6 +46,12 @@ def fill_open_games(page: Page, slug: str) -> None:
     raise AssertionError(f"open {slug} games keep appearing")
 
 
+def german_bot_names(page: Page) -> list[str]:
+    """The bot levels' German names, strongest first (as the form offers them)."""
+    levels = page.request.get("/v1/game-types/duel?lang=de").json()["bot_levels"]
+    return [str(level["name"]) for level in reversed(levels)]
+
+
 def oldest_open(page: Page, slug: str) -> str:
     listed = page.request.get(f"/v1/games?type={slug}&joinable=true&limit=50").json()["items"]
     return str(max(listed, key=lambda game: game["age_seconds"])["id"])
@@ -64,9 +70,10 @@ def test_play_now_fills_with_bots_and_the_lobby_puts_your_turn_first(open_page: 
     ann.locator("#play-now button[type=submit]").tap()
     # No open game: a new one, where a bot takes the free seat at once and the game starts.
     expect(ann.locator("#seal-pick")).to_be_visible()
-    expect(ann.locator("#seats")).to_contain_text("Bot Gierig")
+    strongest = german_bot_names(ann)[0]
+    expect(ann.locator("#seats")).to_contain_text(f"Bot {strongest}")
     expect(ann.locator("#seats")).not_to_contain_text("greedy bot")
-    expect(ann.locator("#log")).to_contain_text("Bot Gierig ist beigetreten.")
+    expect(ann.locator("#log")).to_contain_text(f"Bot {strongest} ist beigetreten.")
     assert_controls_44px(ann, "game in play")
     game_id = ann.url.rsplit("/", 1)[-1]
     ann.goto("/play/")
@@ -125,7 +132,7 @@ def test_the_new_game_step_names_every_option_value_in_german(open_page: Callabl
     clock = page.locator("#create-form .clock-options").bounding_box()
     assert card and clock and clock["x"] + clock["width"] <= card["x"] + card["width"], (card, clock)
     bots = page.locator("#bot-level option").all_inner_texts()
-    assert bots == ["Gierig", "Zufall"], bots
+    assert bots == german_bot_names(page) and "Zufall" in bots, bots
 
 
 def test_the_end_screen_and_play_again_in_one_tap(open_page: Callable[..., Page]) -> None:
@@ -144,6 +151,23 @@ def test_the_end_screen_and_play_again_in_one_tap(open_page: Callable[..., Page]
             page.wait_for_timeout(50)
     expect(scores).to_be_visible()
     assert_controls_44px(page, "end screen")
+    # Ranked: first place first, the score tables below in the same order; words hyphenated in German.
+    ranked = page.locator("#scores tbody tr").evaluate_all(
+        "(rows) => rows.map((row) => [Number(row.dataset.rank), Number(row.lastElementChild.textContent)])"
+    )
+    assert ranked[0][0] == 1 and [r for r, _ in ranked] == sorted(r for r, _ in ranked), ranked
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True) or ranked[0][0] == ranked[
+        1
+    ][0]
+    sections = page.locator(".player-result").evaluate_all(
+        "(nodes) => nodes.map((node) => Number(node.dataset.rank))"
+    )
+    assert sections == [r for r, _ in ranked], sections
+    expect(page.locator(".player-result h3").first).to_contain_text("Platz 1")
+    assert page.evaluate("[document.documentElement.lang, getComputedStyle(document.body).hyphens]") == [
+        "de",
+        "auto",
+    ]
     page.goto("/play/")
     entry = page.locator(f"#my-games li[data-game='{game_id}']")
     expect(entry).to_contain_text("beendet")

@@ -16,7 +16,7 @@ import { chatPanel } from "../panels/chat.js";
 import { describeEvent } from "../panels/log.js";
 import { markChanges } from "../games/highlight.js";
 import { rulesPanel } from "../panels/rules.js";
-import { resultDetails } from "../panels/result.js";
+import { ranking, resultDetails } from "../panels/result.js";
 import { gameTokens, rememberTokens } from "../core/store.js";
 import { rendererFor, choiceText } from "../games/index.js";
 import { botLevelOptions, gameTypeDetail, seatName } from "../core/catalog.js";
@@ -414,14 +414,16 @@ export async function showGame(main, gameId) {
   function drawResult(box, game) {
     const result = game.result;
     if (!result) return;
-    const rows = game.seats.map((seat) => h("tr", { class: result.winners.includes(seat.seat) ? "winner" : null }, [
-      h("th", { scope: "row" }, [seatBadge(seat.seat, nameOf(seat.seat)), result.winners.includes(seat.seat) ? ` ★ ${t("result.winner")}` : ""]),
-      h("td", {}, [String(result.scores[seat.seat])]),
+    // Ranked: first place first, each with its place (a shared place for equal standing).
+    const rows = ranking(result, game.seats.map((seat) => seat.seat)).map(({ seat, rank }) => h("tr", { class: result.winners.includes(seat) ? "winner" : null, dataset: { seat, rank } }, [
+      h("td", { class: "rank" }, [String(rank)]),
+      h("th", { scope: "row" }, [seatBadge(seat, nameOf(seat)), result.winners.includes(seat) ? ` ★ ${t("result.winner")}` : ""]),
+      h("td", {}, [String(result.scores[seat])]),
     ]));
     box.append(
       h("h2", {}, [t("result.title")]),
       h("table", { id: "scores", class: "scores" }, [
-        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [t("result.player")]), h("th", { scope: "col" }, [t("result.score")])])]),
+        h("thead", {}, [h("tr", {}, [h("th", { scope: "col" }, [t("result.rank")]), h("th", { scope: "col" }, [t("result.player")]), h("th", { scope: "col" }, [t("result.score")])])]),
         h("tbody", {}, rows),
       ]),
       h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]),

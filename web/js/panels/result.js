@@ -47,6 +47,27 @@ export function bySeat(details, seatCount) {
 }
 
 /**
+ * The seats from first to last place, each with its rank: the winners first (a tie-break the
+ * scores do not show decides who won), then by score; equal standing, equal rank ("1, 1, 3").
+ * @param {{ scores: number[], winners: number[] }} result
+ * @param {number[]} seats
+ * @returns {{ seat: number, rank: number }[]}
+ */
+export function ranking(result, seats) {
+  const standing = (/** @type {number} */ seat) => [result.winners.includes(seat) ? 1 : 0, result.scores[seat] ?? 0];
+  const order = [...seats].sort((a, b) => {
+    const [wa, sa] = standing(a);
+    const [wb, sb] = standing(b);
+    return wb - wa || sb - sa || a - b;
+  });
+  return order.map((seat, index) => {
+    const [w, s] = standing(seat);
+    const first = order.findIndex((other) => standing(other)[0] === w && standing(other)[1] === s);
+    return { seat, rank: (first === -1 ? index : first) + 1 };
+  });
+}
+
+/**
  * @param {string} key
  * @param {StaticData | null | undefined} data
  */
@@ -87,9 +108,8 @@ function table(record, ctx, attrs) {
  */
 export function resultDetails(result, game, ctx) {
   const { rows, shared } = bySeat(result.details, game.seats.length);
-  const order = game.seats.map((seat) => seat.seat).sort((a, b) => (result.scores[b] ?? 0) - (result.scores[a] ?? 0));
-  const players = order.map((seat) => h("section", { class: "player-result", dataset: { seat } }, [
-    h("h3", {}, [ctx.seatBadge(seat), ` · ${t("result.points", { points: result.scores[seat] })}`, result.winners.includes(seat) ? ` ★ ${t("result.winner")}` : ""]),
+  const players = ranking(result, game.seats.map((seat) => seat.seat)).map(({ seat, rank }) => h("section", { class: "player-result", dataset: { seat, rank } }, [
+    h("h3", {}, [`${t("result.place", { rank })} · `, ctx.seatBadge(seat), ` · ${t("result.points", { points: result.scores[seat] })}`, result.winners.includes(seat) ? ` ★ ${t("result.winner")}` : ""]),
     Object.keys(rows[seat] || {}).length ? table(rows[seat], ctx, { class: "details" }) : null,
   ]));
   const common = Object.keys(shared).length ? [h("h3", {}, [t("result.table")]), table(flatten(shared), ctx, { class: "details shared" })] : [];
