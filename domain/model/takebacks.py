@@ -26,7 +26,7 @@ tournament's games have them off.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,11 +36,11 @@ TAKEBACK_EVENT_TYPES = frozenset(
     {"takeback_requested", "takeback_accepted", "takeback_refused", "takeback_cancelled", "taken_back"}
 )
 """The events a take-back records (the platform's own, like ``seat_joined``)."""
-MAX_POINTS = 24
+MAX_POINTS = 12
 """The decisions kept for taking back, the latest ones: they are stored with the match on every
 move, so a long stretch without a reveal (Keythedral's law windows every asked seat passed) does
-not grow the row without bound. An older decision can no longer be taken back, nor anything
-before it."""
+not grow the row without bound. Twelve hold a whole round of five Keythedral players, each action
+followed by a law window; an older decision can no longer be taken back, nor anything before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,16 @@ class ClockReading:
     used: float
     bank: float | None
     lapses: int
+
+    def dump(self) -> list[JSON]:
+        """``[used, bank, lapses]``, to the millisecond: a match stores up to ``MAX_POINTS`` of
+        these per seat with every move, so they are kept short."""
+        return [round(self.used, 3), None if self.bank is None else round(self.bank, 3), self.lapses]
+
+    @classmethod
+    def load(cls, stored: Sequence[Any]) -> ClockReading:
+        used, bank, lapses = stored
+        return cls(float(used), None if bank is None else float(bank), int(lapses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +80,7 @@ class TakeBackPoint:
             "version": self.version,
             "seats": list(self.seats),
             "own": self.own,
-            "clocks": {
-                str(seat): {"used": c.used, "bank": c.bank, "lapses": c.lapses}
-                for seat, c in self.clocks.items()
-            },
+            "clocks": {str(seat): clock.dump() for seat, clock in self.clocks.items()},
         }
 
     @classmethod
@@ -82,10 +89,7 @@ class TakeBackPoint:
             version=stored["version"],
             seats=tuple(stored["seats"]),
             own=stored["own"],
-            clocks={
-                int(seat): ClockReading(c["used"], c["bank"], c["lapses"])
-                for seat, c in stored["clocks"].items()
-            },
+            clocks={int(seat): ClockReading.load(reading) for seat, reading in stored["clocks"].items()},
         )
 
 
