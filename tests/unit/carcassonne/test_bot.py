@@ -7,10 +7,11 @@ import random
 import pytest
 
 from domain.bots import BotContext, choose
-from domain.bots.search import SearchBudget, SearchResult, search
+from domain.bots.search import SearchResult
 from domain.engine import JSON
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.state import FOLLOWER, State, copy_state
+from tests.support.strong_search import strong_search
 from tests.unit.carcassonne.support import game, place
 
 HOOKS = E.search_hooks
@@ -146,20 +147,10 @@ def test_greedy_does_not_close_an_opponents_city() -> None:
     assert greedy_choice(st) != closing
 
 
-def strong_search(st: State, seed: int) -> SearchResult:
+def strong(st: State, seed: int) -> SearchResult:
     decision = E.decision(st)
     assert decision is not None
-    seat = decision.seats[0]
-    return search(
-        E,
-        HOOKS,
-        seat,
-        decision,
-        E.legal_choices(st, seat),
-        lambda rng: HOOKS.determinize(st, seat, rng),
-        random.Random(seed),
-        SearchBudget(iterations=80),
-    )
+    return strong_search(E, HOOKS, st, decision.seats[0], seed, 80)
 
 
 def test_strong_decides_alike_on_states_that_differ_only_in_the_pile_order() -> None:
@@ -167,18 +158,18 @@ def test_strong_decides_alike_on_states_that_differ_only_in_the_pile_order() -> 
     other = copy_state(st)
     random.Random(3).shuffle(other.pile)
     assert other.pile != st.pile
-    first, second = strong_search(st, 7), strong_search(other, 7)
+    first, second = strong(st, 7), strong(other, 7)
     assert first.choice == second.choice
     assert first.visits == second.visits
-    assert {tuple(strong_search(st, k).visits.items()) for k in range(3)} != {tuple(first.visits.items())}
+    assert {tuple(strong(st, k).visits.items()) for k in range(3)} != {tuple(first.visits.items())}
 
 
 def test_strong_closes_a_city_with_a_knight_to_score_it_at_once() -> None:
     st = game(["BA/C", "BA/RFr"], abbey_and_mayor=False)
-    place_choice = strong_search(st, 0).choice
+    place_choice = strong(st, 0).choice
     assert place_choice == {"action": "place", "x": 0, "y": -1, "rotation": 180}
     E.apply(st, {0: place_choice})
-    assert strong_search(st, 0).choice == {
+    assert strong(st, 0).choice == {
         "action": "place",
         "figure": "follower",
         "segment": 0,

@@ -10,10 +10,10 @@ import pytest
 
 from domain.bots import BotContext, choose
 from domain.bots.hooks import SearchHooks
-from domain.bots.search import SearchBudget, SearchResult, search
 from domain.games.im_schutze_der_burg.choices import pick_choices, picked_cards
 from domain.games.im_schutze_der_burg.data import PLAYER_COUNTS
 from domain.games.im_schutze_der_burg.state import State
+from tests.support.strong_search import strong_search
 
 from .support import E, new_game, set_res, set_thalers
 
@@ -151,21 +151,6 @@ def test_greedy_bot_outscores_random_players() -> None:
     assert totals[0] > totals[1] * 1.3
 
 
-def _strong(s: State, seat: int, seed: int) -> SearchResult:
-    decision = E.decision(s)
-    assert decision is not None
-    return search(
-        E,
-        HOOKS,
-        seat,
-        decision,
-        E.legal_choices(s, seat),
-        lambda rng: HOOKS.determinize(s, seat, rng),
-        random.Random(seed),
-        SearchBudget(iterations=60),
-    )
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_strong_decides_alike_when_only_hidden_cards_and_the_winter_deck_differ(players: int) -> None:
     s = _sealed_winter_step(players)
@@ -181,6 +166,6 @@ def test_strong_decides_alike_when_only_hidden_cards_and_the_winter_deck_differ(
             other.picks[victim] = next((p for p in options if p != s.picks[victim]), s.picks[victim])
     assert E.dump(other) != E.dump(s)
     assert E.view(other, seat) == E.view(s, seat)
-    first, second = _strong(s, seat, 3), _strong(other, seat, 3)
+    first, second = strong_search(E, HOOKS, s, seat, 3, 60), strong_search(E, HOOKS, other, seat, 3, 60)
     assert first.choice == second.choice and first.visits == second.visits
     assert first.iterations == 60

@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 from domain.bots.policies import BotContext, choose
-from domain.bots.search import SearchBudget, SearchResult, search
 from domain.games.keythedral import ENGINE
 from domain.games.keythedral.data import TILES
 from domain.games.keythedral.state import State, clone_state
+from tests.support.strong_search import strong_search
 
 HOOKS = ENGINE.search_hooks
 
@@ -128,14 +128,16 @@ def test_determinize_redraws_what_the_seat_cannot_see() -> None:
     assert ("cubes", True) in changed and ("tiles", True) in changed and ("deck", True) in changed
 
 
-def test_states_differing_only_in_hidden_information_determinize_alike() -> None:
-    for state in _states(4, 9)[5:]:
+def _hidden_twin(players: int, seed: int) -> tuple[State, State, int]:
+    """A state, and one that differs from it only in what its deciding seat cannot see (two
+    other screens' colours, the law deck's order, a face-down tile, the Change-of-Style seed)."""
+    for state in _states(players, seed)[5:]:
         seat = ENGINE.decision(state).seats[0]  # type: ignore[union-attr]
-        a, b = [s for s in range(4) if s != seat][:2]
+        a, b = [s for s in range(players) if s != seat][:2]
         pairs = [
             (c, d) for c in range(8) for d in range(8) if c != d and state.cubes[a][c] and state.cubes[b][d]
         ]
-        if pairs:
+        if pairs and len(ENGINE.legal_choices(state, seat)) > 1:
             break
     colour, swap = pairs[0]
     other = clone_state(state)
@@ -152,6 +154,11 @@ def test_states_differing_only_in_hidden_information_determinize_alike() -> None
     other.pools[hidden].sort()
     other.seed += 1
     assert ENGINE.check_invariants(other) == []
+    return state, other, seat
+
+
+def test_states_differing_only_in_hidden_information_determinize_alike() -> None:
+    state, other, seat = _hidden_twin(4, 9)
     first = HOOKS.determinize(state, seat, random.Random(5))
     second = HOOKS.determinize(other, seat, random.Random(5))
     assert ENGINE.dump(first) == ENGINE.dump(second)
@@ -194,49 +201,11 @@ def test_greedy_beats_random_and_ends_the_game_normally() -> None:
         assert scores[0] > scores[1]
 
 
-def _hidden_twin(players: int, seed: int) -> tuple[State, State, int]:
-    """A state, and one that differs from it only in what its deciding seat cannot see (two
-    other screens' colours, the law deck's order, a face-down tile, the Change-of-Style seed)."""
-    for state in _states(players, seed)[5:]:
-        seat = ENGINE.decision(state).seats[0]  # type: ignore[union-attr]
-        a, b = [s for s in range(players) if s != seat][:2]
-        pairs = [
-            (c, d) for c in range(8) for d in range(8) if c != d and state.cubes[a][c] and state.cubes[b][d]
-        ]
-        if pairs and len(ENGINE.legal_choices(state, seat)) > 1:
-            break
-    colour, swap = pairs[0]
-    other = clone_state(state)
-    other.pending = state.pending
-    other.cubes[a][colour] -= 1
-    other.cubes[a][swap] += 1
-    other.cubes[b][swap] -= 1
-    other.cubes[b][colour] += 1
-    other.deck.reverse()
-    other.seed += 1
-    assert ENGINE.check_invariants(other) == []
-    return state, other, seat
-
-
-def _strong(state: State, seat: int, seed: int) -> SearchResult:
-    decision = ENGINE.decision(state)
-    assert decision is not None
-    return search(
-        ENGINE,
-        HOOKS,
-        seat,
-        decision,
-        ENGINE.legal_choices(state, seat),
-        lambda rng: HOOKS.determinize(state, seat, rng),
-        random.Random(seed),
-        SearchBudget(iterations=60),
-    )
-
-
 def test_strong_decides_alike_when_only_hidden_information_differs() -> None:
     state, other, seat = _hidden_twin(4, 9)
     assert ENGINE.view(other, seat) == ENGINE.view(state, seat)
     assert ENGINE.dump(other) != ENGINE.dump(state)
-    first, second = _strong(state, seat, 4), _strong(other, seat, 4)
+    first = strong_search(ENGINE, HOOKS, state, seat, 4, 60)
+    second = strong_search(ENGINE, HOOKS, other, seat, 4, 60)
     assert first.choice == second.choice and first.visits == second.visits
     assert first.iterations == 60
