@@ -5,7 +5,9 @@ graphql-core over the same event with the same selection and JSON-encode the sam
 1,000 subscribers that was ~0.4 ms of CPU per subscriber per event. Subscribers whose answer is
 necessarily the same form a group, and the first of a group to reach an event executes and
 encodes it; the others reuse those bytes (as Hasura's multiplexed subscriptions and Apollo
-Router's subscription deduplication do).
+Router's subscription deduplication do). Once a subscription knows where its group's answers are
+kept (``Route``), it writes a later event's bytes, its id spliced in, straight to its socket
+(``DirectNext``) instead of handing the event to graphql-core and Strawberry's per-event pipeline.
 
 A group is (document text, operation name, the variables the selection reads, and the event as
 one viewer sees it: game, seq, seat or spectator, language). The viewer is part of the key, so
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
@@ -37,18 +40,47 @@ from graphql import (
     print_ast,
     visit,
 )
+from starlette.websockets import WebSocketDisconnect
+from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import Operation
 
 from persistence import fast_json
+
+
+class Route:
+    """Where one subscription's shared answers are kept: told by its executor the first time a
+    ``LiveEvent`` of it goes through, so that the subscription can then find a later event's answer
+    itself and have it written straight to its socket (``api.graphql.transport.DirectNext``),
+    without a trip through graphql-core and Strawberry's pipeline for each subscriber."""
+
+    __slots__ = ("key", "renderings")
+
+    def __init__(self) -> None:
+        self.renderings: SharedRenderings | None = None
+        self.key: Hashable | None = None
+
+    def shared(self, group: Hashable) -> SharedData | None:
+        """The group's answer, to be written, when one of its subscribers already executed it, else
+        None (then the event goes through the pipeline, which executes it or finds it meanwhile made)."""
+        if self.renderings is None:
+            return None
+        found = self.renderings.get((self.key, group))
+        if found is None or type(found.data) is not SharedData:
+            return None
+        self.renderings.written += 1
+        return found.data
 
 
 @dataclass(frozen=True, slots=True)
 class LiveEvent:
     """A live event for one viewer: ``group`` says who else sees exactly it; ``build`` makes the
-    GraphQL object, only when this subscriber is the first of its group to execute it."""
+    GraphQL object, only when this subscriber is the first of its group to execute it; ``route``,
+    when given, is told where the group's answers are kept."""
 
     group: Hashable
     build: Callable[[], object]
+    route: Route | None = None
 
 
 class SharedData(dict[str, Any]):
@@ -70,7 +102,12 @@ class SharedData(dict[str, Any]):
 
     def next_message(self, operation_id: str) -> str:
         """A ``graphql-transport-ws`` ``next`` message for one subscriber: its id spliced in."""
-        return f'{{"id":{fast_json.dumps(operation_id)},"type":"next","payload":{self.payload}}}'
+        return next_prefix(operation_id) + self.payload + "}"
+
+
+def next_prefix(operation_id: str) -> str:
+    """What comes before the payload in a ``next`` message of ``operation_id`` (then ``}``)."""
+    return f'{{"id":{fast_json.dumps(operation_id)},"type":"next","payload":'
 
 
 class SharedRenderings:
@@ -84,6 +121,8 @@ class SharedRenderings:
         """Answers executed for a group (its first subscriber)."""
         self.reused = 0
         """Answers handed to a later subscriber of a group without executing anything."""
+        self.written = 0
+        """Of those, the ones written straight to the subscriber's socket (``Route``)."""
 
     def get(self, key: Hashable) -> ExecutionResult | None:
         found = self._kept.get(key)
@@ -160,6 +199,9 @@ class GroupedExecutor(StrawberryGraphQLCoreExecutionContext):
                 self._rendering = rendering_key(
                     self.operation, self.fragment_definitions, dict(self.variable_values.coerced)
                 )
+            route = payload.route
+            if route is not None and route.renderings is None:
+                route.key, route.renderings = self._rendering, self.renderings
             found = self.renderings.get((self._rendering, payload.group))
             if found is not None:
                 return _Executed(found)  # no copy of the executor for an answer already made
@@ -196,3 +238,37 @@ class _Executed:
 def grouped_executor(renderings: SharedRenderings) -> type[GroupedExecutor]:
     """An executor class bound to one schema's renderings (one per app: nothing global)."""
     return type("BoundGroupedExecutor", (GroupedExecutor,), {"renderings": renderings})
+
+
+class DirectNext:
+    """One subscription's way to its socket, for the ``next`` messages of answers its group shares.
+
+    The message is the group's payload, encoded once, with this subscription's own prefix (its id)
+    made once: the very bytes Strawberry's ``send_next`` would have sent through ``send_message``,
+    written by the subscription's own task (in its order, after what it sent before; a slow socket
+    holds only this subscription, as before)."""
+
+    __slots__ = ("_prefix", "_socket", "operation")
+
+    def __init__(self, socket: Any, operation_id: str) -> None:
+        self._socket = socket
+        self._prefix = next_prefix(operation_id)
+        self.operation: Operation[Any, Any] | None = None
+        """Set once Strawberry registered the operation (before its task first runs)."""
+
+    async def send(self, data: SharedData) -> None:
+        operation = self.operation
+        if operation is None or operation.completed:  # as Operation.send_operation_message
+            return
+        try:
+            await self._socket.send_text(self._prefix + data.payload + "}")
+        except WebSocketDisconnect as exc:
+            raise WebSocketDisconnected from exc
+
+
+DIRECT_NEXT: ContextVar[DirectNext | None] = ContextVar("direct_next", default=None)
+
+
+def direct_next() -> DirectNext | None:
+    """The running subscription's ``DirectNext``; None unless it runs over this handler's socket."""
+    return DIRECT_NEXT.get()

@@ -14,7 +14,7 @@ from api.graphql.common import (
     lang_of,
     token_of,
 )
-from api.graphql.fanout import LiveEvent
+from api.graphql.fanout import LiveEvent, Route, direct_next
 from api.graphql.play import Event, event_of, offer_of
 from api.live.game_events import FollowedEvent, attending, follower_of, game_event_stream
 from domain.catalog import GameCatalog
@@ -33,17 +33,23 @@ class Subscription:
         container, token, language = container_of(info), token_of(info), lang_of(info, lang)
         follower = await follower_of(container, game_id, token)
         catalog = container.core.registry.catalog(follower.game_type)
+        direct, route = direct_next(), Route()
         async with attending(container, follower):
             stream = game_event_stream(container, game_id, follower.seat, max(0, after), follower.final_seq)
             async for event, live, seat in stream:
                 build = partial(_event, event, follower.game_type, catalog, language)
-                if live:
-                    # The same for every follower of this game seeing it as ``seat`` in ``language``:
-                    # executed and encoded by the first of them (api.graphql.fanout).
-                    group = (game_id, event["seq"], seat, language)
-                    yield LiveEvent(group, build)  # type: ignore[misc]
-                else:
+                if not live:
                     yield build()
+                    continue
+                # The same for every follower of this game seeing it as ``seat`` in ``language``:
+                # executed and encoded by the first of them (api.graphql.fanout); the others, once
+                # their route is known, write those bytes with their own id straight to their socket.
+                group = (game_id, event["seq"], seat, language)
+                shared = route.shared(group) if direct is not None else None
+                if shared is None:
+                    yield LiveEvent(group, build, route)  # type: ignore[misc]
+                else:
+                    await direct.send(shared)  # type: ignore[union-attr]
 
 
 def _event(shown: FollowedEvent, game_type: str, catalog: GameCatalog | None, language: str) -> Event:

@@ -5,9 +5,11 @@ Everything else (connection_init and its authorisation, ping/pong, the subscript
 errors, complete) stays Strawberry's: the protocol is unchanged and any standard client
 (``graphql-ws``, GraphiQL) speaks it. Only a ``next`` message whose data a group shares
 (``api.graphql.fanout``) is written from those bytes with the subscriber's id spliced in, instead of
-being encoded again for each subscriber; and a ``subscribe`` message carrying a submit the
-pre-resolved path can read runs as an operation of the connection (its id, the caps, ``complete``
-and the socket's end treat it as any other) without Strawberry's pipeline.
+being encoded again for each subscriber; a subscription that finds its group's answer already made
+writes it itself, straight to its socket (``DirectNext``: graphql-core's and Strawberry's per-event
+pipeline is then skipped for every subscriber but the group's first); and a ``subscribe`` message
+carrying a submit the pre-resolved path can read runs as an operation of the connection (its id,
+the caps, ``complete`` and the socket's end treat it as any other) without Strawberry's pipeline.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import Message, SubscribeMessage
 
 from api.graphql.common import context_language
-from api.graphql.fanout import SharedData
+from api.graphql.fanout import DIRECT_NEXT, DirectNext, SharedData
 from api.graphql.guard import coded
 from api.graphql.socket_submit import Plan, SocketSubmits, Submitted
 
@@ -50,7 +52,7 @@ class SharedAnswersHandler(BaseGraphQLTransportWSHandler[Any, Any]):
         plan = submits.plan(payload) if submits is not None and self._may_start(message) else None
         variables = payload.get("variables") if plan is not None else None
         if submits is None or plan is None or not (variables is None or type(variables) is dict):
-            await super().handle_subscribe(message)
+            await self._subscribe(message)
             return
         operation: Operation[Any, Any] = Operation(
             self, message["id"], payload["query"], variables, payload.get("operationName")
@@ -58,6 +60,22 @@ class SharedAnswersHandler(BaseGraphQLTransportWSHandler[Any, Any]):
         operation.task = asyncio.create_task(self._submit(submits, plan, operation))
         operation.task.add_done_callback(self._task_done)
         self.operations[message["id"]] = operation
+
+    async def _subscribe(self, message: SubscribeMessage) -> None:
+        """Strawberry's subscribe, its operation's task started with a ``DirectNext`` in its context."""
+        if not isinstance(self.websocket, ASGIWebSocketAdapter):
+            await super().handle_subscribe(message)
+            return
+        direct = DirectNext(self.websocket.ws, message["id"])
+        reset = DIRECT_NEXT.set(direct)
+        try:
+            known = self.operations.get(message["id"])
+            await super().handle_subscribe(message)
+        finally:
+            DIRECT_NEXT.reset(reset)
+        started = self.operations.get(message["id"])
+        if started is not known:
+            direct.operation = started
 
     def _may_start(self, message: SubscribeMessage) -> bool:
         """Whether Strawberry would start an operation for this message (else it answers it)."""

@@ -10,12 +10,16 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api.graphql.fanout import SharedRenderings
+from api.graphql import fanout
+from api.graphql.fanout import SharedData, SharedRenderings
+from persistence import fast_json
 from tests.support.client import app_with_test_game, make_settings, new_game
 from tests.support.graphql import PROTOCOL
 from tests.support.http import auth
@@ -126,3 +130,34 @@ def test_each_viewer_gets_its_own_answer_and_nothing_hidden_crosses(tmp_path: Pa
     assert [sorted(c["card"] for c in hand) for hand in hands] == [[1, 2], [2, 3]]
     assert all(e["next"] is None for e in spectator)
     assert frames["seat0-a"] != frames["seat1"] != frames["spectator"]
+
+
+def test_a_groups_frame_is_built_once_and_written_to_each_socket_with_its_own_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28 item 3: the ``next`` payload is encoded once per group; every subscriber of the group
+    but the one that executed it gets it written straight to its socket, its own id spliced in, and
+    receives exactly the bytes it receives when nothing is shared (each answer executed, encoded and
+    sent by Strawberry for each subscriber)."""
+    encodings: list[object] = []
+
+    def dumps(value: object) -> str:
+        if isinstance(value, dict) and type(value.get("data")) is SharedData:
+            encodings.append(value["data"])
+        return fast_json.dumps(value)
+
+    monkeypatch.setattr(fanout, "fast_json", SimpleNamespace(dumps=dumps))
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "alone").mkdir()
+    frames, _, shared = play(tmp_path / "shared")
+    live = len(frames["seat0-a"])
+    # Three viewers: one payload encoded per viewer and live event, whoever follows it.
+    assert len(encodings) == shared.executed == 3 * live
+    # Seat 0's two other subscribers: their first live event goes through the pipeline (which tells
+    # them where the answers are kept), every later one is written straight to their socket.
+    assert shared.written == 2 * (live - 1)
+
+    monkeypatch.setattr(SharedRenderings, "remember", lambda self, key, result: result)
+    alone, _, unshared = play(tmp_path / "alone")
+    assert unshared.written == unshared.reused == 0
+    assert alone == frames, "the same bytes for every subscriber, shared or not"
