@@ -40,7 +40,17 @@ from api.pages.web_client import install_web_client
 from api.problems.details import install_problem_handlers
 from api.rest.fast_submit import PreResolvedSubmit
 from api.rest.resolved_routes import settle_routes
-from api.rest.routers import chat, game_types, games, health, players, ratings, takebacks, webhooks
+from api.rest.routers import (
+    chat,
+    game_types,
+    games,
+    health,
+    players,
+    ratings,
+    takebacks,
+    tournaments,
+    webhooks,
+)
 from api.settings import Settings
 from domain.errors import Unauthorized
 from domain.registry import EngineRegistry, default_registry
@@ -166,6 +176,7 @@ def create_app(
     app.include_router(ratings.router)
     app.include_router(chat.router)
     app.include_router(takebacks.router)
+    app.include_router(tournaments.router)
     app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
     app.add_middleware(PreResolvedSubmit, fastapi=app)

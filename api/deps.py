@@ -29,6 +29,7 @@ from domain.services.replay import ReplayService
 from domain.services.seats import SeatService
 from domain.services.standing import StandingService
 from domain.services.takebacks import TakeBackService
+from domain.services.tournaments import TournamentService
 from domain.services.webhooks import WebhookService
 
 
@@ -175,6 +176,10 @@ async def get_chat(container: Annotated[Container, Depends(get_container)]) -> C
     return container.chat
 
 
+async def get_tournaments(container: Annotated[Container, Depends(get_container)]) -> TournamentService:
+    return container.tournaments
+
+
 ContainerDep = Annotated[Container, Depends(get_container)]
 CoreDep = Annotated[ServiceCore, Depends(get_core)]
 LobbyDep = Annotated[LobbyService, Depends(get_lobby)]
@@ -193,3 +198,4 @@ AddressDep = Annotated[str, Depends(get_address)]
 StandingDep = Annotated[StandingService, Depends(get_standing)]
 ChatDep = Annotated[ChatService, Depends(get_chat)]
 TakeBacksDep = Annotated[TakeBackService, Depends(get_takebacks)]
+TournamentsDep = Annotated[TournamentService, Depends(get_tournaments)]

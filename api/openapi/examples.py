@@ -9,6 +9,7 @@ from typing import Any
 from api.openapi.chat_examples import CHAT_EXAMPLES
 from api.openapi.social_examples import SOCIAL_EXAMPLES
 from api.openapi.takeback_examples import TAKEBACK_EXAMPLES, TAKEBACKS_OFF
+from api.openapi.tournament_examples import TOURNAMENT_EXAMPLES
 from api.openapi.webhooks import SCHEMAS_ADDED as WEBHOOK_PAYLOADS
 from domain.catalog import describe
 from domain.model.seeding import rng_for_seed
@@ -285,6 +286,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
     **SOCIAL_EXAMPLES,
     **CHAT_EXAMPLES,
     **TAKEBACK_EXAMPLES,
+    **TOURNAMENT_EXAMPLES,
 }
 """Keyed by component schema name; every operation using the schema shows the example."""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.engine import JSON, Event
-from domain.errors import Forbidden, InvalidRequest, Range, Unauthorized
+from domain.errors import Forbidden, InvalidRequest, InviteRequired, Range, Unauthorized
 from domain.model.clocks import ClockSettings, Timing, inactivity_limited
 from domain.model.match import Match, RecordedEvent
 from domain.model.names import clean_seat_name
@@ -172,9 +172,9 @@ class TournamentService:
     ) -> Tournament:
         def change(t: Tournament, uow: UnitOfWork, player: Player) -> None:
             if t.invite_code_hash is not None and (
-                invite_code is None or hash_token(invite_code) != t.invite_code_hash
+                invite_code is None or not hmac.compare_digest(hash_token(invite_code), t.invite_code_hash)
             ):
-                raise Forbidden(
+                raise InviteRequired(
                     "tournament {tournament} is private: registering needs its invite code", tournament=t.id
                 )
             subject = player.id

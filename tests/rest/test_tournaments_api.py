@@ -1,0 +1,107 @@
+"""Tournaments over REST, in process: a whole 8-player Swiss of Im Schutze der Burg played by
+seeded random clients to the end, standings equal to the hand computation; registration and the
+host's rights answered as problems."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.support.client import CLOCK
+from tests.support.http import auth
+from tests.support.problems import assert_problem
+from tests.support.tournament_api import Tourney, standings_by_hand
+from tests.support.waiting import eventually
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def by_player(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {r["player_id"]: r for r in rows}
+
+
+def test_an_eight_player_swiss_of_im_schutze_der_burg_is_played_to_the_end(client: TestClient) -> None:
+    tourney = Tourney([client])
+    created = tourney.create(
+        name="Burg night", game_type="im-schutze-der-burg", format="swiss", rounds=3, clock=CLOCK
+    )
+    assert created["tournament"]["status"] == "registering" and created["invite_code"] is None
+    tourney.register([f"player {n}" for n in range(8)])
+    tourney.start()
+    for number in (1, 2, 3):
+        tourney.play_round(number, seed=number)
+    final = eventually(lambda: (t := tourney.tournament())["status"] == "finished" and t, 60, "finished")
+    assert final["current_round"] == 3 and final["rounds"] == 3
+    rounds = tourney.rounds()
+    assert [len(r["tables"]) for r in rounds] == [4, 4, 4] and all(not r["byes"] for r in rounds)
+    met = [frozenset(s["player_id"] for s in t["seats"]) for r in rounds for t in r["tables"]]
+    assert len(set(met)) == 12  # nobody met twice
+    for round_ in rounds:
+        for table in round_["tables"]:
+            assert [s["rank"] for s in table["seats"]] == tourney.results[table["game_id"]]
+    served = tourney.standings()
+    by_hand = by_player(standings_by_hand(rounds, tourney.results))
+    assert len(served) == 8
+    for row in served:
+        mine = by_hand[row["player_id"]]
+        assert (row["points"], row["buchholz"], row["sonneborn_berger"], row["games"]) == pytest.approx(
+            (mine["points"], mine["buchholz"], mine["sonneborn_berger"], mine["games"])
+        )
+    keys = [(-r["points"], -r["buchholz"], -r["sonneborn_berger"], -r["rating"]) for r in served]
+    assert keys == sorted(keys) and served[0]["rank"] == 1
+    # the games were rated as any other: three rated games each
+    for player_id in tourney.players:
+        profile = client.get(f"/v1/players/{player_id}/profile").json()
+        assert [r["games"] for r in profile["ratings"]] == [3]
+
+
+def test_registration_and_the_hosts_rights_are_answered_as_problems(client: TestClient) -> None:
+    tourney = Tourney([client])
+    tourney.create(name="Duel club", game_type="duel", format="round_robin", max_players=2, clock=CLOCK)
+    tid = tourney.tournament_id
+    registrations = f"/v1/tournaments/{tid}/registrations"
+    assert_problem(client.get("/v1/tournaments/nope"), 404, "tournament_not_found")
+    tourney.register(["Ann", "Bob"])
+    ann = next(iter(tourney.players.values()))
+    assert_problem(
+        client.post(f"/v1/tournaments/{tid}/registrations", json={}, headers=auth(ann)),
+        409,
+        "already_registered",
+    )
+    cy = client.post("/v1/players", json={"name": "Cy"}).json()["token"]
+    assert_problem(
+        client.post(f"/v1/tournaments/{tid}/registrations", json={}, headers=auth(cy)), 409, "tournament_full"
+    )
+    assert_problem(client.post(f"/v1/tournaments/{tid}/registrations", json={}), 401, "unauthorized")
+    assert_problem(client.post(f"/v1/tournaments/{tid}/start", headers=auth(ann)), 403, "forbidden")
+    german = client.post(registrations, json={}, headers=auth(cy) | {"Accept-Language": "de"})
+    assert_problem(german, 409, "tournament_full")
+    assert german.headers["content-language"] == "de" and "Turnier" in german.json()["detail"]
+    unregistered = client.delete(f"/v1/tournaments/{tid}/registrations/me", headers=auth(ann))
+    assert unregistered.status_code == 200 and len(unregistered.json()["entrants"]) == 1
+    assert_problem(
+        client.post("/v1/tournaments", json={"name": "x", "game_type": "duel", "format": "swiss"}),
+        422,
+        "invalid_request",
+    )
+    listed = client.get("/v1/tournaments", params={"status": "registering"}).json()
+    assert [t["id"] for t in listed] == [tid]
+
+
+def test_a_private_tournament_needs_its_invite_code(client: TestClient) -> None:
+    tourney = Tourney([client])
+    created = tourney.create(name="Friends", game_type="duel", format="swiss", private=True, clock=CLOCK)
+    tid, code = tourney.tournament_id, created["invite_code"]
+    token = client.post("/v1/players", json={"name": "Ann"}).json()["token"]
+    assert_problem(
+        client.post(f"/v1/tournaments/{tid}/registrations", json={}, headers=auth(token)),
+        403,
+        "invite_required",
+    )
+    joined = client.post(
+        f"/v1/tournaments/{tid}/registrations", json={"invite_code": code}, headers=auth(token)
+    )
+    assert joined.status_code == 200, joined.text
+    assert client.get("/v1/tournaments").json() == []
