@@ -15,7 +15,22 @@ Kind = Literal[KINDS]  # type: ignore[valid-type]
 
 
 class ChatMessageCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        # Exactly what is accepted: one of `text` and `phrase`, never both.
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "required": ["text"],
+                    "properties": {"text": {"type": "string"}, "phrase": {"type": "null"}},
+                },
+                {
+                    "required": ["phrase"],
+                    "properties": {"phrase": {"type": "string"}, "text": {"type": "null"}},
+                },
+            ]
+        },
+    )
 
     text: str | None = Field(
         None,

@@ -9,7 +9,16 @@ from domain.model.names import MAX_NAME_LENGTH, NAME_RULE
 
 
 class SeatCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        # Exactly what is accepted: `name` and `bot` are never both given.
+        json_schema_extra={
+            "not": {
+                "required": ["name", "bot"],
+                "properties": {"name": {"type": "string"}, "bot": {"type": "string"}},
+            }
+        },
+    )
 
     name: Text | None = Field(
         None,

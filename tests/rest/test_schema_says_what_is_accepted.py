@@ -1,0 +1,65 @@
+"""Issue 31 item 12: a body the published schema accepts is one the server accepts, and the other
+way round, for the bodies whose fields exclude each other (a chat's `text` and `phrase`, a seat's
+`name` and `bot`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.support.client import seated_game
+
+CHAT_BODIES = [
+    ({"text": "hi"}, True),
+    ({"phrase": "hello"}, True),
+    ({"text": None, "phrase": "hello"}, True),
+    ({"text": "hi", "phrase": "hello"}, False),
+    ({}, False),
+    ({"text": None}, False),
+]
+SEAT_BODIES = [
+    ({"name": "Ann"}, True),
+    ({"name": "Ann", "bot": None}, True),
+    ({"name": "Ann", "bot": "random"}, False),
+]
+
+
+def component(client: TestClient, name: str) -> dict[str, Any]:
+    document = client.get("/openapi.json").json()
+    schema: dict[str, Any] = {**document["components"]["schemas"][name], "components": document["components"]}
+    return schema
+
+
+def valid(schema: dict[str, Any], body: dict[str, Any]) -> bool:
+    try:
+        jsonschema.validate(body, schema)
+    except jsonschema.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("body", "accepted"), CHAT_BODIES)
+def test_a_chat_body_is_accepted_exactly_when_the_schema_says(
+    client: TestClient, body: dict[str, Any], accepted: bool
+) -> None:
+    game, tokens = seated_game(client)
+    answer = client.post(
+        f"/v1/games/{game['id']}/chat", json=body, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert valid(component(client, "ChatMessageCreate"), body) is accepted
+    assert (answer.status_code == 201) is accepted, answer.text
+
+
+@pytest.mark.parametrize(("body", "accepted"), SEAT_BODIES)
+def test_a_seat_body_is_accepted_exactly_when_the_schema_says(
+    client: TestClient, body: dict[str, Any], accepted: bool
+) -> None:
+    game = client.post("/v1/games", json={"type": "duel"}).json()
+    answer = client.post(
+        f"/v1/games/{game['id']}/seats", json=body, headers={"Authorization": f"Bearer {game['host_token']}"}
+    )
+    assert valid(component(client, "SeatCreate"), body) is accepted
+    assert (answer.status_code == 201) is accepted, answer.text
