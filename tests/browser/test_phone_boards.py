@@ -8,36 +8,9 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import after_two_frames, click_board_target, create_game
+from tests.support.browser import PINCH, TARGETS_IN_VIEW, after_two_frames, click_board_target, create_game
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-# Sizes of the targets that are inside the board's window (the rest is panned out of view).
-VISIBLE_TARGETS = """
-(selector) => {
-  const board = document.querySelector(selector);
-  const frame = board.getBoundingClientRect();
-  return [...board.querySelectorAll(".target")].map((node) => node.getBoundingClientRect())
-    .filter((r) => r.left >= frame.left && r.right <= frame.right)
-    .filter((r) => r.top >= frame.top && r.bottom <= frame.bottom)
-    .map((r) => [r.width, r.height]);
-}
-"""
-
-# Two fingers on the board moving apart: a pinch, as pointer events.
-PINCH = """
-(selector) => {
-  const svg = document.querySelector(selector);
-  const box = svg.getBoundingClientRect();
-  const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
-  const fire = (type, id, x) => svg.dispatchEvent(new PointerEvent(type,
-    { pointerId: id, clientX: x, clientY: cy, bubbles: true, pointerType: "touch", isPrimary: id === 1 }));
-  svg.setPointerCapture = () => {};
-  fire("pointerdown", 1, cx - 20); fire("pointerdown", 2, cx + 20);
-  fire("pointermove", 1, cx - 80); fire("pointermove", 2, cx + 80);
-  fire("pointerup", 1, cx - 80); fire("pointerup", 2, cx + 80);
-}
-"""
 
 
 def view_width(page: Page, selector: str) -> float:
@@ -50,7 +23,7 @@ def test_keythedral_targets_are_44px_and_the_map_pinches(open_page: Callable[...
     page.locator("#start").tap()
     expect(page.locator("#board svg.kt-board .target").first).to_be_attached()
     after_two_frames(page)  # the first view is measured after the board is on the page
-    sizes = page.evaluate(VISIBLE_TARGETS, "#board svg.kt-board")
+    sizes = page.evaluate(TARGETS_IN_VIEW, "#board svg.kt-board")
     assert sizes, "no target in view"
     assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
     before = view_width(page, "#board svg.kt-board")
@@ -69,7 +42,7 @@ def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
     page.locator("#start").tap()
     expect(page.locator("#board svg .target").first).to_be_attached()
     after_two_frames(page)
-    squares = page.evaluate(VISIBLE_TARGETS, "#board svg.carc-board")
+    squares = page.evaluate(TARGETS_IN_VIEW, "#board svg.carc-board")
     assert squares and all(w >= 44 and h >= 44 for w, h in squares), squares
     for _ in range(12):  # a turn with figure spots comes within a few tiles
         click_board_target(page)
@@ -81,7 +54,7 @@ def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
         page.wait_for_function("!document.body.dataset.busy")
         expect(page.locator("#board svg .target").first).to_be_attached()
     after_two_frames(page)
-    spots = page.evaluate(VISIBLE_TARGETS, "#board svg.carc-board")
+    spots = page.evaluate(TARGETS_IN_VIEW, "#board svg.carc-board")
     assert spots and all(w >= 44 and h >= 44 for w, h in spots), spots
 
 

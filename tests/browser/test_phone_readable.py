@@ -12,7 +12,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from tests.support.axe import rule_violations
-from tests.support.browser import after_two_frames, create_game
+from tests.support.browser import PINCH, TARGETS_IN_VIEW, after_two_frames, create_game
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "de"}
 
@@ -26,17 +26,6 @@ TEXTS_IN_VIEW = """
     return r.width > 0 && r.left >= frame.left && r.right <= frame.right
       && r.top >= frame.top && r.bottom <= frame.bottom;
   }).map((node) => [node.textContent, parseFloat(getComputedStyle(node).fontSize) * node.getScreenCTM().a]);
-}
-"""
-
-TARGETS_IN_VIEW = """
-(selector) => {
-  const svg = document.querySelector(selector);
-  const frame = svg.getBoundingClientRect();
-  return [...svg.querySelectorAll(".target")].map((node) => node.getBoundingClientRect())
-    .filter((r) => r.left >= frame.left && r.right <= frame.right)
-    .filter((r) => r.top >= frame.top && r.bottom <= frame.bottom)
-    .map((r) => [r.width, r.height]);
 }
 """
 
@@ -59,20 +48,6 @@ DOUBLE_TAP = """
     { pointerId: 7, clientX: x, clientY: y, bubbles: true, pointerType: "touch", isPrimary: true }));
   fire("pointerdown"); fire("pointerup"); fire("pointerdown"); fire("pointerup");
   return true;
-}
-"""
-
-PINCH = """
-(selector) => {
-  const svg = document.querySelector(selector);
-  const box = svg.getBoundingClientRect();
-  const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
-  const fire = (type, id, x) => svg.dispatchEvent(new PointerEvent(type,
-    { pointerId: id, clientX: x, clientY: cy, bubbles: true, pointerType: "touch", isPrimary: id === 1 }));
-  svg.setPointerCapture = () => {};
-  fire("pointerdown", 1, cx - 20); fire("pointerdown", 2, cx + 20);
-  fire("pointermove", 1, cx - 80); fire("pointermove", 2, cx + 80);
-  fire("pointerup", 1, cx - 80); fire("pointerup", 2, cx + 80);
 }
 """
 
@@ -105,7 +80,8 @@ def test_the_castle_and_countryside_open_readable_and_zoom(open_page: Callable[.
             break
         card.tap()
     seal.tap()
-    expect(page.locator("#board svg .target").first).to_be_attached()
+    # Our turn again once the bot (the strongest by default, which searches) has answered.
+    expect(page.locator("#board svg .target").first).to_be_attached(timeout=90_000)
     page.wait_for_function("!document.body.dataset.busy")
     after_two_frames(page)
     for selector in ("#board svg.isdb-castle", "#board svg.isdb-country"):

@@ -159,3 +159,31 @@ def save_for_readme(page: Page, name: str, at: str = "game-title") -> None:
         page.screenshot(path=str(ARTIFACTS / f"{name}-{suffix}.png"))
     if desktop:
         page.set_viewport_size(desktop)
+
+
+# Sizes of the targets that are inside the board's window (the rest is panned out of view).
+TARGETS_IN_VIEW = """
+(selector) => {
+  const board = document.querySelector(selector);
+  const frame = board.getBoundingClientRect();
+  return [...board.querySelectorAll(".target")].map((node) => node.getBoundingClientRect())
+    .filter((r) => r.left >= frame.left && r.right <= frame.right)
+    .filter((r) => r.top >= frame.top && r.bottom <= frame.bottom)
+    .map((r) => [r.width, r.height]);
+}
+"""
+
+# Two fingers on the board moving apart: a pinch, as pointer events.
+PINCH = """
+(selector) => {
+  const svg = document.querySelector(selector);
+  const box = svg.getBoundingClientRect();
+  const cx = box.left + box.width / 2, cy = box.top + box.height / 2;
+  const fire = (type, id, x) => svg.dispatchEvent(new PointerEvent(type,
+    { pointerId: id, clientX: x, clientY: cy, bubbles: true, pointerType: "touch", isPrimary: id === 1 }));
+  svg.setPointerCapture = () => {};
+  fire("pointerdown", 1, cx - 20); fire("pointerdown", 2, cx + 20);
+  fire("pointermove", 1, cx - 80); fire("pointermove", 2, cx + 80);
+  fire("pointerup", 1, cx - 80); fire("pointerup", 2, cx + 80);
+}
+"""
