@@ -10,21 +10,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import cycle
-from typing import Any, Protocol
+from typing import Any
+
+import httpx
 
 from tests.support.http import auth
 from tests.support.waiting import eventually
 
 
-class Http(Protocol):
-    def get(self, url: str, **kwargs: Any) -> Any: ...
-
-    def post(self, url: str, **kwargs: Any) -> Any: ...
-
-
 @dataclass
 class Tourney:
-    clients: Sequence[Http]
+    clients: Sequence[httpx.Client]
     """One client per instance; requests take turns among them."""
     tournament_id: str = ""
     host_token: str = ""
@@ -36,7 +32,12 @@ class Tourney:
     def __post_init__(self) -> None:
         self._turns = cycle(self.clients)
 
-    def http(self) -> Http:
+    def use(self, clients: Sequence[httpx.Client]) -> None:
+        """Talk to other instances from now on (a restarted server)."""
+        self.clients = clients
+        self._turns = cycle(clients)
+
+    def http(self) -> httpx.Client:
         return next(self._turns)
 
     def create(self, **body: Any) -> dict[str, Any]:
