@@ -53,6 +53,17 @@ def test_a_bot_level_has_its_own_rating_and_moves_against_people_only(client: Te
     assert after[bob["id"]]["games"] == 1 and after[bob["id"]]["mu"] != START_MU
 
 
+def test_every_level_has_its_own_ladder_identity(client: TestClient) -> None:
+    """strong and greedy are two rated opponents, each with a number a person can compare."""
+    ann = player(client, "Ann")
+    play_against_bots(client, ann, ["strong"])
+    play_against_bots(client, ann, ["greedy"])
+    entries = {e["subject"]: e for e in board(client)["entries"]}
+    assert {"bot:strong", "bot:greedy"} <= set(entries)
+    assert entries["bot:strong"]["kind"] == "bot" and entries["bot:strong"]["games"] == 1
+    assert entries["bot:strong"]["rating"] is not None and entries[ann["id"]]["games"] == 2
+
+
 def test_the_game_view_says_whether_it_is_rated_and_why_not_in_the_asked_language(
     client: TestClient,
 ) -> None:
