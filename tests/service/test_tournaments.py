@@ -197,3 +197,42 @@ def test_a_round_is_created_once_when_two_runners_find_it_due(club: Club) -> Non
     assert club.tournaments.run_due()
     assert not other.run_due()
     assert len(club.tournaments.get(tournament.id).tables) == 2
+
+
+def test_a_single_elimination_of_five_ends_with_one_winner_after_three_rounds(club: Club) -> None:
+    tournament, host = club.create(fmt="single_elimination")
+    for name in ("Ann", "Bob", "Cy", "Dee", "Eve"):
+        club.tournaments.register(tournament.id, club.tokens[club.join(name)])
+    assert club.tournaments.start(tournament.id, host).planned_rounds == 3
+    played = []
+    while club.tournaments.run_due():
+        after = club.play_round(tournament.id)
+        played.append(
+            (
+                len([t for t in after.tables if t.round == after.current_round]),
+                len([b for b in after.byes if b.round == after.current_round]),
+            )
+        )
+    final = club.tournaments.get(tournament.id)
+    assert final.status is TournamentStatus.FINISHED
+    assert played == [(1, 3), (2, 0), (1, 0)]  # the best three seeds rest in round 1
+    rows = final.standings()
+    assert [r.eliminated for r in rows] == [False, True, True, True, True]
+    final_table = next(t for t in final.tables if t.round == 3)
+    assert final_table.ranks is not None
+    assert final_table.ranks[final_table.players.index(rows[0].player)] == min(final_table.ranks)
+
+
+def test_a_round_robin_at_tables_of_three_seats_everyone_together_once(club: Club) -> None:
+    tournament, host = club.create(fmt="round_robin", table_size=3)
+    for name in ("Ann", "Bob", "Cy"):
+        club.tournaments.register(tournament.id, club.tokens[club.join(name)])
+    assert club.tournaments.start(tournament.id, host).planned_rounds == 1
+    assert club.tournaments.run_due()
+    (table,) = club.tournaments.get(tournament.id).tables
+    assert len(club.services.core.load(table.game_id).seats) == 3
+    final = club.play_round(tournament.id)
+    assert final.status is TournamentStatus.FINISHED
+    assert sorted(str(r.points) for r in final.standings()) == sorted(
+        str(p) for p in place_points(final.tables[0].ranks or ())
+    )
