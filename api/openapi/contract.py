@@ -234,8 +234,26 @@ def _add_problem_schema(schemas: dict[str, Any]) -> None:
     schemas["Problem"] = problem
 
 
+def _without_null(parameter: dict[str, Any]) -> None:
+    """A query, header or path parameter is text or absent, never JSON ``null``: FastAPI's
+    ``anyOf [..., null]`` for an optional one would let a client send the word ``null`` as a value
+    the server refuses, so the schema keeps only what is accepted."""
+    schema = parameter.get("schema", {})
+    branches = schema.get("anyOf")
+    if not isinstance(branches, list) or {"type": "null"} not in branches:
+        return
+    kept = [branch for branch in branches if branch != {"type": "null"}]
+    del schema["anyOf"]
+    if len(kept) == 1:
+        schema.update(kept[0])
+    else:
+        schema["anyOf"] = kept
+
+
 def _complete(operation: dict[str, Any], schemas: dict[str, Any]) -> None:
     operation_id = operation.get("operationId", "")
+    for parameter in operation.get("parameters", ()):
+        _without_null(parameter)
     secured = any(BEARER_SCHEME in s for s in operation.get("security", ()))
     if secured and operation_id in OPTIONAL_TOKEN:
         operation["security"] = [{BEARER_SCHEME: []}, {}]

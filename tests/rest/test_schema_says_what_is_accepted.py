@@ -33,7 +33,7 @@ def component(client: TestClient, name: str) -> dict[str, Any]:
     return schema
 
 
-def valid(schema: dict[str, Any], body: dict[str, Any]) -> bool:
+def valid(schema: dict[str, Any], body: object) -> bool:
     try:
         jsonschema.validate(body, schema)
     except jsonschema.ValidationError:
@@ -63,3 +63,18 @@ def test_a_seat_body_is_accepted_exactly_when_the_schema_says(
     )
     assert valid(component(client, "SeatCreate"), body) is accepted
     assert (answer.status_code == 201) is accepted, answer.text
+
+
+def test_no_parameter_admits_null_and_last_event_id_is_its_pattern(client: TestClient) -> None:
+    """A header or query value is text: ``Last-Event-ID: null`` is refused, and the schema says so."""
+    document = client.get("/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                assert '"null"' not in str(parameter["schema"]).replace("'", '"'), (path, method, parameter)
+    stream = document["paths"]["/v1/games/{game_id}/stream"]["get"]["parameters"]
+    (header,) = [p for p in stream if p["name"] == "Last-Event-ID"]
+    assert header["schema"]["type"] == "string" and not valid(header["schema"], "null")
+    game, _ = seated_game(client)
+    refused = client.get(f"/v1/games/{game['id']}/stream", headers={"Last-Event-ID": "null"})
+    assert refused.status_code == 422

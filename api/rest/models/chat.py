@@ -21,10 +21,12 @@ class ChatMessageCreate(BaseModel):
         json_schema_extra={
             "oneOf": [
                 {
+                    "type": "object",
                     "required": ["text"],
                     "properties": {"text": {"type": "string"}, "phrase": {"type": "null"}},
                 },
                 {
+                    "type": "object",
                     "required": ["phrase"],
                     "properties": {"phrase": {"type": "string"}, "text": {"type": "null"}},
                 },

@@ -14,6 +14,7 @@ class SeatCreate(BaseModel):
         # Exactly what is accepted: `name` and `bot` are never both given.
         json_schema_extra={
             "not": {
+                "type": "object",
                 "required": ["name", "bot"],
                 "properties": {"name": {"type": "string"}, "bot": {"type": "string"}},
             }
