@@ -134,6 +134,10 @@ export function panZoom(svg, key, whole, { unit, minPx = 0, focus = null, fill =
       board.gesture = { kind: "pinch", distance: Math.hypot(a.x - b.x, a.y - b.y), centre: toBoard(live, (a.x + b.x) / 2, (a.y + b.y) / 2), view: view() };
     } else board.gesture = null;
   };
+  /** @param {Element} live @param {number} id */
+  const capture = (live, id) => {
+    try { if (!live.hasPointerCapture(id)) live.setPointerCapture(id); } catch { /* the pointer is gone already */ }
+  };
   on(svg, "wheel", (/** @type {WheelEvent} */ event) => {
     if (wheel === "ctrl" && !event.ctrlKey) return;
     event.preventDefault();
@@ -145,7 +149,9 @@ export function panZoom(svg, key, whole, { unit, minPx = 0, focus = null, fill =
     if (event.target instanceof Element && event.target.closest(".target") && !board.pointers.size) return; // a tap on a target is a move
     board.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     board.press = board.pointers.size === 1 ? { at: event.timeStamp, x: event.clientX, y: event.clientY, moved: 0 } : null;
-    live.setPointerCapture(event.pointerId);
+    // The pointer is captured once it moves (a drag or a pinch), not on a press: a click on a
+    // piece that is no target (its details, details.js) still lands on the piece.
+    if (board.pointers.size > 1) for (const id of board.pointers.keys()) capture(live, id);
     start(live);
   });
   on(svg, "pointermove", (/** @type {PointerEvent} */ event) => {
@@ -154,6 +160,7 @@ export function panZoom(svg, key, whole, { unit, minPx = 0, focus = null, fill =
     if (!(live instanceof Element) || !board.pointers.has(event.pointerId) || !gesture) return;
     board.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (board.press) board.press.moved = Math.max(board.press.moved, Math.hypot(event.clientX - board.press.x, event.clientY - board.press.y));
+    if (!board.press || board.press.moved > TAP_SLOP_PX) capture(live, event.pointerId);
     const box = live.getBoundingClientRect();
     if (gesture.kind === "drag") {
       const [point] = board.pointers.values();
