@@ -1,7 +1,7 @@
 """The served GraphQL schema's root types, assembled from one module per resource.
 
-Each resource module (game types, games, seats, play, take-backs, players, ratings, webhooks,
-subscriptions) holds its types and its root fields; the root types here only combine them.
+Each resource module (game types, games, seats, play, take-backs, players, ratings, tournaments,
+webhooks, subscriptions) holds its types and its root fields; the root types here only combine them.
 Expected failures are union results carrying a ``Problem`` with the same ``code`` as REST;
 resolvers call the same use cases and reuse the REST mappings, so both APIs say the same thing.
 """
@@ -19,11 +19,14 @@ from api.graphql.ratings import RatingQuery
 from api.graphql.seats import SeatMutation
 from api.graphql.subscriptions import Subscription as GameSubscription
 from api.graphql.takebacks import TakeBackMutation
+from api.graphql.tournaments import TournamentQuery
 from api.graphql.webhooks import WebhookMutation, WebhookQuery
 
 
 @strawberry.type
-class Query(RatingQuery, ChatQuery, WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery):
+class Query(
+    TournamentQuery, RatingQuery, ChatQuery, WebhookQuery, PlayerQuery, PlayQuery, GameQuery, GameTypeQuery
+):
     """Every read: its fields come from the resource modules (listed last to first)."""
 
 

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.support.client import CLOCK
+from tests.support.graphql import gql
 from tests.support.http import auth
 from tests.support.problems import assert_problem
 from tests.support.tournament_api import Tourney, standings_by_hand
@@ -105,3 +106,55 @@ def test_a_private_tournament_needs_its_invite_code(client: TestClient) -> None:
     )
     assert joined.status_code == 200, joined.text
     assert client.get("/v1/tournaments").json() == []
+
+
+TOURNAMENT_QUERY = """
+query Tournament($id: ID!) {
+  tournament(id: $id) {
+    __typename
+    ... on Tournament {
+      status currentRound roundsPlanned
+      standings { rank playerId points buchholz sonnebornBerger }
+      rounds { round byes pairings { number gameId finished seats { seat playerId rank } } }
+    }
+    ... on Problem { code httpStatus }
+  }
+}
+"""
+
+
+def test_graphql_reads_the_same_standings_and_pairings_as_rest(client: TestClient) -> None:
+    tourney = Tourney([client])
+    tourney.create(
+        name="Duel club", game_type="duel", format="swiss", rounds=2, clock=CLOCK, options={"rounds": 1}
+    )
+    tourney.register(["Ann", "Bob", "Cy"])
+    tourney.start()
+    tourney.play_round(1, seed=1)
+    tourney.wait_for_round(2)
+    read = gql(client, TOURNAMENT_QUERY, id=tourney.tournament_id)["tournament"]
+    assert read["__typename"] == "Tournament" and read["currentRound"] == 2 and read["roundsPlanned"] == 2
+    rest_rounds = tourney.rounds()
+    assert [
+        {
+            "round": r["round"],
+            "byes": r["byes"],
+            "pairings": [
+                {
+                    "number": t["number"],
+                    "gameId": t["game_id"],
+                    "finished": t["finished"],
+                    "seats": [
+                        {"seat": s["seat"], "playerId": s["player_id"], "rank": s["rank"]} for s in t["seats"]
+                    ],
+                }
+                for t in r["tables"]
+            ],
+        }
+        for r in rest_rounds
+    ] == read["rounds"]
+    assert [(s["playerId"], s["points"], s["buchholz"]) for s in read["standings"]] == [
+        (s["player_id"], s["points"], s["buchholz"]) for s in tourney.standings()
+    ]
+    missing = gql(client, TOURNAMENT_QUERY, id="nope")["tournament"]
+    assert missing == {"__typename": "Problem", "code": "tournament_not_found", "httpStatus": 404}
