@@ -51,6 +51,9 @@ class Standing:
     sigma: float
     games: int
     provisional: bool
+    finishing: Finishing | None = strawberry.field(
+        default=None, description="A player's finishing rate; null for a bot level."
+    )
 
 
 @strawberry.type(description="One page of a leaderboard: pass `nextCursor` as `cursor` for the next.")
@@ -134,7 +137,13 @@ def finishing_of(public: FinishingPublic) -> Finishing:
 def leaderboard_of(public: LeaderboardPublic) -> Leaderboard:
     return Leaderboard(
         game_type=public.game_type,
-        entries=[Standing(**entry.model_dump()) for entry in public.entries],
+        entries=[
+            Standing(
+                **entry.model_dump(exclude={"finishing"}),
+                finishing=finishing_of(entry.finishing) if entry.finishing else None,
+            )
+            for entry in public.entries
+        ],
         next_cursor=public.next_cursor,
     )
 

@@ -41,6 +41,8 @@ class Standing:
     rank: int
     rating: Rating
     name: str
+    finishing: Finishing | None = None
+    """A player's finishing rate (None for a bot level)."""
 
     @property
     def kind(self) -> str:
@@ -98,8 +100,15 @@ class StandingService:
             found = uow.ratings.leaderboard(game_type, min_games, limit + 1, after)
             page = found[:limit]
             names = uow.ratings.player_names([r.subject for r in page])
+            people = [r.subject for r in page if not r.subject.startswith(BOT_PREFIX)]
+            finishing = uow.ratings.finishing(people) if people else {}
         entries = [
-            Standing(offset + i + 1, rating, names.get(rating.subject, rating.subject))
+            Standing(
+                offset + i + 1,
+                rating,
+                names.get(rating.subject, rating.subject),
+                None if rating.subject.startswith(BOT_PREFIX) else finishing.get(rating.subject, Finishing()),
+            )
             for i, rating in enumerate(page)
         ]
         next_cursor = None

@@ -19,6 +19,7 @@ def test_a_rated_game_moves_both_ratings_once_winner_up(client: TestClient) -> N
         (2, "Bob", 1, "player"),
     ]
     assert entries[0]["mu"] > START_MU > entries[1]["mu"] and entries[0]["provisional"]
+    assert entries[0]["finishing"] == {"finished": 1, "resigned": 0, "timed_out": 0, "rate": 1.0}
     profile = client.get(f"/v1/players/{ann['id']}/profile").json()
     assert [(h["game_id"], h["rank"]) for h in profile["history"]] == [(game_id, 1)]
     assert profile["history"][0]["rating"] > profile["history"][0]["rating_before"]
@@ -69,6 +70,7 @@ def test_a_resigned_seat_ranks_last_and_counts_against_finishing(client: TestCli
     assert bob_profile["recent_games"][0]["rank"] == 2
     assert bob_profile["finishing"]["rate"] == 0.0
     assert [e["name"] for e in board(client)["entries"]] == ["Ann", "Bob"]
+    assert [e["finishing"]["rate"] for e in board(client)["entries"]] == [1.0, 0.0]  # shown beside
 
 
 def test_leaderboard_pages_with_a_cursor_and_filters_by_games(client: TestClient) -> None:

@@ -149,7 +149,8 @@ def test_the_table_shows_each_seats_rating_and_finishing_rate(client: TestClient
 LEADERBOARD = """query($type: String!, $min: Int!, $limit: Int!, $cursor: String) {
   leaderboard(gameType: $type, minGames: $min, limit: $limit, cursor: $cursor) {
     ... on Leaderboard { gameType nextCursor
-      entries { rank subject kind name rating mu sigma games provisional gameType } }
+      entries { rank subject kind name rating mu sigma games provisional gameType
+        finishing { finished rate } } }
     ... on Problem { code httpStatus }
   }
 }"""
@@ -175,6 +176,9 @@ def test_graphql_leaderboards_and_profiles_say_what_rest_says(client: TestClient
     assert [e["subject"] for e in first["entries"] + second["entries"]] == [e["subject"] for e in rest]
     assert [e["rank"] for e in first["entries"] + second["entries"]] == [1, 2, 3]
     assert first["entries"][0]["rating"] == rest[0]["rating"] and second["nextCursor"] is None
+    assert [e["finishing"] for e in first["entries"] + second["entries"]] == [
+        {"finished": e["finishing"]["finished"], "rate": e["finishing"]["rate"]} for e in rest
+    ]
     only_ann = gql(client, LEADERBOARD, type="duel", min=2, limit=50, cursor=None)["leaderboard"]
     assert [e["name"] for e in only_ann["entries"]] == ["Ann"]
     profile = gql(client, PROFILE, id=people[0]["id"])["playerProfile"]

@@ -48,6 +48,9 @@ class StandingPublic(RatingPublic):
     subject: str = Field(description="A player id, or bot:<level> for a bot level.")
     kind: str = Field(description="player or bot")
     name: str
+    finishing: FinishingPublic | None = Field(
+        description="A player's finishing rate (games played to the end); null for a bot level."
+    )
 
     @classmethod
     def of_standing(cls, standing: Standing) -> StandingPublic:
@@ -57,6 +60,7 @@ class StandingPublic(RatingPublic):
             subject=standing.rating.subject,
             kind=standing.kind,
             name=standing.name,
+            finishing=FinishingPublic.of(standing.finishing) if standing.finishing else None,
         )
 
 
