@@ -109,9 +109,10 @@ export async function showGame(main, gameId) {
   const details = detailsPanel(main, () => page.detail?.data ?? null);
   let drawn = 0; // how many times the page was drawn: main[data-drawn] tells tests a redraw happened
   main.append(
-    els.title, els.status, els.takeback, els.error,
+    els.title, els.status, els.error,
     h("div", { class: "game-layout" }, [
-      h("div", { class: "main-col" }, [els.board, details.panel, els.actions, els.result]),
+      // The take-back control comes and goes between turns: below the board, so the board never moves.
+      h("div", { class: "main-col" }, [els.board, els.takeback, details.panel, els.actions, els.result]),
       els.side,
     ]),
   );
