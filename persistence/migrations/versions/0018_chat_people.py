@@ -31,17 +31,22 @@ def _people(seat: dict[str, Any]) -> list[str]:
     return found
 
 
-def upgrade() -> None:
-    connection = op.get_bind()
-    mutes = connection.execute(sa.text("SELECT game_id, seat FROM chat_mutes")).all()
-    hides = connection.execute(sa.text("SELECT game_id, seat, target FROM chat_hides")).all()
-    games = {game_id for game_id, *_ in [*mutes, *hides]}
-    seats: dict[str, list[dict[str, Any]]] = {}
+def _seats(connection: sa.Connection, games: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each game's stored seats (JSON text on SQLite, a JSON value on PostgreSQL)."""
+    found: dict[str, list[dict[str, Any]]] = {}
     for game_id in games:
         stored = connection.execute(
             sa.text("SELECT seats FROM games WHERE id = :id"), {"id": game_id}
         ).scalar()
-        seats[game_id] = json.loads(stored) if isinstance(stored, str) else (stored or [])
+        found[game_id] = json.loads(stored) if isinstance(stored, str) else (stored or [])
+    return found
+
+
+def upgrade() -> None:
+    connection = op.get_bind()
+    mutes = connection.execute(sa.text("SELECT game_id, seat FROM chat_mutes")).all()
+    hides = connection.execute(sa.text("SELECT game_id, seat, target FROM chat_hides")).all()
+    seats = _seats(connection, {game_id for game_id, *_ in [*mutes, *hides]})
 
     def people(game_id: str, index: int) -> list[str]:
         held = seats.get(game_id, [])
@@ -79,13 +84,7 @@ def downgrade() -> None:
     connection = op.get_bind()
     mutes = connection.execute(sa.text("SELECT game_id, person FROM chat_mutes")).all()
     hides = connection.execute(sa.text("SELECT game_id, hider, target FROM chat_hides")).all()
-    games = {game_id for game_id, *_ in [*mutes, *hides]}
-    seats: dict[str, list[dict[str, Any]]] = {}
-    for game_id in games:
-        stored = connection.execute(
-            sa.text("SELECT seats FROM games WHERE id = :id"), {"id": game_id}
-        ).scalar()
-        seats[game_id] = json.loads(stored) if isinstance(stored, str) else (stored or [])
+    seats = _seats(connection, {game_id for game_id, *_ in [*mutes, *hides]})
 
     def indices(game_id: str, person: str) -> list[int]:
         return [i for i, seat in enumerate(seats.get(game_id, [])) if person in _people(seat)]
