@@ -7,16 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import create_game, join_game, play_to_end, start
-
-
-def click_first_move(page: Page) -> bool:
-    moves = page.locator("#actions button.choice")
-    if not moves.count():
-        return False
-    moves.first.click()
-    page.wait_for_function("!document.body.dataset.busy")
-    return True
+from tests.support.browser import click_first_move, create_game, join_game, play_to_end, start
 
 
 def test_a_person_creates_a_game_against_a_bot_and_plays_it_to_the_final_scores(

@@ -11,21 +11,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import create_game, play_to_end, save_screenshot, start
+from tests.support.browser import click_first_move, create_game, play_to_end, save_screenshot, start
 from tests.support.servers import ServerProcess
 
 KEY_PREFIXES = sorted(
     {key.split(".")[0] for key in json.loads((Path(__file__).parents[2] / "web/i18n/en.json").read_text())}
 )
-
-
-def click_first_move(page: Page) -> bool:
-    moves = page.locator("#actions button.choice")
-    if not moves.count():
-        return False
-    moves.first.click()
-    page.wait_for_function("!document.body.dataset.busy")
-    return True
 
 
 def logged_sequence_numbers(page: Page) -> list[int]:
