@@ -59,7 +59,13 @@ SUMMARY = {
     "seed_mode": "server",
     "open_seats": 3,
     "age_seconds": 95,
-    "clock": {"mode": "per_decision", "seconds": 60, "increment": 0, "on_expiry": "bot"},
+    "clock": {
+        "mode": "per_decision",
+        "seconds": 60,
+        "increment": 0,
+        "on_expiry": "bot",
+        "stand_in": "greedy",
+    },
     "creator": {
         "id": "3f6c2a8e9b1d4c7a8e5f0b2d6a9c1e47",
         "name": "Ann",
@@ -101,6 +107,8 @@ CLOCK = {
     "increment": 0.0,
     "on_expiry": "bot",
     "inactivity_days": None,
+    "stand_in": "greedy",
+    "lapses_before_stand_in": 3,
     "seats": [
         {
             "seat": 0,
@@ -108,6 +116,7 @@ CLOCK = {
             "deadline": "2026-11-23T15:19:11Z",
             "remaining_seconds": 118.5,
             "used_seconds": 0.0,
+            "lapses": 0,
         },
         {
             "seat": 1,
@@ -115,6 +124,7 @@ CLOCK = {
             "deadline": None,
             "remaining_seconds": None,
             "used_seconds": 0.0,
+            "lapses": 0,
         },
     ],
 }
@@ -124,6 +134,7 @@ OPTION = {
     "type": "bool",
     "default": False,
     "allowed": None,
+    "allowed_labels": None,
     "description": "Winter variant: some rounds reveal a winter card with a special effect.",
     "verified": False,
 }

@@ -16,7 +16,15 @@ RATING = {
     "games": 1,
     "provisional": True,
 }
-STANDING = {**RATING, "rank": 1, "subject": PLAYER_ID, "kind": "player", "name": "Bea"}
+FINISHING = {"finished": 9, "resigned": 1, "timed_out": 0, "rate": 0.9}
+STANDING = {
+    **RATING,
+    "rank": 1,
+    "subject": PLAYER_ID,
+    "kind": "player",
+    "name": "Bea",
+    "finishing": FINISHING,
+}
 RESULT = {
     "game_id": GAME_ID,
     "game_type": "im-schutze-der-burg",
@@ -44,12 +52,13 @@ SOCIAL_EXAMPLES: dict[str, Any] = {
                 "rating": 1.9,
                 "mu": 26.1,
                 "sigma": 8.07,
+                "finishing": None,
             },
         ],
         "next_cursor": None,
     },
     "GameResultPublic": RESULT,
-    "FinishingPublic": {"finished": 9, "resigned": 1, "timed_out": 0, "rate": 0.9},
+    "FinishingPublic": FINISHING,
     "RatingChangePublic": {
         "game_id": GAME_ID,
         "game_type": "im-schutze-der-burg",

@@ -23,6 +23,7 @@ def test_catalog_lists_types_with_player_counts_and_options(client: TestClient) 
         "type": "int",
         "default": 2,
         "allowed": [1, 2, 3],
+        "allowed_labels": ["1", "2", "3"],
         "description": "Rounds to play.",
         "verified": True,
     }

@@ -67,7 +67,11 @@ class GameTypePublic(BaseModel):
                     type=o.kind,
                     default=o.default,
                     allowed=list(o.allowed) or None,
-                    allowed_labels=option_values.get(o.name) if o.allowed else None,
+                    # A game without translations names each value by itself, as it labels
+                    # options by their names.
+                    allowed_labels=option_values.get(o.name, [str(v) for v in o.allowed])
+                    if o.allowed
+                    else None,
                     description=option_texts.get(o.name, o.description),
                     verified=o.verified,
                 )

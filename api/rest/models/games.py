@@ -57,23 +57,20 @@ class ClockOptions(BaseModel):
         return self.model_dump(exclude_none=True)
 
 
+OPTION_VALUES_SCHEMA = {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}}
+"""A game's option values as given: the game checks each one (a problem in the caller's language)."""
+OptionValues = Annotated[
+    dict[str, Any] | None,
+    AfterValidator(check_json_depth),
+    WithJsonSchema({"anyOf": [OPTION_VALUES_SCHEMA, {"type": "null"}]}),
+]
+
+
 class GameCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Text = Field(max_length=64, description="A game-type slug from /v1/game-types.")
-    options: Annotated[
-        dict[str, Any] | None,
-        AfterValidator(check_json_depth),
-        # The game checks each value (a problem in the caller's language); documented as scalars.
-        WithJsonSchema(
-            {
-                "anyOf": [
-                    {"type": "object", "additionalProperties": {"type": ["boolean", "integer", "string"]}},
-                    {"type": "null"},
-                ]
-            }
-        ),
-    ] = Field(None, description="Option values; defaults fill the rest.")
+    options: OptionValues = Field(None, description="Option values; defaults fill the rest.")
     seed: Text | None = Field(
         None,
         min_length=1,

@@ -4,10 +4,11 @@ rounds read."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from api.rest.models.games import OPTION_VALUES_SCHEMA, ClockOptions, OptionValues
 from domain.services.tournaments import MAX_NAME_LENGTH, MAX_PAUSE_SECONDS, MAX_PLAYERS, TournamentSettings
 from domain.tournaments.model import MAX_TABLE, MIN_TABLE, StandingRow
 from domain.tournaments.pairing import MAX_SWISS_ROUNDS
@@ -23,8 +24,8 @@ class TournamentCreate(BaseModel):
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
     game_type: str = Field(min_length=1, max_length=64, description="A hosted game type's slug.")
     format: FormatName
-    options: dict[str, Any] | None = Field(None, description="The game's options, as for a game.")
-    clock: dict[str, Any] | None = Field(
+    options: OptionValues = Field(None, description="The game's options, as for a game.")
+    clock: ClockOptions | None = Field(
         None, description="Each round game's turn clock, as for a game; a rated tournament needs one."
     )
     rounds: int | None = Field(
@@ -60,7 +61,7 @@ class TournamentCreate(BaseModel):
             game_type=self.game_type,
             format=self.format,
             options=self.options,
-            clock=self.clock,
+            clock=self.clock.settings() if self.clock is not None else None,
             rounds=self.rounds,
             table_size=self.table_size,
             min_table_size=self.min_table_size,
@@ -143,8 +144,8 @@ class TournamentPublic(BaseModel):
     name: str
     game_type: str
     format: FormatName
-    options: dict[str, Any]
-    clock: dict[str, Any] | None
+    options: Annotated[dict[str, Any], WithJsonSchema(OPTION_VALUES_SCHEMA)]
+    clock: ClockOptions | None
     status: StatusName
     rounds: int = Field(description="Rounds planned once started (before: the rounds asked).")
     current_round: int
@@ -169,7 +170,7 @@ class TournamentPublic(BaseModel):
             game_type=t.game_type,
             format=t.format.value,
             options=t.options,
-            clock=t.clock,
+            clock=ClockOptions.model_validate(t.clock) if t.clock is not None else None,
             status=t.status.value,
             rounds=t.planned_rounds or t.rounds_asked,
             current_round=t.current_round,
