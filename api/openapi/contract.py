@@ -165,6 +165,11 @@ METHOD_NOT_ALLOWED = {
 }
 
 
+WAITLESS_REFUSALS = frozenset({"too_many_listed_games", "too_many_bot_only_games"})
+"""429 refusals that pass when the caller acts (starts or aborts a game), not with time: they carry
+no ``Retry-After``, so an operation that may answer one declares the header as sometimes sent."""
+
+
 def _declare_headers(operation: dict[str, Any]) -> None:
     """The headers each response of an operation carries; ``required`` when always sent."""
     limited = operation.get("operationId") not in UNLIMITED_OPERATIONS
@@ -175,7 +180,10 @@ def _declare_headers(operation: dict[str, Any]) -> None:
         names: dict[str, bool] = {"X-Request-Id": True, "Vary": False}
         if limited:
             names.update(dict.fromkeys(RATE_LIMIT_HEADERS, False))
-        if status == "429" or (limited and status == "503"):
+        if status == "429":
+            examples = response.get("content", {}).get("application/problem+json", {}).get("examples", {})
+            names["Retry-After"] = not WAITLESS_REFUSALS & set(examples)
+        if limited and status == "503":
             names["Retry-After"] = True
         if status == "201":
             names["Location"] = True

@@ -89,6 +89,8 @@ def real_ids(contract_server: ServerProcess) -> RealIds:
         hook = http.post(
             "/v1/webhooks", json={"url": "http://127.0.0.1:9/hook", "filters": ["all"]}, headers=mine
         ).json()
+        cup = {"name": "Cup", "game_type": "duel", "format": "swiss", "rated": False}
+        tournament = http.post("/v1/tournaments", json=cup, headers=mine).json()
     return RealIds(
         path={
             "game_id": [playing, lobby["id"]],
@@ -97,6 +99,7 @@ def real_ids(contract_server: ServerProcess) -> RealIds:
             "slug": ["duel"],
             "game_type": ["duel"],
             "player_id": [player["id"]],
+            "tournament_id": [tournament["tournament"]["id"]],
         },
         tokens={
             "seat": seat_tokens[0],
@@ -143,7 +146,9 @@ def test_the_real_ids_cover_every_path_parameter_of_the_schema() -> None:
         for parameter in operation.get("parameters", [])
         if parameter["in"] == "path"
     }
-    assert names <= {"game_id", "seat", "webhook_id", "slug", "game_type", "player_id"}, names
+    assert names <= {"game_id", "seat", "webhook_id", "slug", "game_type", "player_id", "tournament_id"}, (
+        names
+    )
 
 
 JSON_LITERALS = [

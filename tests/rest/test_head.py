@@ -40,12 +40,16 @@ def _values(client: TestClient) -> tuple[dict[str, str], dict[str, str]]:
         headers=auth(player["token"]),
     )
     assert hook.status_code == 201, hook.text
+    cup = {"name": "Cup", "game_type": "duel", "format": "swiss", "rated": False}
+    tournament = client.post("/v1/tournaments", json=cup, headers=auth(player["token"]))
+    assert tournament.status_code == 201, tournament.text
     values = {
         "game_id": played.game_id,
         "slug": "duel",
         "game_type": "duel",
         "player_id": player["id"],
         "webhook_id": hook.json()["id"],
+        "tournament_id": tournament.json()["tournament"]["id"],
     }
     tokens = {
         "/v1/players/me": player["token"],

@@ -111,8 +111,9 @@ export async function showGame(main, gameId) {
   main.append(
     els.title, els.status, els.error,
     h("div", { class: "game-layout" }, [
-      // The take-back control comes and goes between turns: below the board, so the board never moves.
-      h("div", { class: "main-col" }, [els.board, els.takeback, details.panel, els.actions, els.result]),
+      // The take-back control comes and goes between turns: below the board, so the board never
+      // moves, and docked with the move panel at the bottom of a phone's screen, so it is in view.
+      h("div", { class: "main-col" }, [els.board, details.panel, h("div", { class: "dock" }, [els.takeback, els.actions]), els.result]),
       els.side,
     ]),
   );
