@@ -59,6 +59,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
             "TABLETOP_AUTO_MIGRATE": "true",
             # Every page of a module comes from 127.0.0.1 and lists the games it creates.
             "TABLETOP_MAX_OPEN_LISTED_GAMES_PER_ADDRESS": "1000",
+            # The lobby seats the strong bot by default: it searches a twentieth of a second per
+            # decision here, so a whole game in a browser tests the page, not the search.
+            "TABLETOP_BOT_BUDGET_SECONDS": "0.05",
         },
         folder,
     )
