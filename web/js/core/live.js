@@ -20,13 +20,13 @@ export class SocketLost extends Error {}
 /**
  * Follow a game (`token`: a seat token, or a function giving the current one at each connect):
  * onEvent(event) for each new event in order; onStatus("live" | "reconnecting" |
- * "ended" | "error", detail). Returns {close()}.
+ * "ended" | "error", detail, the token the socket used). Returns {close()}.
  * @param {object} options
  * @param {string} options.gameId
  * @param {string | null | (() => string | null)} options.token
  * @param {number} options.after the last sequence number already shown
  * @param {(event: import("./types.js").GameEvent) => void} options.onEvent
- * @param {(status: "live" | "reconnecting" | "ended" | "error", detail?: string) => void} options.onStatus
+ * @param {(status: "live" | "reconnecting" | "ended" | "error", detail?: string, used?: string | null) => void} options.onStatus
  */
 export function followGame({ gameId, token, after, onEvent, onStatus }) {
   let last = after;
@@ -74,14 +74,14 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
       } else if (frame.type === "ping") {
         open.send(JSON.stringify({ type: "pong" }));
       } else if (frame.type === "next") {
-        if (frame.payload.errors) { onStatus("error", frame.payload.errors[0]?.message); return; }
+        if (frame.payload.errors) { onStatus("error", frame.payload.errors[0]?.message, bearer); return; }
         const event = frame.payload.data.gameEvents;
         if (event.seq <= last) return;
         last = event.seq;
         onEvent(event);
         if (TERMINAL.has(event.type)) ended = true;
       } else if (frame.type === "error") {
-        onStatus("error", frame.payload?.[0]?.message);
+        onStatus("error", frame.payload?.[0]?.message, bearer);
       } else if (frame.type === "complete") {
         ended = true;
         closed = true;

@@ -515,14 +515,15 @@ export async function showGame(main, gameId) {
       clearTimeout(pending);
       pending = setTimeout(refreshSoon, 40);
     },
-    onStatus(status, detail) {
+    onStatus(status, detail, used) {
       const label = byId("live-status", HTMLElement);
       label.textContent = t(`live.${status}`);
       label.dataset.state = status;
       page.live = status === "live";
       if (status === "error") {
         // A token refused at (re)subscription: refresh renews it if it can, then follow again with it.
-        const refused = page.token;
+        // The refused token is the one the socket used: a move may have renewed the page's since.
+        const refused = used === undefined ? page.token : used;
         refresh().then(() => { if (page.token !== refused) live.reconnect(); else if (detail) els.error.textContent = detail; })
           .catch((failure) => { els.error.textContent = messageOf(failure); });
       }
