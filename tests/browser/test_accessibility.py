@@ -1,5 +1,5 @@
-"""axe-core finds no serious or critical accessibility violation on the lobby and on each game's
-screen (in play, with its rules panel open), on a desktop and on a phone."""
+"""axe-core finds no serious or critical accessibility violation on the lobby, on each game's
+screen (in play, with its rules panel open) and on the tournament pages, on a desktop and on a phone."""
 
 from __future__ import annotations
 
@@ -34,4 +34,35 @@ def test_no_serious_violation_on_the_lobby_and_each_game(open_page: Callable[...
         page.wait_for_function("!document.body.dataset.busy")
         page.locator("#rules > summary").click()
         found[slug] = serious_violations(page)
+    assert not any(found.values()), {screen: v for screen, v in found.items() if v}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_serious_violation_on_the_tournament_pages(open_page: Callable[..., Page], size: str) -> None:
+    """The tournaments' lobby, the new tournament's form, and a tournament's page while players
+    register (the host's controls) and once it runs (pairings, standings, "your game is ready")."""
+    page = open_page(**SIZES[size], locale="de")
+    page.goto("/play/#/tournaments")
+    expect(page.locator("#tournament-list[data-loaded]")).to_be_attached()
+    found = {"tournaments": serious_violations(page)}
+    page.locator("#new-tournament-link").click()
+    expect(page.locator("#tournament-form")).to_be_visible()
+    found["new tournament"] = serious_violations(page)
+    page.select_option("#game-type", "duel")
+    page.locator("#opt-rounds").select_option("1")
+    page.fill("#create-name", "Ann")
+    page.locator("#tournament-form button[type=submit]").click()
+    expect(page.locator("#registered")).to_contain_text("Ann")
+    found["tournament, registering"] = serious_violations(page)
+    tournament_id = page.url.rsplit("/", 1)[-1]
+    bea = page.request.post("/v1/players", data={"name": "Bea"}).json()["token"]
+    joined = page.request.post(
+        f"/v1/tournaments/{tournament_id}/registrations", data={}, headers={"Authorization": f"Bearer {bea}"}
+    )
+    assert joined.ok, joined.text()
+    expect(page.locator("#start-tournament")).to_be_enabled()
+    page.locator("#start-tournament").click()
+    expect(page.locator("#your-game")).to_be_visible()
+    expect(page.locator("#rounds li[data-game]")).to_have_count(1)
+    found["tournament, running"] = serious_violations(page)
     assert not any(found.values()), {screen: v for screen, v in found.items() if v}

@@ -9,6 +9,8 @@ import { byId, clear } from "./core/dom.js";
 import { openMine, signIn } from "./core/identity.js";
 import { showLeaderboard } from "./pages/leaderboard.js";
 import { showProfile } from "./pages/profile.js";
+import { showTournaments } from "./pages/tournaments.js";
+import { showTournament } from "./pages/tournament.js";
 
 const main = byId("app", HTMLElement);
 /** @type {(() => void) | null} */
@@ -26,6 +28,8 @@ async function route() {
   else if (page === "new") await showCreate(main, id);
   else if (page === "leaderboard") await showLeaderboard(main, id);
   else if (page === "player" && id) await showProfile(main, decodeURIComponent(id));
+  else if (page === "tournaments") await showTournaments(main, id);
+  else if (page === "tournament" && id) leave = await showTournament(main, id, code);
   else await showLobby(main);
 }
 

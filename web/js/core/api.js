@@ -36,7 +36,7 @@ export function messageOf(/** @type {unknown} */ failure) {
  * @param {CallOptions} [options]
  * @returns {Promise<any>} the answer's JSON, as the API documents it for this path
  */
-async function call(method, path, { token, body, query, headers: more } = {}) {
+export async function call(method, path, { token, body, query, headers: more } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query || {})) {
     if (value !== undefined && value !== null) url.searchParams.set(key, String(value));

@@ -19,7 +19,7 @@ import { myGamesCards } from "../panels/my_games.js";
 /**
  * @param {string} id
  */
-function nameField(id) {
+export function nameField(id) {
   const input = h("input", { id, name: "player-name", required: true, maxlength: 64, autocomplete: "nickname", value: playerName() });
   return h("p", {}, [h("label", { for: id }, [t("lobby.your_name")]), " ", input]);
 }
@@ -28,7 +28,7 @@ function nameField(id) {
  * The name typed into a form's name field (nameField).
  * @param {HTMLFormElement} form
  */
-function typedName(form) {
+export function typedName(form) {
   const input = form.elements.namedItem("player-name");
   return input instanceof HTMLInputElement ? input.value.trim() : "";
 }
@@ -36,7 +36,7 @@ function typedName(form) {
 /**
  * @param {import("../core/types.js").GameOption} option
  */
-function optionInput(option) {
+export function optionInput(option) {
   const id = `opt-${option.name}`;
   let input;
   if (option.type === "bool") {
@@ -60,7 +60,7 @@ function optionInput(option) {
  * @param {HTMLFormElement} form
  * @param {GameType} type
  */
-function readOptions(form, type) {
+export function readOptions(form, type) {
   /** @type {Options} */
   const options = {};
   for (const option of type.options) {
@@ -174,7 +174,7 @@ function ageText(seconds) {
 /**
  * @param {import("../core/types.js").GameSummary["clock"]} clock
  */
-function clockText(clock) {
+export function clockText(clock) {
   if (clock.mode === "per_decision") return t("lobby.clock_per_decision", { seconds: clock.seconds });
   if (clock.mode === "fischer") return t("lobby.clock_fischer", { seconds: clock.seconds, increment: clock.increment });
   return t("lobby.clock_none");
