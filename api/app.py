@@ -39,6 +39,7 @@ from api.pages.docs import graphiql_page, install_docs, install_sdl
 from api.pages.web_client import install_web_client
 from api.problems.details import install_problem_handlers
 from api.rest.fast_submit import PreResolvedSubmit
+from api.rest.owner_forwarding import ForwardToOwner
 from api.rest.resolved_routes import settle_routes
 from api.rest.routers import (
     chat,
@@ -132,6 +133,7 @@ def create_app(
         app.state.container = built
         built.core.token_listeners.append(limiter.token_authenticated)
         await built.broker.start()
+        await built.start_owners()
         built.start_background()
         try:
             with frozen_start_up_heap(settings.gc_young_threshold):
@@ -139,6 +141,7 @@ def create_app(
         finally:
             built.core.token_listeners.remove(limiter.token_authenticated)
             await built.stop_background()
+            await built.stop_owners()
             await built.broker.stop()
             built.db_engine.dispose()
 
@@ -180,6 +183,7 @@ def create_app(
     app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
     app.add_middleware(PreResolvedSubmit, fastapi=app)
+    app.add_middleware(ForwardToOwner, fastapi=app)
     app.add_middleware(PageHeaders)
     app.add_middleware(GraphQLHttpProblems)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)

@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+import httpx
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
@@ -41,8 +42,13 @@ from persistence.event_hub import HubBroker
 from persistence.group_commit import AwaitedCommits, GroupCommitter
 from persistence.hot_states import HotStates
 from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
+from persistence.owner_leases import OwnerLeases
 from persistence.pubsub import InProcessBroker, RedisBroker
 from persistence.uow import SqlUnitOfWorkFactory
+
+OWNER_HOP_TIMEOUT = httpx.Timeout(30.0, connect=2.0)
+"""A submit forwarded to its game's owner: 2 s to connect (else it is served here), 30 s in all."""
+OWNER_HOP_LIMITS = httpx.Limits(max_connections=200, max_keepalive_connections=50)
 
 
 @dataclass
@@ -75,6 +81,23 @@ class Container:
     sender: WebhookSender | None = None
     presence_runner: PresenceRunner | None = None
     tournament_runner: TournamentRunner | None = None
+    owner_leases: OwnerLeases | None = None
+    """Game ownership between instances (``TABLETOP_INSTANCE_URL`` with Redis), else None."""
+    owner_hop: httpx.AsyncClient | None = None
+    """The client that forwards a submit to its game's owner (``api.rest.owner_forwarding``)."""
+
+    async def start_owners(self) -> None:
+        if self.owner_leases is None:
+            return
+        await self.owner_leases.start()
+        self.owner_hop = httpx.AsyncClient(timeout=OWNER_HOP_TIMEOUT, limits=OWNER_HOP_LIMITS)
+
+    async def stop_owners(self) -> None:
+        if self.owner_leases is not None:
+            await self.owner_leases.stop()
+        if self.owner_hop is not None:
+            await self.owner_hop.aclose()
+            self.owner_hop = None
 
     def start_background(self) -> None:
         """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
@@ -191,6 +214,11 @@ def build_container(
     webhooks = WebhookService(core, guard)
     tournaments = TournamentService(core)
     tournaments.inactivity_days = services.lobby.inactivity_days
+    leases = None
+    if settings.redis_url is not None and settings.instance_url is not None:
+        leases = OwnerLeases(
+            settings.redis_url.get_secret_value(), settings.instance_url, settings.owner_lease_seconds
+        )
     return Container(
         settings,
         registry,
@@ -214,4 +242,5 @@ def build_container(
         committer,
         tournaments,
         metrics,
+        owner_leases=leases,
     )

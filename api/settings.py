@@ -78,6 +78,19 @@ class Settings(BaseSettings):
     redis_url: SecretStr | None = Field(
         None, description="Redis URL for cross-instance events; in-process when unset."
     )
+    instance_url: str | None = Field(
+        None,
+        pattern=r"^https?://[^/?#\s]+$",
+        description="This instance's own address as the other instances reach it (`http://host:port`). "
+        "With Redis, it turns on game ownership between instances: a lease per game in Redis names "
+        "the instance that serves its submits, and a submit reaching another instance is forwarded there.",
+    )
+    owner_lease_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="How long a game's ownership lease lasts without renewal (its owner renews it "
+        "every third of it): a dead instance's games move to another within this time.",
+    )
     event_hub: str | None = Field(
         None,
         description="Unix socket of the event hub between worker processes without Redis; set by "

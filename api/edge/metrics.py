@@ -37,6 +37,12 @@ class Metrics:
             "submitChoice answered over a GraphQL websocket by the pre-resolved path.",
             registry=self.registry,
         )
+        self.owner_forwards = Counter(
+            "tabletop_owner_forwards_total",
+            "Submits that reached this instance for a game another instance owns, by outcome.",
+            ["outcome"],
+            registry=self.registry,
+        )
         self.reveals = Counter(
             "tabletop_reveals_total", "Simultaneous decisions revealed.", registry=self.registry
         )

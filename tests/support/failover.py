@@ -113,11 +113,14 @@ async def follow(base: str, game: Played, token: str) -> list[dict[str, Any]]:
     raise AssertionError(f"game {game.game_id}: the stream kept dying")
 
 
-def play_through_a_failover(base: str, kill_owner: Callable[[str], None]) -> list[Played]:
-    """``GAMES`` games played and followed at once through ``base``; ``kill_owner(game id)`` is
-    called once the first game has ``KILL_AFTER`` acknowledged submits. Returns the games once all
-    are over, after checking what was acknowledged and streamed against what is stored."""
-    with httpx.Client(base_url=base, timeout=30) as http:
+def play_through_a_failover(
+    base: str, kill_owner: Callable[[str], None], start_base: str | None = None
+) -> list[Played]:
+    """``GAMES`` games played and followed at once through ``base`` (created and started through
+    ``start_base`` if given); ``kill_owner(game id)`` is called once the first game has
+    ``KILL_AFTER`` acknowledged submits. Returns the games once all are over, after checking what
+    was acknowledged and streamed against what is stored."""
+    with httpx.Client(base_url=start_base or base, timeout=30) as http:
         games = [Played(*start(http)) for _ in range(GAMES)]
 
     async def scenario() -> int:
