@@ -161,3 +161,73 @@ def test_a_swiss_tournament_on_a_german_phone(open_page: Callable[..., Page], ht
     expect(ann.locator("#your-game")).to_contain_text("Deine Partie in Runde 2 ist bereit")
     expect(ann.locator("#rounds [data-round='2']")).to_be_visible()
     assert_controls_44px(ann, "tournament, round 2")
+
+
+def test_a_private_tournament_by_its_invite_link(open_page: Callable[..., Page], http: httpx.Client) -> None:
+    host = open_page(**PHONE)
+    host.goto("/play/#/tournaments/new")
+    host.fill("#tournament-name", "Liga")
+    host.select_option("#game-type", "duel")
+    host.select_option("#tournament-format", "round_robin")
+    expect(host.locator("#tournament-rounds")).to_be_hidden()  # a round robin counts its own
+    host.locator("label[for=tournament-private]").tap()
+    host.locator("label[for=tournament-play]").tap()
+    expect(host.locator("#create-name")).to_be_hidden()  # the host does not play: no name asked
+    host.locator("#tournament-form button[type=submit]").tap()
+    invite = host.locator("#tournament-invite")
+    expect(invite).to_be_visible()
+    tournament_id = host.url.rsplit("/", 1)[-1]
+    link = invite.input_value()
+    assert f"#/tournament/{tournament_id}/" in link, link
+    assert tournament_id not in str(http.get("/v1/tournaments").json())  # private: listed nowhere
+    expect(host.locator("#start-tournament")).to_be_disabled()
+    host.evaluate(MARK)
+
+    bea = open_page(**PHONE)
+    bea.goto(link)
+    expect(bea.locator("#register-code")).to_have_count(0)  # the link carries the code
+    bea.fill("#register-name", "Bea")
+    bea.locator("#register").tap()
+    expect(bea.locator("#registered")).to_contain_text("Bea")
+    expect(host.locator("#entrants h2")).to_have_text("Spieler (1/32)")
+    bea.locator("#unregister").tap()
+    expect(bea.locator("#register")).to_be_visible()
+    expect(host.locator("#entrants h2")).to_have_text("Spieler (0/32)")
+    bea.locator("#register").tap()
+    expect(bea.locator("#registered")).to_contain_text("Bea")
+    code = link.rsplit("/", 1)[-1]
+    cem = http.post("/v1/players", json={"name": "Cem"}).json()["token"]
+    joined = http.post(
+        f"/v1/tournaments/{tournament_id}/registrations", json={"invite_code": code}, headers=auth(cem)
+    )
+    assert joined.status_code == 200, joined.text
+    expect(host.locator("#start-tournament")).to_be_enabled()
+    assert_controls_44px(host, "private tournament, host")
+    assert_controls_44px(bea, "private tournament, player")
+
+    # "My tournaments" lists it for both browsers, though it is listed nowhere else.
+    bea.goto("/play/#/tournaments")
+    expect(bea.locator(f"#my-tournaments li[data-tournament='{tournament_id}']")).to_contain_text(
+        "Anmeldung offen"
+    )
+    bea.goto(link)
+    expect(bea.locator("#registered")).to_contain_text("Bea")
+
+    host.locator("#cancel-tournament").tap()
+    expect(host.locator("#cancel-question")).to_be_visible()
+    host.locator("#cancel-confirm").tap()
+    expect(host.locator("#tournament-status")).to_have_text("Das Turnier wurde abgesagt")
+    expect(bea.locator("#tournament-status")).to_have_text("Das Turnier wurde abgesagt")
+    assert host.evaluate(SAME)
+
+    # Every text of these pages exists in every language.
+    for lang in ("en", "fr", "es", "de"):
+        bea.select_option("#lang-select", lang)
+        expect(bea.locator("html")).to_have_attribute("lang", lang)
+        expect(bea.locator("#tournament-settings")).to_be_visible()
+        bea.goto("/play/#/tournaments")
+        expect(bea.locator("#my-tournaments")).to_be_visible()
+        bea.goto("/play/#/tournaments/new")
+        expect(bea.locator("#tournament-form")).to_be_visible()
+        bea.goto(link)
+    assert bea.evaluate("[...window.__i18nMissing]") == []

@@ -118,6 +118,7 @@ export const tournamentApi = {
  * @property {string} [host] the host token (the browser that created it)
  * @property {string | null} [invite] a private tournament's invite code
  * @property {string} [me] this browser's entrant (a player id), once known
+ * @property {number} [at] when (ms since the epoch) this browser last hosted, joined or opened it
  */
 
 const KEY = "tabletop.tournaments";
@@ -142,8 +143,21 @@ export function kept(id) {
  */
 export function keep(id, values) {
   const every = all();
-  every[id] = { ...(every[id] || {}), ...values };
+  every[id] = { ...(every[id] || {}), ...values, at: Date.now() };
   localStorage.setItem(KEY, JSON.stringify(every));
+}
+
+/**
+ * The tournaments this browser hosts or plays in (a private one is listed nowhere else), the
+ * latest first.
+ * @param {number} most
+ */
+export function myTournamentIds(most) {
+  return Object.entries(all())
+    .filter(([, values]) => values.host || values.me)
+    .sort(([, a], [, b]) => (b.at ?? 0) - (a.at ?? 0))
+    .slice(0, most)
+    .map(([id]) => id);
 }
 
 /** This browser's player id when it is known (it made the player, or found itself in a tournament). */
@@ -189,6 +203,33 @@ export function whoAmI(tournament, rounds, mine) {
     }
   }
   return null;
+}
+
+// -- one page at a time ---------------------------------------------------------------------------
+
+let views = 0;
+/** @type {(() => void) | null} */
+let following = null;
+
+/**
+ * A tournament page being drawn: the router may start the next one (a language chosen, a link
+ * followed) before this one has read what it shows. `current()` says whether it is still the
+ * latest (else it must draw nothing), and the live updates of an earlier one are stopped.
+ */
+export function newView() {
+  const number = ++views;
+  following?.();
+  following = null;
+  return { current: () => number === views };
+}
+
+/**
+ * The live updates of the page now shown, stopped when the next one starts.
+ * @param {() => void} stop
+ */
+export function nowFollowing(stop) {
+  following = stop;
+  return () => { stop(); if (following === stop) following = null; };
 }
 
 // -- following one live ---------------------------------------------------------------------------

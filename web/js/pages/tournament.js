@@ -12,7 +12,7 @@ import { t } from "../core/i18n.js";
 import { redraw } from "../core/morph.js";
 import { gameTypeDetail } from "../core/catalog.js";
 import { playerName, playerToken, rememberName } from "../core/store.js";
-import { followTournament, keep, kept, playerTokenFor, tournamentApi, whoAmI } from "../core/tournaments.js";
+import { followTournament, keep, kept, newView, nowFollowing, playerTokenFor, tournamentApi, whoAmI } from "../core/tournaments.js";
 import { tournamentClock, when } from "./tournaments.js";
 
 /** @typedef {import("../core/tournaments.js").Tournament} Tournament */
@@ -201,17 +201,19 @@ function settingsList(seen, type) {
  * @returns {Promise<() => void>} what ends the page (its live updates)
  */
 export async function showTournament(main, id, inviteCode) {
+  const view = newView();
   if (inviteCode) keep(id, { invite: decodeURIComponent(inviteCode) });
   /** @type {Seen} */
   let seen;
   try {
     seen = await read(id);
   } catch (failure) {
-    main.append(h("p", { class: "error", role: "alert" }, [messageOf(failure)]));
+    if (view.current()) main.append(h("p", { class: "error", role: "alert" }, [messageOf(failure)]));
     return () => {};
   }
-  document.title = `${seen.tournament.name} · ${t("app.title")}`;
   const type = await gameTypeDetail(seen.tournament.game_type).catch(() => null);
+  if (!view.current()) return () => {}; // the router has moved on meanwhile
+  document.title = `${seen.tournament.name} · ${t("app.title")}`;
   const page = h("div", { id: "tournament", class: "tournament", dataset: { tournament: id } });
   const live = h("p", { id: "tournament-live", class: "help", role: "status" });
   main.append(h("p", {}, [h("a", { href: "#/tournaments", class: "button back" }, [t("tournaments.back")])]), page, live);
@@ -372,9 +374,8 @@ export async function showTournament(main, id, inviteCode) {
   }
 
   draw();
-  const stop = followTournament(id, refresh, (mode) => {
+  return nowFollowing(followTournament(id, refresh, (mode) => {
     live.textContent = mode === "live" ? t("tournaments.live") : t("tournaments.polling");
     live.dataset.mode = mode;
-  });
-  return stop;
+  }));
 }

@@ -10,7 +10,7 @@ import { t } from "../core/i18n.js";
 import { clockFieldset, readClock } from "../panels/clock_options.js";
 import { clockText, nameField, optionInput, readOptions, typedName } from "./lobby.js";
 import { lastGameType, playerName, playerToken, rememberName } from "../core/store.js";
-import { keep, playerTokenFor, tournamentApi } from "../core/tournaments.js";
+import { keep, kept, myTournamentIds, newView, playerTokenFor, tournamentApi } from "../core/tournaments.js";
 
 /** @typedef {import("../core/tournaments.js").Tournament} Tournament */
 /** @typedef {import("../core/types.js").GameType} GameType */
@@ -40,12 +40,17 @@ export function when(iso) {
  * One listed tournament: name (its link), game, format, players, start.
  * @param {Tournament} tournament
  * @param {{ [slug: string]: string }} names
+ * @param {boolean} [mine] one of "My tournaments" (its status and whether this browser hosts it shown)
  */
-function listItem(tournament, names) {
+function listItem(tournament, names, mine = false) {
   const start = tournament.starts_at ? t("tournaments.starts_at", { at: when(tournament.starts_at) }) : t("tournaments.host_starts");
   const round = tournament.status === "running" ? t("tournaments.round_of", { round: tournament.current_round, rounds: tournament.rounds }) : start;
+  const role = kept(tournament.id).host ? t("tournaments.hosting") : null;
+  const status = mine ? t(`tournaments.state_${tournament.status}`) : null;
   return h("li", { dataset: { tournament: tournament.id } }, [
     h("a", { href: `#/tournament/${tournament.id}`, class: "tournament-link" }, [tournament.name]),
+    mine && role ? h("span", { class: "badge" }, [role]) : null,
+    status ? h("strong", {}, [status]) : null,
     h("span", {}, [names[tournament.game_type] || tournament.game_type]), " · ",
     h("span", {}, [t(`tournaments.format_${tournament.format}`)]), " · ",
     h("span", {}, [t("tournaments.players_count", { count: tournament.entrants.length, max: tournament.max_players })]), " · ",
@@ -59,17 +64,21 @@ function listItem(tournament, names) {
  * @param {string | undefined} status
  */
 export async function showTournaments(main, status) {
-  if (status === "new") return showNewTournament(main);
+  const view = newView();
+  if (status === "new") return showNewTournament(main, view);
   const shown = STATUSES.find((entry) => entry === status) ?? "registering";
-  document.title = `${t("tournaments.title")} · ${t("app.title")}`;
   const types = await api.gameTypes();
   const names = Object.fromEntries(types.map((type) => [type.slug, type.name]));
+  const mine = await myTournaments(names);
+  if (!view.current()) return; // the router has moved on meanwhile
+  document.title = `${t("tournaments.title")} · ${t("app.title")}`;
   const list = h("ul", { class: "games tournaments", id: "tournament-list" });
   const error = h("p", { class: "error", role: "alert" });
   main.append(
     h("h1", {}, [t("tournaments.title")]),
     h("p", { class: "help" }, [t("tournaments.intro")]),
     h("p", { class: "step" }, [h("a", { href: "#/tournaments/new", id: "new-tournament-link", class: "button primary" }, [t("tournaments.create")])]),
+    mine ?? "",
     h("nav", { class: "step tabs", "aria-label": t("tournaments.by_status") }, STATUSES.map((entry) =>
       h("a", { href: `#/tournaments/${entry}`, class: "button", id: `tournaments-${entry}`, "aria-current": entry === shown ? "page" : null }, [t(`tournaments.status_${entry}`)]))),
     h("section", { class: "card", "aria-labelledby": "tournament-list-title" }, [
@@ -85,6 +94,23 @@ export async function showTournaments(main, status) {
     error.textContent = messageOf(failure);
   }
   list.dataset.loaded = "true";
+}
+
+/** How many of this browser's tournaments "My tournaments" shows. */
+const MINE = 10;
+
+/**
+ * "My tournaments": the ones this browser hosts or plays in, private ones too (null when none).
+ * @param {{ [slug: string]: string }} names
+ */
+async function myTournaments(names) {
+  const found = await Promise.all(myTournamentIds(MINE).map((id) => tournamentApi.get(id).catch(() => null)));
+  const shown = found.filter((tournament) => tournament !== null);
+  if (!shown.length) return null;
+  return h("section", { class: "card", id: "my-tournaments", "aria-labelledby": "my-tournaments-title" }, [
+    h("h2", { id: "my-tournaments-title" }, [t("tournaments.mine")]),
+    h("ul", { class: "games tournaments" }, shown.map((tournament) => listItem(tournament, names, true))),
+  ]);
 }
 
 /**
@@ -161,6 +187,16 @@ function createForm(types) {
     h("p", { class: "step" }, [h("button", { type: "submit", class: "primary" }, [t("tournaments.create_button")])]),
     error,
   ]);
+  // The player's name is asked for only when the host plays and this browser has no player yet.
+  const nameInput = form.querySelector("#create-name");
+  function showName() {
+    if (!(nameInput instanceof HTMLInputElement)) return;
+    nameInput.required = playBox.checked;
+    const holder = nameInput.parentElement;
+    if (holder) holder.hidden = !playBox.checked;
+  }
+  playBox.addEventListener("change", showName);
+  showName();
   // A tournament is rated by default, and a rated one needs a clock: 60 s per decision to start with.
   const mode = clock.querySelector("#clock-mode");
   if (mode instanceof HTMLSelectElement) {
@@ -228,10 +264,12 @@ function createForm(types) {
 /**
  * #/tournaments/new: a new tournament, a step of its own.
  * @param {HTMLElement} main
+ * @param {{ current: () => boolean }} view
  */
-async function showNewTournament(main) {
-  document.title = `${t("tournaments.create")} · ${t("app.title")}`;
+async function showNewTournament(main, view) {
   const types = await api.gameTypes();
+  if (!view.current()) return;
+  document.title = `${t("tournaments.create")} · ${t("app.title")}`;
   main.append(
     h("p", {}, [h("a", { href: "#/tournaments", class: "button back" }, [t("tournaments.back")])]),
     h("div", { class: "create-step" }, [createForm(types)]),
