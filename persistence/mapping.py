@@ -34,10 +34,11 @@ def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
         "host_token_hash": match.host_token_hash,
         "status": match.status.value,
         "seats": [_seat_values(seat) for seat in match.seats],
-        # Seats the server plays now (bots and stand-ins) and seats a person plays: a game whose
-        # people all lapsed or resigned counts as a game of bots only (their cap counts it).
-        "bot_seats": sum(1 for seat in match.seats if seat.plays_itself),
-        "human_seats": sum(1 for seat in match.seats if not seat.plays_itself),
+        # Seats the server plays now (bots, stand-ins, people who let their last decision lapse)
+        # and seats a person plays: a game whose people all lapsed or resigned counts as a game
+        # of bots only (their cap counts it), even between two lapses.
+        "bot_seats": sum(1 for seat in match.seats if match.served(seat.index)),
+        "human_seats": sum(1 for seat in match.seats if not match.served(seat.index)),
         "version": match.version,
         "decision_version": match.decision_version,
         "sealed_versions": {str(seat): v for seat, v in match.sealed_versions.items()},

@@ -22,8 +22,11 @@ from domain.model.match import Match, MatchStatus, Seat
 from domain.model.ratings import why_unrated
 
 STATUSES = ("lobby", "in_progress", "finished", "aborted")
-CURSOR_PATTERN = "^[A-Za-z0-9_-]{1,512}$"
-"""Every cursor ``LobbyCursor.encode`` issues: URL-safe base64 without padding (for the schemas)."""
+CURSOR_PATTERN = "^WyI[A-Za-z0-9_-]{44,509}$"
+"""The form of every cursor ``LobbyCursor.encode`` issues (for the schemas): URL-safe base64
+without padding of a JSON array that opens with a string (``["``: ``WyI``) and holds a full
+timestamp and an id, so at least 47 characters. ``0``, an empty or a short value is refused by the
+schema; a value of this form this service did not issue is refused 422 ``invalid_request``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -439,6 +439,14 @@ class Match:
             [Event("clock_expired", {"seat": seat, "action": "bot", "until": "decision", "lapses": lapses})]
         )
 
+    def served(self, seat: int) -> bool:
+        """The server plays this seat: a bot, a stand-in, or a person whose clock ran out on their
+        last decision who has not acted since (the stand-in played it and waits for the next
+        lapse). A game whose every seat is served is a game of bots only, whatever its seats
+        say, for the cap on them."""
+        clock = self.timing.seats.get(seat)
+        return self.seats[seat].plays_itself or (clock is not None and clock.lapses > 0)
+
     def decided_in_person(self, seat: int) -> None:
         """The seat's person made a decision (sealed or applied) with its own token."""
         held = self.seats[seat]

@@ -53,7 +53,8 @@ class GameRepository(Protocol):
         ...
 
     def count_bot_only_in_progress(self) -> int:
-        """In-progress games whose every seat is a bot."""
+        """In-progress games whose every seat the server plays (``Match.served``: bots, stand-ins,
+        people whose last decision lapsed)."""
         ...
 
     def count_open_listed(self, creator_id: str, creator_address: str | None) -> tuple[int, int]:

@@ -58,6 +58,11 @@ def test_a_due_clock_fires_exactly_once_among_competing_firers(
     assert [s.stand_in for s in match.seats] == ["lapsed"] * 3  # the stand-in plays this decision
     with uow_factory() as uow:
         assert uow.games.count_bot_only_in_progress() == 1, "the bot-only cap counts it meanwhile"
+    while service.play.play_bot_turn(game_id):
+        pass  # the stand-ins play the lapsed decisions: the seats are the people's again
+    assert [s.stand_in for s in service.core.load(game_id).seats] == [None] * 3
+    with uow_factory() as uow:
+        assert uow.games.count_bot_only_in_progress() == 1, "nobody played: still bots only"
 
 
 def test_an_abandoned_lobby_expires_in_the_database_and_a_young_one_stays(

@@ -78,3 +78,26 @@ def test_no_parameter_admits_null_and_last_event_id_is_its_pattern(client: TestC
     game, _ = seated_game(client)
     refused = client.get(f"/v1/games/{game['id']}/stream", headers={"Last-Event-ID": "null"})
     assert refused.status_code == 422
+
+
+@pytest.mark.parametrize(("cursor", "schema_valid"), [("0", False), ("", False), ("WyI" + "A" * 44, True)])
+def test_a_games_list_cursor_the_schema_refuses_is_refused_and_every_issued_one_fits_it(
+    client: TestClient, cursor: str, schema_valid: bool
+) -> None:
+    """``cursor=0`` was schema-valid and refused: the pattern is now the form of every cursor the
+    service issues, and what has the form but was never issued is the ``invalid_request`` the
+    parameter's description names."""
+    host = client.post("/v1/players", json={"name": "Host"}).json()["token"]
+    for _ in range(3):
+        client.post("/v1/games", json={"type": "duel"}, headers={"Authorization": f"Bearer {host}"})
+    document = client.get("/openapi.json").json()
+    (parameter,) = [p for p in document["paths"]["/v1/games"]["get"]["parameters"] if p["name"] == "cursor"]
+    schema = {"anyOf": [parameter["schema"]]} if "anyOf" not in parameter["schema"] else parameter["schema"]
+    issued = client.get("/v1/games", params={"limit": 1}).json()["next_cursor"]
+    assert issued is not None and valid(schema, issued)
+    assert client.get("/v1/games", params={"limit": 1, "cursor": issued}).status_code == 200
+    assert valid(schema, cursor) is schema_valid
+    refused = client.get("/v1/games", params={"cursor": cursor})
+    assert refused.status_code == 422
+    assert "invalid_request" in parameter["description"]
+    assert refused.json()["code"] == "invalid_request"

@@ -245,6 +245,36 @@ def test_a_game_whose_people_all_lapsed_counts_against_the_cap_on_games_of_bots_
         service.seats.start(bots.match.id, bots.host_token)
 
 
+def play_own_decision(service: Services, game_id: str, tokens: list[str]) -> None:
+    """One awaited seat's person plays its first legal choice with its own token."""
+    match = service.core.load(game_id)
+    seat = min(match.awaited_seats())
+    choice = match.engine.legal_choices(match.state, seat)[0]
+    service.play.submit(game_id, tokens[seat], choice)
+
+
+def test_a_game_whose_people_never_play_still_counts_after_the_stand_in_played_their_decisions(
+    service: Services, deadlines: DeadlineService, clock: ManualClock
+) -> None:
+    """Issue 31 item 12: between two lapses the seats are the people's again, but nobody has
+    played: the game stays a game of bots only until a person acts."""
+    service.seats.max_bot_only_games = 1
+    game_id, tokens = start(service, rounds=3, clock={"mode": "per_decision", "seconds": 5})
+    bots = service.lobby.create_game("duel", None, None)
+    service.seats.join(bots.match.id, "b1", bot="random", token=bots.host_token)
+    service.seats.join(bots.match.id, "b2", bot="random", token=bots.host_token)
+    clock.advance(5)
+    assert deadlines.fire_due() == 1
+    assert run_bots(service, game_id) >= 1  # the stand-ins played the lapsed decisions
+    match = service.core.load(game_id)
+    assert match.status.value == "in_progress"
+    assert all(seat.stand_in is None for seat in match.seats), "the seats are the people's again"
+    with pytest.raises(TooManyBotOnlyGames):
+        service.seats.start(bots.match.id, bots.host_token)
+    play_own_decision(service, game_id, tokens)
+    service.seats.start(bots.match.id, bots.host_token)  # a person played: the cap has room
+
+
 def test_a_seat_silent_past_the_inactivity_limit_of_a_clockless_game_goes_to_the_stand_in(
     service: Services, deadlines: DeadlineService, clock: ManualClock, publisher: FakePublisher
 ) -> None:

@@ -228,7 +228,7 @@ class FakeRepository:
         return sum(
             1
             for m, _ in self.rows.values()
-            if m.status.value == "in_progress" and m.seats and all(s.plays_itself for s in m.seats)
+            if m.status.value == "in_progress" and m.seats and all(m.served(s.index) for s in m.seats)
         )
 
     def count_open_listed(self, creator_id: str, creator_address: str | None) -> tuple[int, int]:

@@ -155,7 +155,9 @@ def list_games(
         Query(
             max_length=512,
             pattern=CURSOR_PATTERN,
-            description="`next_cursor` of the previous page, verbatim (opaque, URL-safe base64).",
+            description="`next_cursor` of the previous page, verbatim (opaque, URL-safe base64); "
+            "leave it out for the first page. A value of this form the service did not issue is "
+            "refused with 422 `invalid_request`.",
         ),
     ] = None,
 ) -> GamePagePublic:
