@@ -5,6 +5,10 @@
 import { h } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 
+/** The levels the API's `clock.stand_in` accepts, weakest first, and its default. */
+const STAND_IN_LEVELS = ["random", "greedy", "strong"];
+const DEFAULT_STAND_IN = "greedy";
+
 export function clockFieldset() {
   const mode = h("select", { id: "clock-mode", name: "clock-mode" }, ["none", "per_decision", "fischer"].map((value) =>
     h("option", { value }, [t(`clock.mode_${value}`)])));
@@ -12,11 +16,15 @@ export function clockFieldset() {
   const increment = h("input", { type: "number", id: "clock-increment", min: 0, value: 10 });
   const onExpiry = h("select", { id: "clock-expiry" }, ["bot", "forfeit"].map((value) =>
     h("option", { value }, [t(`clock.expiry_${value}`)])));
+  // Who plays a lapsed, resigned or forfeited seat: the API's clock.stand_in (greedy unless chosen).
+  const standIn = h("select", { id: "clock-stand-in" }, STAND_IN_LEVELS.map((value) =>
+    h("option", { value, selected: value === DEFAULT_STAND_IN }, [t(`clock.stand_in_${value}`)])));
   const incrementField = h("span", { class: "clock-increment" }, [h("label", { for: "clock-increment" }, [t("clock.increment")]), " ", increment]);
   const details = h("span", { class: "clock-details" }, [
     h("label", { for: "clock-seconds" }, [t("clock.seconds")]), " ", seconds, " ",
     incrementField, " ",
-    h("label", { for: "clock-expiry" }, [t("clock.on_expiry")]), " ", onExpiry,
+    h("label", { for: "clock-expiry" }, [t("clock.on_expiry")]), " ", onExpiry, " ",
+    h("label", { for: "clock-stand-in" }, [t("clock.stand_in")]), " ", standIn,
   ]);
   function show() {
     details.hidden = mode.value === "none";
@@ -43,8 +51,11 @@ export function readClock(form) {
   };
   const mode = value("clock-mode");
   if (mode === "none") return undefined;
-  /** @type {{ mode: string, seconds: number, on_expiry: string, increment?: number }} */
-  const clock = { mode, seconds: Number(value("clock-seconds")), on_expiry: value("clock-expiry") };
+  /** @type {{ mode: string, seconds: number, on_expiry: string, stand_in: string, increment?: number }} */
+  const clock = {
+    mode, seconds: Number(value("clock-seconds")), on_expiry: value("clock-expiry"),
+    stand_in: value("clock-stand-in") || DEFAULT_STAND_IN,
+  };
   if (mode === "fischer") clock.increment = Number(value("clock-increment"));
   return clock;
 }
