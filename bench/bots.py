@@ -45,6 +45,7 @@ class Played:
     strong_decisions: int
     greedy_seconds: float
     greedy_decisions: int
+    strong_cpu: list[float]
 
 
 def play(slug: str, players: int, index: int, seed: str, iterations: int) -> Played:
@@ -56,6 +57,7 @@ def play(slug: str, players: int, index: int, seed: str, iterations: int) -> Pla
     bot_rng = random.Random(f"bench-bots:{seed}-{index}")
     seconds = [0.0, 0.0]
     counts = [0, 0]
+    strong_cpu: list[float] = []
     for _ in range(DECISION_CAP):
         decision = engine.decision(state)
         if decision is None:
@@ -64,11 +66,13 @@ def play(slug: str, players: int, index: int, seed: str, iterations: int) -> Pla
         for seat in decision.seats:
             strong = seat == strong_seat
             level = "strong" if strong else "greedy"
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             context = context_for(engine, state, decision, seat, game.search)
             joint[seat] = choose(level, context, bot_rng, SearchBudget(iterations=iterations))
             seconds[strong] += time.perf_counter() - started
             counts[strong] += 1
+            if strong and len(context.choices) > 1:
+                strong_cpu.append(time.process_time() - cpu)
         engine.apply(state, joint)
     outcome = engine.outcome(state)
     if outcome is None:
@@ -83,6 +87,7 @@ def play(slug: str, players: int, index: int, seed: str, iterations: int) -> Pla
         counts[True],
         seconds[False],
         counts[False],
+        strong_cpu,
     )
 
 
@@ -113,6 +118,9 @@ class Row:
     greedy_mean_score: float
     strong_ms_per_decision: float
     greedy_ms_per_decision: float
+    strong_cpu_ms: tuple[float, float, float]
+    """CPU milliseconds of one strong decision with a real choice (mean, p99, max): what its
+    iterations cost one core, however loaded the machine."""
     seconds: float
     load_1min: tuple[float, float]
 
@@ -121,16 +129,18 @@ class Row:
         interval = f"{low:.1%}-{high:.1%}"
         scores = f"{self.strong_mean_score}/{self.greedy_mean_score}"
         times = f"{self.strong_ms_per_decision}/{self.greedy_ms_per_decision}"
+        cpu = "/".join(str(round(ms)) for ms in self.strong_cpu_ms)
         load = f"{self.load_1min[0]}-{self.load_1min[1]}"
         return (
             f"{self.game:22} {self.players:>2} {self.games:>5} {self.win_rate:>8.1%} {interval:>15} "
-            f"{self.vs_fair_share:>6} {scores:>13} {times:>13} {load:>10} {self.seconds:>7}"
+            f"{self.vs_fair_share:>6} {scores:>13} {times:>13} {cpu:>15} {load:>10} {self.seconds:>7}"
         )
 
 
 HEADER = (
     f"{'game':22} {'n':>2} {'games':>5} {'win rate':>8} {'95% interval':>15} {'x fair':>6} "
-    f"{'scores s/g':>13} {'ms/dec s/g':>13} {'load':>10} {'seconds':>7}"
+    f"{'scores s/g':>13} {'ms/dec s/g':>13} {'cpu ms mean/p99/max':>15} {'load':>10} "
+    f"{'seconds':>7}"
 )
 
 
@@ -143,6 +153,7 @@ def run(slug: str, players: int, games: int, seed: str, iterations: int, pool: P
     low, high = wilson(wins, games)
     fair = 1.0 / players
     strong_decisions = sum(r.strong_decisions for r in results)
+    cpu = sorted(ms for r in results for ms in r.strong_cpu) or [0.0]
     greedy_decisions = sum(r.greedy_decisions for r in results)
     return Row(
         game=slug,
@@ -161,6 +172,11 @@ def run(slug: str, players: int, games: int, seed: str, iterations: int, pool: P
         ),
         greedy_ms_per_decision=round(
             1000 * sum(r.greedy_seconds for r in results) / max(1, greedy_decisions), 1
+        ),
+        strong_cpu_ms=(
+            round(1000 * sum(cpu) / len(cpu), 1),
+            round(1000 * cpu[min(len(cpu) - 1, int(0.99 * len(cpu)))], 1),
+            round(1000 * cpu[-1], 1),
         ),
         seconds=round(time.perf_counter() - started, 1),
         load_1min=(round(load_before, 1), round(os.getloadavg()[0], 1)),

@@ -118,6 +118,7 @@ def search(
         return SearchResult(only, 0, {})
     root = _Node()
     run = _Iteration(engine, hooks, seat, allowed, rng)
+    run.root_priors(root, decision, sample_state)
     done = 0
     while done < max(1, budget.iterations):
         if (
@@ -164,6 +165,24 @@ class _Iteration:
         self.scale = hooks.value_scale
         self.first: Any = None
         self.baseline: dict[int, float] = {}
+
+    def root_priors(
+        self, root: _Node, decision: Decision, sample_state: Callable[[random.Random], Any]
+    ) -> None:
+        """The root's edges, each with its prior averaged over the game's ``samples`` sampled
+        states: the greedy level's judgement of every choice, as well informed as greedy's own
+        (one sample's prior can bury the best move below the progressive widening)."""
+        samples = max(1, self.hooks.samples)
+        sums: dict[str, float] = dict.fromkeys(self.allowed, 0.0)
+        for _ in range(samples):
+            state = sample_state(self.rng)
+            if self.first is None:
+                self.first = self.hooks.copy(state)
+            for key, choice in self.allowed.items():
+                sums[key] += self._prior(state, decision, self.seat, choice)
+        edges = root.edges.setdefault(self.seat, {})
+        for key, choice in self.allowed.items():
+            edges[key] = _Edge(choice, sums[key] / samples)
 
     def once(self, root: _Node, state: Any) -> None:
         if self.first is None:

@@ -3,10 +3,12 @@ game did not move on meanwhile (issue 29 item 3): a restart mid-thought loses no
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from api.background.bots import BotRunner
-from api.background.thinking import ProcessThinker
+from api.background.thinking import NICENESS, ProcessThinker
 from domain.bots.thinking import BotBudget, ThinkRequest, think
 from domain.engine import JSON, Choice
 from domain.errors import VersionConflict
@@ -177,3 +179,17 @@ def test_a_resigned_seat_is_played_at_the_games_stand_in_level(service: Services
     thinker = Recording()
     assert service.play.play_bot_turn(game_id, thinker, BotBudget(0.2, 10))
     assert [(r.seat, r.level) for r in thinker.requests] == [(0, "strong")]
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling policy")
+def test_the_pools_workers_run_under_the_idle_policy_at_the_lowest_niceness() -> None:
+    """A person's request that wakes the server takes a core from a thinking bot at once."""
+    pool = ProcessThinker(1)
+    try:
+        worker = pool._executor()
+        policy = worker.submit(os.sched_getscheduler, 0).result(timeout=300)
+        niceness = worker.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=300)
+    finally:
+        pool.close()
+    assert policy == os.SCHED_IDLE
+    assert niceness == NICENESS

@@ -157,3 +157,32 @@ def test_more_iterations_spread_over_the_root_choices_and_favour_some() -> None:
     result = _searched(game, state, 3, SearchBudget(iterations=300))
     assert len(result.visits) > 3
     assert max(result.visits.values()) > 300 / len(result.visits)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.slug for g in GAMES])
+def test_the_roots_priors_average_as_many_samples_as_greedy_judges_on(game: HostedGame[Any]) -> None:
+    """Before the first iteration, every root choice is judged on the game's ``samples`` sampled
+    states (greedy's own number), not on one: the search draws that many more states."""
+    engine = game.engine
+    state, rng = _start(game, 2, 6), random.Random(6)
+    while True:
+        state = _advance(game, state, 1, rng)
+        decision = engine.decision(state)
+        assert decision is not None and game.search is not None
+        seat = decision.seats[0]
+        context = context_for(engine, state, decision, seat, game.search)
+        if len(game.search.worth_trying(decision, context.choices)) > 2:
+            break
+    assert context.sample_state is not None
+    drawn: list[Any] = []
+
+    def sample(rng: random.Random) -> Any:
+        assert context.sample_state is not None
+        drawn.append(context.sample_state(rng))
+        return drawn[-1]
+
+    result = search(
+        engine, game.search, seat, decision, context.choices, sample, random.Random(2), SearchBudget(5)
+    )
+    assert result.iterations == 5
+    assert len(drawn) == 5 + max(1, game.search.samples)

@@ -18,7 +18,7 @@ from domain.games.im_schutze_der_burg.building import BACK, PAYMENTS_LISTED_MAX,
 from domain.games.im_schutze_der_burg.choices import pick_choices, picked_cards
 from domain.games.im_schutze_der_burg.data import MAX_BUILDS, PLAYER_COUNTS, RESOURCE_VALUE, STONEMASON, YIELD
 from domain.games.im_schutze_der_burg.scoring import final_scores
-from domain.games.im_schutze_der_burg.state import RESOLVE, State, dump_state, load_state
+from domain.games.im_schutze_der_burg.state import RESOLVE, State, copy_state
 
 # Heuristic weights, in victory points per unit. A value point of pieces is worth a share of
 # what building turns it into: a Stonemason gets about 0.6-0.75 VP per value point, a Worker half
@@ -46,7 +46,7 @@ class SchutzeDerBurgSearchHooks(SearchHooks[State]):
     value_scale = 2.0
 
     def copy(self, state: State) -> State:
-        return load_state(dump_state(state))
+        return copy_state(state)
 
     def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
         """Every choice but ``back``: undoing a building choice only helps a person who erred,
@@ -62,7 +62,7 @@ class SchutzeDerBurgSearchHooks(SearchHooks[State]):
         two states that differ only in what ``seat`` cannot see give the same result for the
         same ``rng``.
         """
-        st = load_state(dump_state(state))
+        st = copy_state(state)
         deck = sorted(st.winter_deck)
         rng.shuffle(deck)
         st.winter_deck = deck
@@ -88,7 +88,7 @@ def _settled(state: State) -> State:
     """``state`` itself, or when a payment is pending, a copy with the cheapest payment made."""
     if state.pending != "build_payment":
         return state
-    st = load_state(dump_state(state))
+    st = copy_state(state)
     seat = st.pending_seats[0]
     flow.pay_for_building(st, [], seat, payment_choices(st, seat)[0])
     flow.advance(st, [])

@@ -103,3 +103,20 @@ def load_state(data: Mapping[str, Any]) -> State:
             value = [list(v) if isinstance(v, list) else v for v in value]
         kwargs[name] = value
     return State(**kwargs)
+
+
+_NESTED = frozenset({"res", "picks", "workers", "queue", "round_tiles"})
+"""The fields that are lists of lists (every other list holds ints, bools or strings)."""
+
+
+def copy_state(state: State) -> State:
+    """An independent copy, as ``load_state(dump_state(state))`` gives, without the dict between."""
+    new = State.__new__(State)
+    for name in _FIELDS:
+        value = getattr(state, name)
+        if isinstance(value, list):
+            value = [v[:] for v in value] if name in _NESTED else value[:]
+        setattr(new, name, value)
+    new.cache = None
+    new.memo = None
+    return new

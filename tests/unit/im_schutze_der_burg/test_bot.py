@@ -169,3 +169,19 @@ def test_strong_decides_alike_when_only_hidden_cards_and_the_winter_deck_differ(
     first, second = strong_search(E, HOOKS, s, seat, 3, 60), strong_search(E, HOOKS, other, seat, 3, 60)
     assert first.choice == second.choice and first.visits == second.visits
     assert first.iterations == 60
+
+
+@pytest.mark.parametrize(("players", "winter"), [(2, True), (3, True), (4, False)])
+def test_the_searchs_copy_is_the_stored_round_trip_and_shares_nothing(players: int, winter: bool) -> None:
+    """``copy`` (the search's, a field-by-field copy) gives what dumping and loading gives, at every
+    decision of a game, and playing on the copy leaves the original as it was."""
+    rng = random.Random(3)
+    for s in _states(players, winter, 5):
+        copy = HOOKS.copy(s)
+        assert copy is not s
+        assert E.dump(copy) == E.dump(s)
+        before = E.dump(s)
+        d = E.decision(copy)
+        assert d is not None and d == E.decision(s)
+        E.apply(copy, {seat: rng.choice(E.legal_choices(copy, seat)) for seat in d.seats})
+        assert E.dump(s) == before
