@@ -162,6 +162,15 @@ def test_a_swiss_tournament_on_a_german_phone(open_page: Callable[..., Page], ht
     expect(ann.locator("#rounds [data-round='2']")).to_be_visible()
     assert_controls_44px(ann, "tournament, round 2")
 
+    # Ann withdraws (after a question): her round 2 game is resigned, she is paired no more.
+    ann.locator("#withdraw").tap()
+    expect(ann.locator("#withdraw-question")).to_be_visible()
+    ann.locator("#withdraw-confirm").tap()
+    expect(ann.locator("#tournament-actions")).to_contain_text("Du hast dich aus diesem Turnier zurückgezogen.")
+    expect(ann.locator("#your-game")).to_have_count(0)
+    expect(watcher.locator(f"#standings-table tr[data-player='{ann_id}']")).to_contain_text("zurückgezogen")
+    assert watcher.evaluate(SAME)
+
 
 def test_a_private_tournament_by_its_invite_link(open_page: Callable[..., Page], http: httpx.Client) -> None:
     host = open_page(**PHONE)

@@ -57,6 +57,7 @@ async function read(id) {
  */
 function myTable(seen) {
   if (!seen.me || seen.tournament.status !== "running") return null;
+  if (seen.tournament.entrants.some((entrant) => entrant.player_id === seen.me && entrant.withdrawn)) return null; // resigned: a bot plays it
   const round = seen.rounds.find((entry) => entry.round === seen.tournament.current_round);
   const table = round?.tables.find((entry) => !entry.finished && entry.seats.some((seat) => seat.player_id === seen.me));
   if (!round || !table) return null;
@@ -145,11 +146,12 @@ function standingsTable(seen) {
 function roundsList(seen) {
   if (!seen.rounds.length) return [h("p", {}, [t("tournaments.no_rounds")])];
   const names = new Map(seen.tournament.entrants.map((entrant) => [entrant.player_id, entrant.name]));
+  const withdrawn = seen.tournament.entrants.some((entrant) => entrant.player_id === seen.me && entrant.withdrawn);
   return [...seen.rounds].reverse().map((round) => h("section", { "data-key": `round-${round.round}`, class: "round", dataset: { round: round.round } }, [
     h("h3", {}, [t("tournaments.round", { round: round.round })]),
     h("ul", { class: "games pairings" }, [
       ...round.tables.map((table) => {
-        const mine = table.seats.some((seat) => seat.player_id === seen.me);
+        const mine = table.seats.some((seat) => seat.player_id === seen.me) && !withdrawn;
         const seat = table.seats.find((entry) => entry.player_id === seen.me)?.seat;
         const href = mine && !table.finished ? `#/mine/${table.game_id}/${seat}` : `#/game/${table.game_id}`;
         const label = table.finished ? t("tournaments.see_game") : mine ? t("tournaments.play_your_game") : t("tournaments.watch_game");
