@@ -242,10 +242,12 @@ const KINDS = [
 
 /** How often the page reads the tournament again while no stream is open. */
 export const POLL_MS = 3000;
+/** While the stream is open, the page reads everything again every this many POLL_MS anyway. */
+const STREAMING_EVERY = 10;
 
 /**
- * Call `refresh` whenever the tournament may have changed: on each event of its SSE stream, and
- * every POLL_MS while the stream is not open (none on this server, or lost: the browser retries it
+ * Call `refresh` whenever the tournament may have changed: on each event of its SSE stream (and
+ * every 30 s besides), and every POLL_MS while the stream is not open (none on this server, or lost: the browser retries it
  * with Last-Event-ID). `onMode` hears "live" or "polling". Returns the function that stops it all.
  * @param {string} id
  * @param {() => Promise<void>} refresh
@@ -283,7 +285,14 @@ export function followTournament(id, refresh, onMode) {
     };
   }
   tell("polling");
-  const timer = setInterval(() => { if (!stopped && !streaming() && !document.hidden) run(); }, POLL_MS);
+  // While the stream is open the page still reads everything now and then (an event of a kind it
+  // does not know yet); while it is not, every POLL_MS.
+  let ticks = 0;
+  const timer = setInterval(() => {
+    ticks += 1;
+    if (stopped || document.hidden) return;
+    if (!streaming() || ticks % STREAMING_EVERY === 0) run();
+  }, POLL_MS);
   return () => {
     stopped = true;
     clearInterval(timer);
