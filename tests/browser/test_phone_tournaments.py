@@ -157,7 +157,9 @@ def test_a_swiss_tournament_on_a_german_phone(open_page: Callable[..., Page], ht
     assert shown == [row["points"] for row in club.standings()], shown
     assert watcher.evaluate(SAME), "the watcher's page was loaded again"
     assert_controls_44px(watcher, "tournament, round 2, watched")
-    ann.goto(f"/play/#/tournament/{tournament_id}")
+    back = ann.locator("#tournament-back")
+    expect(back).to_have_text("Turnier: Vereinsabend")
+    back.tap()
     expect(ann.locator("#your-game")).to_contain_text("Deine Partie in Runde 2 ist bereit")
     expect(ann.locator("#rounds [data-round='2']")).to_be_visible()
     assert_controls_44px(ann, "tournament, round 2")

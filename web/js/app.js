@@ -11,6 +11,7 @@ import { showLeaderboard } from "./pages/leaderboard.js";
 import { showProfile } from "./pages/profile.js";
 import { showTournaments } from "./pages/tournaments.js";
 import { showTournament } from "./pages/tournament.js";
+import { linkBackToTournament } from "./panels/tournament_link.js";
 
 const main = byId("app", HTMLElement);
 /** @type {(() => void) | null} */
@@ -23,7 +24,7 @@ async function route() {
   const [page, id, code] = location.hash.replace(/^#\/?/, "").split("/");
   if (page === "signin" && id) { signIn(id); location.hash = "#/"; return; }
   if (page === "mine" && id) { await openMine(id, code); location.hash = `#/game/${id}`; return; }
-  if (page === "game" && id) leave = await showGame(main, id);
+  if (page === "game" && id) { leave = await showGame(main, id); linkBackToTournament(main, id); }
   else if (page === "join" && id) await showJoin(main, id, code);
   else if (page === "new") await showCreate(main, id);
   else if (page === "leaderboard") await showLeaderboard(main, id);

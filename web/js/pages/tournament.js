@@ -14,6 +14,7 @@ import { gameTypeDetail } from "../core/catalog.js";
 import { playerName, playerToken, rememberName } from "../core/store.js";
 import { followTournament, keep, kept, newView, nowFollowing, playerTokenFor, tournamentApi, whoAmI } from "../core/tournaments.js";
 import { tournamentClock, when } from "./tournaments.js";
+import { noteTournamentGames } from "../panels/tournament_link.js";
 
 /** @typedef {import("../core/tournaments.js").Tournament} Tournament */
 /** @typedef {import("../core/tournaments.js").StandingRow} StandingRow */
@@ -371,10 +372,17 @@ export async function showTournament(main, id, inviteCode) {
   async function refresh() {
     const next = await read(id);
     seen = next;
+    noteGames();
     draw();
     page.dataset.refreshed = String(Number(page.dataset.refreshed || 0) + 1);
   }
 
+  /** The game pages of these rounds link back here (panels/tournament_link.js). */
+  function noteGames() {
+    noteTournamentGames(id, seen.tournament.name, seen.rounds.flatMap((round) => round.tables.map((table) => table.game_id)));
+  }
+
+  noteGames();
   draw();
   return nowFollowing(followTournament(id, refresh, (mode) => {
     live.textContent = mode === "live" ? t("tournaments.live") : t("tournaments.polling");
