@@ -27,6 +27,33 @@ from sqlalchemy.sql.expression import Executable
 
 Processor = Callable[[Any], Any]
 
+WORK_MARK = "tabletop_work_savepoint"
+"""In a connection's ``info`` while a work of a group-commit batch waits for its savepoint."""
+SAVEPOINT_WORK = "SAVEPOINT tabletop_work"
+ROLLBACK_TO_WORK = "ROLLBACK TO SAVEPOINT tabletop_work"
+"""Back to the latest work's savepoint (a name used again shadows the earlier ones)."""
+
+
+def mark_work(connection: Connection) -> None:
+    """A work begins (PostgreSQL, among others in one transaction): its savepoint goes with its
+    first statement, pipelined with it when that is a read made here (one round trip for both),
+    else just before it (``send_marked_savepoint``)."""
+    connection.info[WORK_MARK] = True
+
+
+def unmark_work(connection: Connection) -> bool:
+    """True if the work's savepoint was never sent (the work ran no statement)."""
+    return bool(connection.info.pop(WORK_MARK, False))
+
+
+def send_marked_savepoint(
+    connection: Connection, cursor: Any, _statement: str, _parameters: Any, _context: Any, _many: bool
+) -> None:
+    """``before_cursor_execute``: a statement of a work whose savepoint is not sent yet sends it
+    first, on the same cursor."""
+    if connection.info.pop(WORK_MARK, False):
+        cursor.execute(SAVEPOINT_WORK)
+
 
 @dataclass(frozen=True, slots=True)
 class _Compiled:
@@ -136,11 +163,25 @@ def _run(connection: Connection, compiled: _Compiled, params: Any, many: bool) -
     cursor = pooled.cursor()
     dispatch = connection.dispatch
     try:
-        if dispatch.before_cursor_execute:
-            dispatch.before_cursor_execute(connection, cursor, compiled.sql, params, None, many)
-        if many:
+        pipelined = not many and compiled.columns and connection.info.pop(WORK_MARK, False)
+        if pipelined:  # the work's savepoint and its first read: one round trip
+            driver = pooled.driver_connection
+            with driver.pipeline():  # type: ignore[union-attr]
+                savepoint = pooled.cursor()
+                if dispatch.before_cursor_execute:
+                    dispatch.before_cursor_execute(connection, savepoint, SAVEPOINT_WORK, None, None, False)
+                savepoint.execute(SAVEPOINT_WORK)
+                if dispatch.before_cursor_execute:
+                    dispatch.before_cursor_execute(connection, cursor, compiled.sql, params, None, many)
+                cursor.execute(compiled.sql, params)
+            savepoint.close()
+        elif many:
+            if dispatch.before_cursor_execute:
+                dispatch.before_cursor_execute(connection, cursor, compiled.sql, params, None, many)
             cursor.executemany(compiled.sql, params)
         else:
+            if dispatch.before_cursor_execute:
+                dispatch.before_cursor_execute(connection, cursor, compiled.sql, params, None, many)
             cursor.execute(compiled.sql, params)
         if dispatch.after_cursor_execute:
             dispatch.after_cursor_execute(connection, cursor, compiled.sql, params, None, many)

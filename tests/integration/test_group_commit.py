@@ -331,3 +331,54 @@ def test_several_writers_commit_games_in_parallel_and_each_game_in_order(
     finally:
         committer.close()
     assert not any(t.name.startswith("group-commit-") and t.is_alive() for t in threading.enumerate())
+
+
+def test_on_postgresql_a_works_savepoint_rides_with_its_read_and_is_never_released(
+    service: Services, committer: GroupCommitter, db_engine: Engine
+) -> None:
+    """Among others in a batch, each work's savepoint is sent in one pipeline with its locking
+    read (one round trip for both) and is not released (the commit ends them): two round trips
+    fewer per work than a savepoint of its own and its release. A work refused after its write is
+    still undone alone."""
+    if db_engine.dialect.name != "postgresql":
+        pytest.skip("savepoints are PostgreSQL's round trips; SQLite's are in-process")
+    kept, undone = start_duel(service), start_duel(service)
+    before = {d.game_id: service.core.load(d.game_id).version for d in (kept, undone)}
+    sent: list[tuple[str, bool]] = []
+
+    def record(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        pipeline = conn.connection.driver_connection.pgconn.pipeline_status
+        sent.append((" ".join(statement.split())[:40].upper(), bool(pipeline)))
+
+    def writes_then_refuses(uow: UnitOfWork) -> None:
+        match = uow.games.get(undone.game_id, for_update=True)
+        match.submit(0, {"card": 3})
+        service.core.save(uow, match, 0)
+        raise NotYourDecision("refused after its write")
+
+    event.listen(db_engine, "before_cursor_execute", record)
+    try:
+        futures = one_batch(
+            committer,
+            [
+                card(service, kept, 0),
+                lambda: committer.run("\x7flast", writes_then_refuses),
+                card(service, kept, 1),
+            ],
+        )
+        answers = [outcome(future) for future in futures]
+    finally:
+        event.remove(db_engine, "before_cursor_execute", record)
+    assert sorted(a.status for a in (answers[0], answers[2])) == ["applied", "sealed"]
+    assert isinstance(answers[1], NotYourDecision)
+    assert service.core.load(kept.game_id).version == before[kept.game_id] + 2
+    assert service.core.load(undone.game_id).version == before[undone.game_id]
+    assert not [statement for statement, _ in sent if statement.startswith("RELEASE")]
+    savepoints = [index for index, (statement, _) in enumerate(sent) if statement.startswith("SAVEPOINT")]
+    assert len(savepoints) == 3, sent
+    for index in savepoints:
+        assert sent[index][1] and sent[index + 1][1], "the savepoint and its read share a pipeline"
+        assert sent[index + 1][0].startswith("SELECT"), sent[index + 1]
+    assert [statement for statement, _ in sent if statement.startswith("ROLLBACK TO")] == [
+        "ROLLBACK TO SAVEPOINT TABLETOP_WORK"
+    ]
