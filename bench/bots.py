@@ -10,6 +10,7 @@ the mean score of each level, the mean decision time of each level and the machi
 
     ./run bench-bots                       # the table of bench/README.md (long: see there)
     ./run bench-bots --games 20 --only carcassonne --players 2
+    ./run bench-bots --cost 50 400         # CPU ms of one strong decision at 50 and 400 iterations
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from domain.bots import choose, context_for
 from domain.bots.search import SearchBudget
@@ -183,6 +185,45 @@ def run(slug: str, players: int, games: int, seed: str, iterations: int, pool: P
     )
 
 
+COST_EVERY = 12
+"""``--cost``: a strong decision is timed at every 12th decision of the game (with 3+ choices)."""
+
+
+def cost(slug: str, budgets: list[int], seed: str) -> dict[str, Any]:
+    """CPU milliseconds (mean, max) of one strong decision at each of ``budgets`` iterations, at
+    positions along one 2-player game of greedy bots: what an iteration budget costs one core."""
+    game = default_registry().game(slug)
+    engine = game.engine
+    state, _ = engine.setup(2, engine.meta.resolve_options({}), rng_for_seed(f"{seed}-cost"))
+    rng = random.Random(f"bench-bots:{seed}-cost")
+    spent: dict[int, list[float]] = {n: [] for n in budgets}
+    step = 0
+    while (decision := engine.decision(state)) is not None:
+        step += 1
+        seat = decision.seats[0]
+        if step % COST_EVERY == 0 and len(engine.legal_choices(state, seat)) > 2:
+            for n in budgets:
+                context = context_for(engine, state, decision, seat, game.search)
+                started = time.process_time()
+                choose("strong", context, random.Random(step), SearchBudget(iterations=n))
+                spent[n].append(time.process_time() - started)
+        engine.apply(
+            state,
+            {
+                s: choose("greedy", context_for(engine, state, decision, s, game.search), rng)
+                for s in decision.seats
+            },
+        )
+    return {
+        "game": slug,
+        "positions": len(spent[budgets[0]]),
+        "cpu_ms_mean_max": {
+            n: (round(1000 * sum(v) / len(v), 1), round(1000 * max(v), 1)) for n, v in spent.items() if v
+        },
+        "load_1min": round(os.getloadavg()[0], 1),
+    }
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="./run bench-bots", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games per row at 2 players (default 200)")
@@ -201,7 +242,18 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--seed", default="bench-bots")
     parser.add_argument("--json", action="store_true", help="one JSON object per row instead of the table")
+    parser.add_argument(
+        "--cost",
+        type=int,
+        nargs="+",
+        metavar="ITERATIONS",
+        help="instead of games: the CPU ms of one strong decision at these iteration budgets",
+    )
     options = parser.parse_args(argv)
+    if options.cost:
+        for slug in options.only:
+            print(json.dumps(cost(slug, options.cost, options.seed)), flush=True)
+        return 0
     if not options.json:
         print(HEADER, flush=True)
     with ProcessPoolExecutor(options.workers) as pool:
