@@ -230,6 +230,7 @@ def test_a_private_tournament_by_its_invite_link(open_page: Callable[..., Page],
     host.locator("#cancel-confirm").tap()
     expect(host.locator("#tournament-status")).to_have_text("Das Turnier wurde abgesagt")
     expect(bea.locator("#tournament-status")).to_have_text("Das Turnier wurde abgesagt")
+    expect(bea.locator("#tournament-live")).to_have_text("")  # over: the page stops following it
     assert host.evaluate(SAME)
 
     # Every text of these pages exists in every language.

@@ -369,12 +369,23 @@ export async function showTournament(main, id, inviteCode) {
     });
   }
 
+  /** @type {(() => void) | null} */
+  let stopLive = null;
+  const over = () => seen.tournament.status === "finished" || seen.tournament.status === "cancelled";
+
   async function refresh() {
     const next = await read(id);
     seen = next;
     noteGames();
     draw();
     page.dataset.refreshed = String(Number(page.dataset.refreshed || 0) + 1);
+    if (over()) stopFollowing(); // nothing changes any more (its stream has ended too)
+  }
+
+  function stopFollowing() {
+    stopLive?.();
+    stopLive = null;
+    live.textContent = "";
   }
 
   /** The game pages of these rounds link back here (panels/tournament_link.js). */
@@ -384,8 +395,10 @@ export async function showTournament(main, id, inviteCode) {
 
   noteGames();
   draw();
-  return nowFollowing(followTournament(id, refresh, (mode) => {
+  if (over()) return () => {};
+  stopLive = nowFollowing(followTournament(id, refresh, (mode) => {
     live.textContent = mode === "live" ? t("tournaments.live") : t("tournaments.polling");
     live.dataset.mode = mode;
   }));
+  return () => stopFollowing();
 }
