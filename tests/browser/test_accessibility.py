@@ -1,5 +1,6 @@
 """axe-core finds no serious or critical accessibility violation on the lobby, on each game's
-screen (in play, with its rules panel open) and on the tournament pages, on a desktop and on a phone."""
+screen (in play, with its rules panel open) and on the tournament pages, on a desktop and on a phone;
+and on a guided first game in German on a phone, with its hint bubble and with its summary."""
 
 from __future__ import annotations
 
@@ -65,4 +66,19 @@ def test_no_serious_violation_on_the_tournament_pages(open_page: Callable[..., P
     expect(page.locator("#your-game")).to_be_visible()
     expect(page.locator("#rounds li[data-game]")).to_have_count(1)
     found["tournament, running"] = serious_violations(page)
+    assert not any(found.values()), {screen: v for screen, v in found.items() if v}
+
+
+def test_no_serious_violation_on_a_guided_game_with_its_hint_and_its_summary(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(**SIZES["phone"], locale="de")
+    page.goto("/play/")
+    page.locator("#learn button[data-slug='carcassonne']").click()
+    expect(page.locator("#tutorial")).to_have_attribute("data-hint", "tile-1")
+    expect(page.locator(".tutorial-target")).to_have_count(1)
+    found = {"hint": serious_violations(page)}
+    page.locator("#tutorial .tutorial-skip").click()
+    expect(page.locator("#tutorial-summary")).to_be_visible()
+    found["summary"] = serious_violations(page)
     assert not any(found.values()), {screen: v for screen, v in found.items() if v}

@@ -90,6 +90,12 @@ export const api = {
    * @type {(type: string, options: { [name: string]: import("./types.js").Scalar }, isPrivate: boolean, clock: object | undefined, token: Token, takebacks?: boolean) => Promise<{ id: string, host_token: string, invite_code: string | null }>}
    */
   createGame: (type, options, isPrivate, clock, token, takebacks) => call("POST", "/v1/games", { body: { type, options, private: isPrivate, clock, takebacks }, token }),
+  /**
+   * A guided game (panels/tutorial.js): private (listed nowhere, not even among the games in
+   * play), with the script's seed and no clock (the server rates neither), no player identity.
+   * @type {(type: string, options: { [name: string]: import("./types.js").Scalar }, seed: string) => Promise<{ id: string, host_token: string, invite_code: string }>}
+   */
+  createTutorial: (type, options, seed) => call("POST", "/v1/games", { body: { type, options, seed, private: true } }),
   /** @type {(gameId: string, seat: { name?: string, invite_code?: string, bot?: string }, token: Token) => Promise<{ token: string, seat: number }>} */
   join: (gameId, seat, token) => call("POST", `/v1/games/${gameId}/seats`, { body: seat, token }),
   /**

@@ -27,6 +27,7 @@ import { clearTurn, notifyControl, showTurn } from "../panels/turn_notice.js";
 import { renewSeat } from "../core/identity.js";
 import { ratedNote, seatRating } from "../panels/ratings.js";
 import { detailsPanel } from "../panels/details.js";
+import { guideFor } from "../panels/tutorial.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
@@ -107,6 +108,8 @@ export async function showGame(main, gameId) {
   };
   els.side.append(els.lobby, h("section", { class: "card" }, [h("h2", {}, [t("game.log")]), els.log]));
   const details = detailsPanel(main, () => page.detail?.data ?? null);
+  /** @type {Awaited<ReturnType<typeof guideFor>>} a guided first game's hints (panels/tutorial.js) */
+  let guide = null;
   let drawn = 0; // how many times the page was drawn: main[data-drawn] tells tests a redraw happened
   main.append(
     els.title, els.status, els.error,
@@ -464,6 +467,7 @@ export async function showGame(main, gameId) {
     redraw(els.actions, (box) => { drawActions(box, game, ctx); details.refresh(box); });
     els.result.hidden = !game.result;
     redraw(els.result, (box) => drawResult(box, game));
+    guide?.update();
     main.dataset.drawn = String(++drawn);
   }
 
@@ -492,6 +496,7 @@ export async function showGame(main, gameId) {
   const game = page.game;
   if (!game) throw new Error(`game ${gameId} was not read`);
   page.detail = await gameTypeDetail(game.type);
+  guide = await guideFor(gameId, () => page);
   render();
   const rules = await rulesPanel(game.type, page.detail?.data ?? null);
   if (rules) els.lobby.after(rules);
@@ -549,7 +554,7 @@ export async function showGame(main, gameId) {
   window.__tabletop = { page, live };
   if (tokens.seat && game.viewer.seat !== null) rememberTokens(gameId, { seatIndex: game.viewer.seat });
   return () => {
-    live.close(); chat.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearInterval(fillTimer); clearTurn();
+    live.close(); chat.close(); guide?.close(); stopClocks(); clearInterval(presenceTimer); clearInterval(rematchTimer); clearInterval(fillTimer); clearTurn();
     window.removeEventListener("resize", onResize);
     delete main.dataset.drawn;
   };

@@ -12,6 +12,7 @@ import { clockFieldset, readClock } from "../panels/clock_options.js";
 import { lastGameType, playerName, playerToken, rememberGameType, rememberName, rememberTokens } from "../core/store.js";
 import { playerFor } from "../core/identity.js";
 import { myGamesCards } from "../panels/my_games.js";
+import { learnCard } from "../panels/tutorial.js";
 
 /** @typedef {import("../core/types.js").GameType} GameType */
 /** @typedef {{ [name: string]: import("../core/types.js").Scalar }} Options a game type's options as sent at creation */
@@ -368,7 +369,7 @@ export async function showLobby(main) {
     h("h1", {}, [t("lobby.title")]),
     h("div", { class: "lobby" }, [
       h("div", {}, [yourTurn, playNowCard(types)]),
-      h("div", {}, [mine, await openGames(types)]),
+      h("div", {}, [mine, learnCard(types), await openGames(types)]),
     ]),
     h("p", { class: "help" }, [t("lobby.intro")]),
   );

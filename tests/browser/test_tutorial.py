@@ -1,0 +1,136 @@
+"""The guided first game of each title on a phone in German: "Learn to play" in the lobby opens a
+game against the bot that the server neither lists nor rates, a bubble in German points at the
+highlighted element to tap, and tapping what it points at each time leads through the script to
+its summary."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from api.pages.web_client import web_root
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "de"}
+TITLES = ("im-schutze-der-burg", "keythedral", "carcassonne")
+# What the page shows when the guide does not end: the hint, how many marked targets, whose turn.
+NOW = """
+() => [document.getElementById("tutorial")?.dataset.hint,
+       document.querySelectorAll(".tutorial-target").length,
+       document.getElementById("turn")?.textContent]
+"""
+
+
+def script(slug: str) -> Any:
+    """The title's script, web/tutorials/<slug>.json."""
+    root = web_root()
+    assert root is not None
+    return json.loads((Path(root) / "tutorials" / f"{slug}.json").read_text(encoding="utf-8"))
+
+
+def german_hints(slug: str) -> set[str]:
+    """Every German text the script's bubbles may show."""
+    data = script(slug)
+    texts = {data["free"]["de"], data["waiting"]["de"]}
+    for step in data["steps"]:
+        texts.add(step["text"]["de"])
+        texts.update(then["text"]["de"] for then in step.get("then", []))
+    return texts
+
+
+def open_guided_game(page: Page, slug: str) -> str:
+    page.goto("/play/")
+    expect(page.locator("#learn")).to_contain_text("Spielen lernen")
+    page.locator(f"#learn button[data-slug='{slug}']").click()
+    expect(page.locator("#board")).to_be_visible()
+    return page.url.rsplit("/", 1)[-1]
+
+
+def follow_the_hints(page: Page, slug: str, limit_seconds: float = 90) -> list[str]:
+    """Tap what the bubble points at until the summary shows; the hints followed, in order."""
+    hints = german_hints(slug)
+    bubble = page.locator("#tutorial")
+    summary = page.locator("#tutorial-summary")
+    followed: list[str] = []
+    deadline = time.monotonic() + limit_seconds
+    while time.monotonic() < deadline:
+        if summary.count():
+            return followed
+        page.wait_for_function("!document.body.dataset.busy")
+        if not bubble.is_visible() or bubble.get_attribute("data-hint") == "waiting":
+            page.wait_for_timeout(50)
+            continue
+        assert bubble.locator(".tutorial-text").inner_text() in hints
+        target = page.locator(".tutorial-target")
+        if target.count() != 1:
+            page.wait_for_timeout(50)  # drawn again meanwhile: the guide marks the new one
+            continue
+        followed.append(str(bubble.get_attribute("data-hint")))
+        try:
+            target.click(timeout=5_000)
+        except PlaywrightTimeoutError:  # the bot's move redrew the board under the tap: look again
+            followed.pop()
+    now = page.evaluate(NOW)
+    raise AssertionError(f"the guide did not end in {limit_seconds} s; followed: {followed}; now: {now}")
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_a_newcomer_finishes_the_guided_game_by_tapping_what_the_german_hints_point_at(
+    open_page: Callable[..., Page], slug: str
+) -> None:
+    page = open_page(**PHONE)
+    game_id = open_guided_game(page, slug)
+    view = page.request.get(f"/v1/games/{game_id}").json()
+    assert view["rated"] is False
+    assert {"host_seed", "no_clock"} <= {reason["code"] for reason in view["unrated_reasons"]}
+    listed = page.request.get("/v1/games?limit=100").json()["items"]
+    assert game_id not in {game["id"] for game in listed}
+    followed = follow_the_hints(page, slug)
+    # In the script's order, from its first step to its last; a step whose kind of decision the
+    # game did not bring up before the next one's is passed over (the guide adapts).
+    steps = [step["id"] for step in script(slug)["steps"]]
+    shown = [steps.index(hint.split("/")[0]) for hint in followed if hint.split("/")[0] in steps]
+    assert shown == sorted(shown) and shown[0] == 0 and shown[-1] == len(steps) - 1, followed
+    assert len(set(shown)) >= len(steps) - 2, followed
+    summary = page.locator("#tutorial-summary")
+    expect(summary).to_contain_text("Das hast du gelernt")
+    expect(summary.locator("li")).to_have_count(len(script(slug)["summary"]["de"]))
+    expect(page.locator("#tutorial")).to_be_hidden()
+    expect(page.locator(".tutorial-target")).to_have_count(0)
+    assert page.evaluate("[...window.__i18nMissing]") == []
+
+
+def test_the_guide_takes_another_legal_move_in_its_stride_and_can_be_hidden(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(**PHONE)
+    open_guided_game(page, "carcassonne")
+    bubble = page.locator("#tutorial")
+    steps = {step["id"]: step["text"]["de"] for step in script("carcassonne")["steps"]}
+    expect(bubble).to_have_attribute("data-hint", "tile-1")
+    expect(bubble).to_contain_text(steps["tile-1"])
+    page.locator(".tutorial-target").click()
+    expect(bubble).to_have_attribute("data-hint", "tile-1/#confirm-place")
+    page.locator(".tutorial-target").click()
+    # The guide points at a spot for a figure; the newcomer places none, and the guide goes on.
+    expect(bubble).to_have_attribute("data-hint", "figure-1")
+    expect(page.locator("#board svg .tutorial-target")).to_have_count(1)
+    page.locator("#actions button.other-move").click()
+    expect(bubble).to_have_attribute("data-hint", "tile-2", timeout=30_000)  # after the bot's turn
+    expect(bubble).to_contain_text(steps["tile-2"])
+    # Hidden: the summary instead, and it stays so when the page is opened again.
+    bubble.get_by_role("button", name="Hinweise ausblenden").click()
+    expect(page.locator("#tutorial-summary")).to_contain_text("Das hast du gelernt")
+    expect(bubble).to_be_hidden()
+    expect(page.locator(".tutorial-target")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#tutorial-summary")).to_be_visible()
+    expect(page.locator("#tutorial")).to_be_hidden()
+    page.get_by_role("button", name="Weiterspielen").click()
+    expect(page.locator("#tutorial-summary")).to_have_count(0)
