@@ -43,6 +43,8 @@ class SqlRatingRepository:
                 "sigma": after.sigma,
                 "display": after.display,
                 "games": after.games,
+                "anchored": after.anchored,
+                "established": after.established,
                 "updated_at": as_utc(change.at),
             }
             if change.before.games == 0:
@@ -84,18 +86,22 @@ class SqlRatingRepository:
         return {player_id: Finishing(**by_outcome) for player_id, by_outcome in counts.items()}
 
     def leaderboard(
-        self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
+        self, game_type: str, min_games: int, limit: int, after: tuple[bool, float, str] | None
     ) -> builtins.list[Rating]:
         query = select(ratings).where(ratings.c.game_type == game_type, ratings.c.games >= min_games)
         if after is not None:
-            display, subject = after
-            query = query.where(
-                or_(
-                    ratings.c.display < display,
-                    and_(ratings.c.display == display, ratings.c.subject > subject),
-                )
+            established, display, subject = after
+            same_tier = or_(
+                ratings.c.display < display,
+                and_(ratings.c.display == display, ratings.c.subject > subject),
             )
-        query = query.order_by(ratings.c.display.desc(), ratings.c.subject).limit(limit)
+            tier = ratings.c.established == established
+            # After an established line: the rest of its tier, then every line that is not.
+            below = ratings.c.established == False  # noqa: E712 (a column, not a bool)
+            query = query.where(or_(and_(tier, same_tier), below) if established else and_(tier, same_tier))
+        query = query.order_by(
+            ratings.c.established.desc(), ratings.c.display.desc(), ratings.c.subject
+        ).limit(limit)
         return [_rating(row) for row in self.session.execute(query).mappings()]
 
     def history(self, subject: str, game_type: str | None, limit: int) -> builtins.list[RatingChange]:
@@ -146,7 +152,7 @@ class SqlRatingRepository:
 
 
 def _rating(row: Any) -> Rating:
-    return Rating(row["subject"], row["game_type"], row["mu"], row["sigma"], row["games"])
+    return Rating(row["subject"], row["game_type"], row["mu"], row["sigma"], row["games"], row["anchored"])
 
 
 def _change(row: Any) -> RatingChange:

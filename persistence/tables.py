@@ -22,6 +22,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
 )
 from sqlmodel import Field, SQLModel
 
@@ -280,7 +281,7 @@ class RatingRow(SQLModel, table=True):
     """A subject's (player's or bot level's) current rating in one game type."""
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_board", "game_type", "display", "subject"),)
+    __table_args__ = (Index("ix_ratings_board", "game_type", "established", "display", "subject"),)
 
     subject: str = Field(sa_column=Column(String(80), primary_key=True))
     game_type: str = Field(sa_column=Column(String(64), primary_key=True))
@@ -288,6 +289,10 @@ class RatingRow(SQLModel, table=True):
     sigma: float = Field(sa_column=Column(Float, nullable=False))
     display: float = Field(sa_column=Column(Float, nullable=False))
     games: int = Field(sa_column=Column(Integer, nullable=False))
+    anchored: int = Field(sa_column=Column(Integer, nullable=False, server_default="0"))
+    """Rated games with an established opponent at the table."""
+    established: bool = Field(sa_column=Column(Boolean, nullable=False, server_default=false()))
+    """Ranked above the others (``domain.model.ratings``): a bot level, or enough anchored games."""
     updated_at: datetime = _timestamp()
 
 

@@ -51,6 +51,10 @@ class Standing:
     sigma: float
     games: int
     provisional: bool
+    established: bool = strawberry.field(
+        description="A bot level, or a player with 3 rated games against established opponents: "
+        "ranked above every line that is not."
+    )
     finishing: Finishing | None = strawberry.field(
         default=None, description="A player's finishing rate; null for a bot level."
     )

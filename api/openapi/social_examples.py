@@ -23,6 +23,7 @@ STANDING = {
     "subject": PLAYER_ID,
     "kind": "player",
     "name": "Bea",
+    "established": True,
     "finishing": FINISHING,
 }
 RESULT = {

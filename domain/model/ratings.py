@@ -17,6 +17,19 @@ way before anyone joins (the lobby and the game view show it) and at the end:
   ``PAIR_WINDOW``, further games between them in that window are unrated (checked at the end,
   from the stored changes).
 
+Established identities: a bot level always; a player once ``ESTABLISHED_GAMES`` of its rated
+games in the type had an established opponent at the table (counted at each game's end, from the
+ratings before it; the stored ``anchored`` count). Identities that have not played established
+opponents have no weight over others:
+
+- the leaderboard ranks every established identity above every one that is not (then by display
+  value): a newcomer who only beat other newcomers (free identities made to lose) cannot pass
+  people who proved themselves against the yardstick (bots, established players);
+- an established player's rating moves only against the established seats of a game: a win over
+  newcomers leaves it where it was (the newcomers' ratings still move, and they count it towards
+  being established when an established player sat with them). A bot level's rating, the yardstick,
+  moves from every rated game against people.
+
 Ranks come from the stored result: the winners first, then the others by score; a seat that
 resigned or forfeited ranks last whatever its score. Bots are rated opponents: a person's change is
 computed against the bot level's rating, and the level's rating moves from games against people.
@@ -42,6 +55,9 @@ PROVISIONAL_GAMES = 5
 """A rating is provisional (shown, flagged) until this many rated games."""
 PAIR_LIMIT = 3
 PAIR_WINDOW = timedelta(hours=24)
+ESTABLISHED_GAMES = 3
+"""Rated games with an established opponent (a bot level, or an established player) that make a
+player established in a game type."""
 MIN_OWN_DECISIONS = 1
 """Decisions each person's seat makes itself (not its stand-in) for a finished game to be rated."""
 
@@ -69,6 +85,14 @@ class Rating:
     mu: float = START_MU
     sigma: float = START_SIGMA
     games: int = 0
+    anchored: int = 0
+    """Rated games with an established opponent at the table (``ESTABLISHED_GAMES``)."""
+
+    @property
+    def established(self) -> bool:
+        """A bot level, or a player who played ``ESTABLISHED_GAMES`` rated games against
+        established opponents: it ranks above the others and only they move its rating."""
+        return self.subject.startswith(BOT_PREFIX) or self.anchored >= ESTABLISHED_GAMES
 
     @property
     def display(self) -> float:
@@ -207,18 +231,36 @@ def rate(
     at: datetime,
 ) -> list[RatingChange]:
     """New ratings for ``(seat, subject, rank)`` entries, one team per seat. A subject in several
-    seats (a bot level) is an opponent at each but gets no change of its own."""
-    teams = []
-    for _, subject, _ in seats:
-        before = known.get(subject) or Rating(subject, game_type)
-        teams.append([MODEL.create_rating([before.mu, before.sigma], name=subject)])
-    rated = MODEL.rate(teams, ranks=[float(rank) for _, _, rank in seats])
+    seats (a bot level) is an opponent at each but gets no change of its own. An established
+    player's change is computed among the established seats only (none: no change); everyone
+    else's among all seats (see the module's rules)."""
+    befores = {subject: known.get(subject) or Rating(subject, game_type) for _, subject, _ in seats}
+    established = {subject for subject, before in befores.items() if before.established}
+    everyone = _rated(seats, befores)
+    anchors = [entry for entry in seats if entry[1] in established]
+    among_established = _rated(anchors, befores) if len({s for _, s, _ in anchors}) >= 2 else {}
     counts = [subject for _, subject, _ in seats]
     changes: list[RatingChange] = []
-    for (seat, subject, rank), team in zip(seats, rated, strict=True):
+    for seat, subject, rank in seats:
         if counts.count(subject) > 1:
             continue
-        before = known.get(subject) or Rating(subject, game_type)
-        after = Rating(subject, game_type, team[0].mu, team[0].sigma, before.games + 1)
+        before = befores[subject]
+        if before.established and not subject.startswith(BOT_PREFIX):
+            if seat not in among_established:
+                continue  # only newcomers at the table: they carry no weight over it
+            mu, sigma = among_established[seat]
+        else:
+            mu, sigma = everyone[seat]
+        anchored = before.anchored + any(other != subject and other in established for other in counts)
+        after = Rating(subject, game_type, mu, sigma, before.games + 1, anchored)
         changes.append(RatingChange(game_id, seat, rank, before, after, at))
     return changes
+
+
+def _rated(
+    seats: Sequence[tuple[int, str, int]], befores: dict[str, Rating]
+) -> dict[int, tuple[float, float]]:
+    """OpenSkill's update of these seats as one free-for-all: the new (mu, sigma) per seat."""
+    teams = [[MODEL.create_rating([befores[s].mu, befores[s].sigma], name=s)] for _, s, _ in seats]
+    rated = MODEL.rate(teams, ranks=[float(rank) for _, _, rank in seats])
+    return {seat: (team[0].mu, team[0].sigma) for (seat, _, _), team in zip(seats, rated, strict=True)}

@@ -27,9 +27,10 @@ class RatingRepository(Protocol):
     def finishing(self, player_ids: Sequence[str]) -> dict[str, Finishing]: ...
 
     def leaderboard(
-        self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
+        self, game_type: str, min_games: int, limit: int, after: tuple[bool, float, str] | None
     ) -> builtins.list[Rating]:
-        """By display value, best first (subject breaks ties), after the cursor ``after``."""
+        """Established ratings first, then by display value, best first (subject breaks ties),
+        after the cursor ``after`` (established, display, subject)."""
         ...
 
     def history(self, subject: str, game_type: str | None, limit: int) -> builtins.list[RatingChange]:

@@ -45,6 +45,10 @@ class Standing:
     """A player's finishing rate (None for a bot level)."""
 
     @property
+    def established(self) -> bool:
+        return self.rating.established
+
+    @property
     def kind(self) -> str:
         return "bot" if self.rating.subject.startswith(BOT_PREFIX) else "player"
 
@@ -114,7 +118,7 @@ class StandingService:
         next_cursor = None
         if len(found) > limit and page:
             last = page[-1]
-            next_cursor = _encode(last.display, last.subject, offset + len(page))
+            next_cursor = _encode(last.established, last.display, last.subject, offset + len(page))
         return Leaderboard(game_type, entries, next_cursor)
 
     def profile(self, player_id: str, game_type: str | None = None) -> Profile:
@@ -172,8 +176,8 @@ class StandingService:
             return uow.ratings.ratings(game_type, subjects)
 
 
-def _encode(display: float, subject: str, offset: int) -> str:
-    raw = json.dumps([display, subject, offset]).encode()
+def _encode(established: bool, display: float, subject: str, offset: int) -> str:
+    raw = json.dumps([established, display, subject, offset]).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
@@ -183,7 +187,7 @@ MAX_SUBJECT_LENGTH = 72
 _SUBJECT_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-:.")
 
 
-def _decode(cursor: str) -> tuple[tuple[float, str], int]:
+def _decode(cursor: str) -> tuple[tuple[bool, float, str], int]:
     """The position a cursor of ``_encode`` names; anything else (whatever a client forges: a
     number JSON reads as infinity, NUL or a lone surrogate, a bool or fraction for the offset)
     is ``InvalidRequest``, before the database sees any of it."""
@@ -193,11 +197,12 @@ def _decode(cursor: str) -> tuple[tuple[float, str], int]:
         found = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")).decode("utf-8"))
     except (ValueError, TypeError, UnicodeError) as error:
         raise refused from error
-    if not (isinstance(found, list) and len(found) == 3):
+    if not (isinstance(found, list) and len(found) == 4):
         raise refused
-    display, subject, offset = found
+    established, display, subject, offset = found
     if (
-        type(display) not in (int, float)
+        type(established) is not bool
+        or type(display) not in (int, float)
         or not math.isfinite(display)
         or type(subject) is not str
         or not 0 < len(subject) <= MAX_SUBJECT_LENGTH
@@ -206,7 +211,7 @@ def _decode(cursor: str) -> tuple[tuple[float, str], int]:
         or not 0 < offset <= MAX_CURSOR_OFFSET
     ):
         raise refused
-    return (float(display), subject), offset
+    return (established, float(display), subject), offset
 
 
 def record_end(uow: RatedUnitOfWork, match: Match, at: datetime) -> list[RatingChange]:

@@ -3,7 +3,9 @@ identities), the ratings shown at the table, and axe finding nothing serious on 
 
 from __future__ import annotations
 
+import re
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -97,3 +99,51 @@ def test_leaderboard_profile_and_table_show_the_ratings_of_rated_games(
     first_seat = page.locator('.seat-rating[data-rating-seat="0"]')
     expect(first_seat).to_contain_text(f"rating {ann_line['rating']:.1f}")
     assert not leaderboard_violations and not profile_violations, (leaderboard_violations, profile_violations)
+
+
+def test_the_leaderboard_shows_finishing_rates_and_newcomers_in_german(
+    open_page: Callable[..., Page], web_server: ServerProcess
+) -> None:
+    """Issue 31 item 5: each player's finishing rate beside the rating (its counts in the title),
+    and a line not yet established marked as a newcomer, in the page's language."""
+    with httpx.Client(base_url=web_server.base, timeout=30) as http:
+        tag = secrets.token_hex(3)
+        ann, bob, cy = [
+            http.post("/v1/players", json={"name": f"{n} {tag}"}).json() for n in ("Ann", "Bob", "Cy")
+        ]
+        rated_duel(http, ann, bob)
+        game = http.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, "clock": CLOCK}).json()
+        tokens = [
+            http.post(f"/v1/games/{game['id']}/seats", json={}, headers=auth(p["token"])).json()["token"]
+            for p in (ann, cy)
+        ]
+        http.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
+        for token, card in zip(tokens, (3, 1), strict=True):
+            http.post(f"/v1/games/{game['id']}/choices", json={"choice": {"card": card}}, headers=auth(token))
+        assert http.post(f"/v1/games/{game['id']}/resign", headers=auth(tokens[1])).status_code == 200
+        for _ in range(300):  # Ann plays on (her bank decision) while the stand-in plays Cy's seat
+            if http.get(f"/v1/games/{game['id']}").json()["status"] == "finished":
+                break
+            choices = http.get(f"/v1/games/{game['id']}/choices", headers=auth(tokens[0])).json()["choices"]
+            if choices:
+                http.post(
+                    f"/v1/games/{game['id']}/choices", json={"choice": choices[0]}, headers=auth(tokens[0])
+                )
+            time.sleep(0.1)
+        assert http.get(f"/v1/games/{game['id']}").json()["status"] == "finished"
+    page = open_page(locale="de")
+    page.goto("/play/#/leaderboard/duel")
+    expect(page.locator("#leaderboard thead")).to_contain_text("Beendet Partien")
+    ann_row = page.locator(f'#leaderboard tbody tr[data-subject="{ann["id"]}"]')
+    cy_row = page.locator(f'#leaderboard tbody tr[data-subject="{cy["id"]}"]')
+    expect(ann_row.locator("td.finishing")).to_have_text("100 %")
+    expect(ann_row.locator("td.finishing")).to_have_attribute(
+        "title", re.compile(r"^Beendet 100 % der Partien: 2 zu Ende")
+    )
+    expect(cy_row.locator("td.finishing")).to_have_text("0 %", timeout=30_000)
+    expect(cy_row.locator("td.finishing")).to_have_attribute("title", re.compile("1 aufgegeben"))
+    expect(ann_row.locator(".newcomer")).to_have_text("Neuling")
+    bots = page.locator('#leaderboard tbody tr[data-subject^="bot:"]')
+    for n in range(bots.count()):
+        expect(bots.nth(n).locator("td.finishing")).to_have_text("–")
+        expect(bots.nth(n).locator(".newcomer")).to_have_count(0)

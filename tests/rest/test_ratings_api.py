@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi.testclient import TestClient
 
-from domain.model.ratings import PAIR_LIMIT, START_MU
+from domain.model.ratings import ESTABLISHED_GAMES, PAIR_LIMIT, START_MU
 from tests.support.client import CLOCK, board, choose, play_one_round, play_until_finished, player
 from tests.support.http import auth
 from tests.support.problems import assert_problem
@@ -112,3 +114,68 @@ def test_throwaway_identities_that_resign_at_once_farm_no_rating(client: TestCli
     assert board(client)["entries"] == []
     recent = client.get(f"/v1/players/{farmer['id']}/profile").json()["recent_games"]
     assert len(recent) == 4 and not any(r["rated"] for r in recent)
+
+
+def against_greedy(client: TestClient, person: dict[str, Any]) -> None:
+    """A rated one-round Duel of the person (seat 0) and the greedy bot, played to the end."""
+    game = client.post("/v1/games", json={"type": "duel", "options": {"rounds": 1}, "clock": CLOCK}).json()
+    token = client.post(f"/v1/games/{game['id']}/seats", json={}, headers=auth(person["token"])).json()[
+        "token"
+    ]
+    client.post(f"/v1/games/{game['id']}/seats", json={"bot": "greedy"}, headers=auth(game["host_token"]))
+    assert client.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"])).status_code == 200
+    play_until_finished(client, game["id"], token, pick=lambda choices: choices[-1])
+
+
+def test_a_farmer_of_throwaways_that_move_once_never_passes_an_established_player(
+    client: TestClient,
+) -> None:
+    """Issue 31 item 5's farm once the throwaways make one move each: the games are rated, but
+    a newcomer who only beat newcomers ranks below everyone established (here a player who played
+    the greedy bot ESTABLISHED_GAMES times, losing or not), and an established player's rating
+    does not move from beating newcomers."""
+    regular = player(client, "Regular")
+    for _ in range(ESTABLISHED_GAMES):
+        against_greedy(client, regular)
+    farmer = player(client, "Farmer")
+    for n in range(8):
+        throwaway = player(client, f"throwaway {n}")
+        play_one_round(client, [farmer["token"], throwaway["token"]], [3, 1], clock=CLOCK)
+    entries = board(client)["entries"]
+    lines = {e["subject"]: e for e in entries}
+    assert lines[farmer["id"]]["games"] == 8 and lines[farmer["id"]]["established"] is False
+    assert lines[regular["id"]]["established"] is True and lines["bot:greedy"]["established"] is True
+    assert entries[0]["subject"] != farmer["id"]
+    assert lines[farmer["id"]]["rank"] > max(e["rank"] for e in entries if e["established"])
+    assert lines[farmer["id"]]["rating"] > lines[regular["id"]]["rating"], "ranked by tier, not rating"
+    # The established player beating newcomers: the newcomers move, the established rating does not.
+    before = lines[regular["id"]]
+    newcomer = player(client, "Newcomer")
+    play_one_round(client, [regular["token"], newcomer["token"]], [3, 1], clock=CLOCK)
+    after = {e["subject"]: e for e in board(client)["entries"]}
+    assert [after[regular["id"]][k] for k in ("mu", "sigma", "games")] == [
+        before[k] for k in ("mu", "sigma", "games")
+    ]
+    assert after[newcomer["id"]]["games"] == 1 and after[newcomer["id"]]["mu"] < START_MU
+    # Pages follow the tiers: every line once, established first.
+    seen, cursor = [], None
+    while True:
+        page = board(client, limit=2, **({"cursor": cursor} if cursor else {}))
+        seen += page["entries"]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert [e["subject"] for e in seen] == [e["subject"] for e in board(client)["entries"]]
+    assert [e["established"] for e in seen] == sorted((e["established"] for e in seen), reverse=True)
+
+
+def test_a_newcomer_is_established_after_games_against_established_opponents(client: TestClient) -> None:
+    ann, bob = player(client, "Ann"), player(client, "Bob")
+    for _ in range(PAIR_LIMIT):
+        play_one_round(client, [ann["token"], bob["token"]], [3, 1], clock=CLOCK)
+    assert not any(e["established"] for e in board(client)["entries"])  # newcomers among themselves
+    for n in range(ESTABLISHED_GAMES):
+        against_greedy(client, ann)
+        lines = {e["subject"]: e for e in board(client)["entries"]}
+        assert lines[ann["id"]]["established"] is (n + 1 == ESTABLISHED_GAMES)
+    assert board(client)["entries"][0]["established"] and not board(client)["entries"][-1]["established"]

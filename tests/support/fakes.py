@@ -374,14 +374,15 @@ class FakeRatings:
         return {player_id: Finishing(**by_outcome) for player_id, by_outcome in counts.items()}
 
     def leaderboard(
-        self, game_type: str, min_games: int, limit: int, after: tuple[float, str] | None
+        self, game_type: str, min_games: int, limit: int, after: tuple[bool, float, str] | None
     ) -> builtins.list[Rating]:
         ranked = sorted(
             (r for r in self.current.values() if r.game_type == game_type and r.games >= min_games),
-            key=lambda r: (-r.display, r.subject),
+            key=lambda r: (not r.established, -r.display, r.subject),
         )
         if after is not None:
-            ranked = [r for r in ranked if (-r.display, r.subject) > (-after[0], after[1])]
+            position = (not after[0], -after[1], after[2])
+            ranked = [r for r in ranked if (not r.established, -r.display, r.subject) > position]
         return ranked[:limit]
 
     def history(self, subject: str, game_type: str | None, limit: int) -> builtins.list[RatingChange]:

@@ -48,6 +48,11 @@ class StandingPublic(RatingPublic):
     subject: str = Field(description="A player id, or bot:<level> for a bot level.")
     kind: str = Field(description="player or bot")
     name: str
+    established: bool = Field(
+        description="A bot level, or a player with 3 rated games against established opponents "
+        "(bot levels or established players): established lines rank above every line that is "
+        "not, whatever their rating."
+    )
     finishing: FinishingPublic | None = Field(
         description="A player's finishing rate (games played to the end); null for a bot level."
     )
@@ -60,6 +65,7 @@ class StandingPublic(RatingPublic):
             subject=standing.rating.subject,
             kind=standing.kind,
             name=standing.name,
+            established=standing.established,
             finishing=FinishingPublic.of(standing.finishing) if standing.finishing else None,
         )
 

@@ -185,7 +185,8 @@
 
 /**
  * A line of a leaderboard: a player or a bot level.
- * @typedef {PlayerRating & { kind: "player" | "bot", subject: string, name: string, rank: number }} Standing
+ * `established`: a bot level, or a player with 3 rated games against established opponents (ranked first).
+ * @typedef {PlayerRating & { kind: "player" | "bot", subject: string, name: string, rank: number, established: boolean, finishing: Finishing | null }} Standing
  */
 
 /** @typedef {{ game_type: string, entries: Standing[], next_cursor: string | null }} LeaderboardPage */

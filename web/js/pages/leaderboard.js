@@ -1,6 +1,6 @@
 // @ts-check
-// The leaderboard page (#/leaderboard/<game type>): players and bot levels by display rating, best
-// first, one cursor page at a time, with a "minimum games" filter. Everything comes from
+// The leaderboard page (#/leaderboard/<game type>): players and bot levels, established ones first,
+// then by display rating, best first, each player's finishing rate beside, one cursor page at a time, with a "minimum games" filter. Everything comes from
 // GET /v1/leaderboards/{game_type}.
 
 import { api, messageOf } from "../core/api.js";
@@ -20,6 +20,29 @@ export function subjectName(entry) {
 }
 
 /**
+ * A player who has not yet played established opponents enough is ranked below everyone who has:
+ * the line says so (bot levels are always established).
+ * @param {import("../core/types.js").Standing} entry
+ */
+function newcomerMark(entry) {
+  if (entry.established !== false) return [];
+  return [" ", h("small", { class: "newcomer", title: t("ratings.newcomer_help") }, [t("ratings.newcomer")])];
+}
+
+/**
+ * A player's finishing rate (games played to the end), its counts in the title; a bot level has none.
+ * @param {import("../core/types.js").Standing} entry
+ */
+function finishingCell(entry) {
+  const finishing = entry.finishing;
+  if (!finishing) return h("td", { class: "finishing" }, ["–"]);
+  if (finishing.rate === null) return h("td", { class: "finishing" }, [t("ratings.finishing_none")]);
+  const percent = Math.round(finishing.rate * 100);
+  return h("td", { class: "finishing", title: t("ratings.finishing", { percent, finished: finishing.finished, resigned: finishing.resigned, timed_out: finishing.timed_out }) },
+    [t("ratings.finishing_rate", { percent })]);
+}
+
+/**
  * @param {HTMLElement} main
  * @param {string | undefined} gameType
  */
@@ -34,7 +57,7 @@ export async function showLeaderboard(main, gameType) {
   const more = h("button", { type: "button", id: "leaderboard-more", hidden: true }, [t("ratings.more")]);
   const table = h("table", { id: "leaderboard", class: "scores" }, [
     h("caption", { class: "sr" }, [t("ratings.leaderboard")]),
-    h("thead", {}, [h("tr", {}, ["ratings.rank", "ratings.name", "ratings.rating", "ratings.games"]
+    h("thead", {}, [h("tr", {}, ["ratings.rank", "ratings.name", "ratings.rating", "ratings.games", "ratings.finishing_col"]
       .map((key) => h("th", { scope: "col" }, [t(key)])))]),
     body,
   ]);
@@ -63,9 +86,10 @@ export async function showLeaderboard(main, gameType) {
       for (const entry of page.entries) {
         body.append(h("tr", { dataset: { subject: entry.subject } }, [
           h("td", {}, [String(entry.rank)]),
-          h("th", { scope: "row" }, [subjectName(entry)]),
+          h("th", { scope: "row" }, [subjectName(entry), ...newcomerMark(entry)]),
           h("td", { title: t("ratings.mu_sigma", { mu: entry.mu.toFixed(2), sigma: entry.sigma.toFixed(2) }) }, [ratingText(entry)]),
           h("td", {}, [String(entry.games)]),
+          finishingCell(entry),
         ]));
       }
       stacked(table);
