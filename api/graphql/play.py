@@ -89,6 +89,10 @@ class Replay(TypedReplay):
     events: list[Event]
     used_seconds: list[float] | None
     matches_final_state: bool | None
+    moves: list[int] = strawberry.field(
+        description="The event sequence numbers after which the board changed (the set-up board, "
+        "each completed decision or take-back, the last event), oldest first."
+    )
 
 
 class OneChoice(BaseModel):
@@ -185,14 +189,15 @@ class PlayQuery:
         return await attempt(read)
 
     @strawberry.field(
-        description="An ended game after event `at`, as a seat (or a spectator) saw it then, "
-        "recomputed from the revealed seed and the recorded choices."
+        description="A game after event `at`, as a seat (or a spectator) saw it then, recomputed "
+        "from the seed and the recorded choices: an ended game for anyone; one in progress only "
+        "for its seats, as the token's own seat."
     )
     async def replay(self, info: Info, game_id: ID, at: int, seat: int | None = None) -> ReplayResult:
-        replays = container_of(info).replays
+        replays, token = container_of(info).replays, token_of(info)
 
         def read() -> Replay:
-            public = ReplayPublic.of(replays.at(game_id, max(0, at), seat))
+            public = ReplayPublic.of(replays.at(game_id, max(0, at), seat, token))
             dumped = public.model_dump(mode="json")
             return Replay(
                 **{k: v for k, v in dumped.items() if k != "events"},

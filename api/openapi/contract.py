@@ -26,9 +26,9 @@ REF_TEMPLATE = "#/components/schemas/{model}"
 PROBLEMS_KEY = "x-problem-codes"
 BODY_CODES = ("malformed_json", "bad_content_length", "request_timeout", "payload_too_large")
 UNLIMITED_OPERATIONS = ("healthz", "readyz", "metrics")
-OPTIONAL_TOKEN = ("getGame", "getChoices", "listEvents", "joinGame", "readChat", "createGame")
+OPTIONAL_TOKEN = ("getGame", "getChoices", "listEvents", "joinGame", "readChat", "createGame", "replayGame")
 """Operations a request without a token may call (a spectator, a person taking a seat, an
-anonymous create)."""
+anonymous create, an ended game's replay)."""
 
 STATUS_TEXT = {
     400: "Bad request",

@@ -251,6 +251,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
         "last_seq": 120,
         "used_seconds": None,
         "matches_final_state": None,
+        "moves": [3, 9, 14, 120],
     },
     "PlayerCreate": {"name": "Bea"},
     "PlayerCreatedPublic": {

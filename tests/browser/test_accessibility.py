@@ -1,6 +1,7 @@
 """axe-core finds no serious or critical accessibility violation on the lobby, on each game's
-screen (in play, with its rules panel open) and on the tournament pages, on a desktop and on a phone;
-and on a guided first game in German on a phone, with its hint bubble and with its summary."""
+screen (in play, with its rules panel open), on the replay viewer and on the tournament pages, on a
+desktop and on a phone; and on a guided first game in German on a phone, with its hint bubble and
+with its summary."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def test_no_serious_violation_on_the_lobby_and_each_game(open_page: Callable[...
         page.wait_for_function("!document.body.dataset.busy")
         page.locator("#rules > summary").click()
         found[slug] = serious_violations(page)
+    # The replay viewer, on the seat's own game so far (the last one above, still in progress).
+    page.locator("#replay-so-far").press("Enter")
+    expect(page.locator("#replay-controls")).to_be_visible()
+    expect(page.locator("#app[data-drawn]")).to_have_count(1)
+    found["replay"] = serious_violations(page)
     assert not any(found.values()), {screen: v for screen, v in found.items() if v}
 
 

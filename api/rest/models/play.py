@@ -100,7 +100,12 @@ class ReplayPublic(BaseModel):
     events: list[EventPublic] = Field(description="Every event up to `at`, as that viewer saw it.")
     used_seconds: list[float] | None = Field(description="Each seat's total thinking time, when a clock ran.")
     matches_final_state: bool | None = Field(
-        description="At the last event: whether the replay reproduces the stored final state."
+        description="At the last event of an ended game: whether the replay reproduces the "
+        "stored final state."
+    )
+    moves: list[int] = Field(
+        description="The steps to show: the event sequence numbers after which the board changed "
+        "(the set-up board, each completed decision or take-back, the last event), oldest first."
     )
 
     @classmethod
@@ -116,4 +121,5 @@ class ReplayPublic(BaseModel):
             events=[EventPublic.model_validate(e) for e in replayed.events],
             used_seconds=replayed.used_seconds,
             matches_final_state=replayed.matches_final_state,
+            moves=replayed.moves,
         )

@@ -360,11 +360,12 @@ def return_to_seat(game_id: str, seats: SeatsDep, presence: PresenceDep, token: 
 @router.get(
     "/{game_id}/replay",
     operation_id="replayGame",
-    openapi_extra=problems("game_not_found", "game_not_finished", "seat_not_found"),
+    openapi_extra=problems("game_not_found", "game_not_finished", "seat_not_found", "forbidden"),
 )
 def replay_game(
     game_id: str,
     replays: ReplaysDep,
+    token: TokenDep,
     at: Annotated[
         int,
         Query(
@@ -379,12 +380,15 @@ def replay_game(
             ge=0,
             le=MAX_FILTER_SEATS - 1,
             description="As this seat (0 to the game's seats - 1; a seat the game does not have "
-            "is 404 seat_not_found); absent: spectator.",
+            "is 404 seat_not_found); absent: spectator (a game not yet ended: the token's seat).",
         ),
     ] = None,
 ) -> ReplayPublic:
-    """An ended game as it stood after event ``at``, as any seat or a spectator saw it then."""
-    return ReplayPublic.of(replays.at(game_id, at, seat))
+    """A game as it stood after event ``at``, as a seat or a spectator saw it then: an ended game
+    for anyone, as any seat; a game still in progress only for its seats, each with its own token
+    and as itself (another seat: 403 forbidden; no token: 409 game_not_finished), so it shows
+    nothing that seat did not see. ``moves`` lists the events after which the board changed."""
+    return ReplayPublic.of(replays.at(game_id, at, seat, token))
 
 
 @router.get(

@@ -138,6 +138,11 @@ export const api = {
   reissueSeat: (gameId, seat, token) => call("POST", `/v1/players/me/games/${gameId}/seats/${seat}/token`, { token }),
   /** @type {(gameId: string, token: Token, after: number) => Promise<{ events: import("./types.js").GameEvent[], last_seq: number }>} */
   events: (gameId, token, after) => call("GET", `/v1/games/${gameId}/events`, { token, query: { after } }),
+  /**
+   * The game after event `at` as `seat` saw it (null: a spectator); a game in progress only as the token's own seat.
+   * @type {(gameId: string, at: number, seat: number | null, token: Token) => Promise<import("./types.js").Replay>}
+   */
+  replay: (gameId, at, seat, token) => call("GET", `/v1/games/${gameId}/replay`, { token, query: { at, seat } }),
   /** @type {(gameType: string, query: CallOptions["query"]) => Promise<import("./types.js").LeaderboardPage>} */
   leaderboard: (gameType, query) => call("GET", `/v1/leaderboards/${encodeURIComponent(gameType)}`, { query }),
   /** @type {(playerId: string) => Promise<import("./types.js").Profile>} */

@@ -134,6 +134,20 @@
  */
 
 /**
+ * A game as one viewer saw it after event `at` (GET /v1/games/{id}/replay).
+ * @typedef {object} Replay
+ * @property {string} game_id
+ * @property {string} game_type
+ * @property {number} at
+ * @property {number} last_seq
+ * @property {number | null} seat whose view (null: a spectator's)
+ * @property {string} phase
+ * @property {GameState | null} state
+ * @property {GameEvent[]} events every event up to `at`, as that viewer saw it
+ * @property {number[]} moves the events after which the board changed: the replay's steps
+ */
+
+/**
  * @typedef {object} GameOption
  * @property {string} name
  * @property {string} type

@@ -28,6 +28,7 @@ import { renewSeat } from "../core/identity.js";
 import { ratedNote, seatRating } from "../panels/ratings.js";
 import { detailsPanel } from "../panels/details.js";
 import { guideFor } from "../panels/tutorial.js";
+import { replayLink } from "./replay.js";
 
 const PRESENCE_REFRESH_MS = 15000;
 const REMATCH_POLL_MS = 3000; // a finished game records no event when someone offers its rematch
@@ -36,7 +37,7 @@ const REMATCH_POLL_MS = 3000; // a finished game records no event when someone o
  * @param {number} seat
  * @param {string} name
  */
-function seatBadge(seat, name) {
+export function seatBadge(seat, name) {
   return h("span", { class: "seat", style: `--seat:${SEAT_COLOURS[seat % 6]}` }, [
     h("span", { class: "mark", "aria-hidden": "true" }, [SEAT_MARKS[seat % 6]]), " ", name,
   ]);
@@ -328,6 +329,9 @@ export async function showGame(main, gameId) {
     if (resign) box.append(resign);
     const notify = page.token && ["lobby", "in_progress"].includes(game.status) ? notifyControl() : null;
     if (notify) box.append(notify);
+    if (game.status === "in_progress" && game.viewer.seat !== null) {
+      box.append(h("p", {}, [h("a", { id: "replay-so-far", class: "button", href: replayLink(gameId, "last") }, [t("replay.so_far")])]));
+    }
     if (game.status !== "lobby") return;
     // A private game's link carries its invite code, which only the host's browser knows.
     const invite = gameTokens(gameId).invite;
@@ -434,6 +438,7 @@ export async function showGame(main, gameId) {
       h("details", { class: "score-details", open: true }, [h("summary", {}, [t("result.details")]),
         resultDetails(result, game, { nameOf, data: page.detail?.data, seatBadge: (seat) => seatBadge(seat, nameOf(seat)) })]),
     );
+    box.append(h("p", {}, [h("a", { id: "replay-link-result", class: "button", href: replayLink(gameId, 0) }, [t("replay.open")])]));
     // A spectator has no rematch to offer.
     const rematch = rematchControl(game, page.token, page.hostToken, (message) => { els.error.textContent = message; });
     if (rematch) box.append(rematch);

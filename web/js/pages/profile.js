@@ -122,7 +122,7 @@ export async function showProfile(main, playerId) {
       h("td", {}, [String(game.rank)]),
       h("td", {}, [t(`ratings.outcome_${game.outcome}`)]),
       h("td", {}, [t(game.rated ? "ratings.yes" : "ratings.no")]),
-      h("td", {}, [h("a", { href: `#/game/${game.game_id}` }, [t("ratings.replay")])]),
+      h("td", {}, [h("a", { href: `#/replay/${game.game_id}/0` }, [t("ratings.replay")])]),
     ]))),
   ]);
   if (profile.recent_games.length) main.append(stacked(recent));
