@@ -30,7 +30,9 @@ def bot_game(http: httpx.Client, slug: str) -> str:
     """A started game of two random bots (they play it to its end on the server): its id."""
     game = http.post("/v1/games", json={"type": slug}).json()
     for _ in range(2):
-        joined = http.post(f"/v1/games/{game['id']}/seats", json={"bot": "random"}, headers=auth(game["host_token"]))
+        joined = http.post(
+            f"/v1/games/{game['id']}/seats", json={"bot": "random"}, headers=auth(game["host_token"])
+        )
         assert joined.status_code == 201, joined.text
     started = http.post(f"/v1/games/{game['id']}/start", headers=auth(game["host_token"]))
     assert started.status_code == 200, started.text
@@ -54,7 +56,9 @@ def finished(web_server: ServerProcess) -> Iterator[dict[str, str]]:
 
 def replay(base: str, game_id: str, at: int, seat: int | None = None, token: str | None = None) -> Any:
     params: dict[str, Any] = {"at": at} if seat is None else {"at": at, "seat": seat}
-    answer = httpx.get(f"{base}/v1/games/{game_id}/replay", params=params, headers=auth(token) if token else {})
+    answer = httpx.get(
+        f"{base}/v1/games/{game_id}/replay", params=params, headers=auth(token) if token else {}
+    )
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -69,7 +73,9 @@ def scores(slug: str, state: dict[str, Any]) -> dict[str, str]:
             shown[str(player["seat"])] = str(player["vp"])
         else:
             you = state.get("you") or {}
-            points = player.get("tile_points", you.get("tile_points") if you.get("seat") == player["seat"] else None)
+            points = player.get(
+                "tile_points", you.get("tile_points") if you.get("seat") == player["seat"] else None
+            )
             shown[str(player["seat"])] = "?" if points is None else str(points)
     return shown
 
@@ -103,7 +109,9 @@ def shown_scores(page: Page, slug: str, state: dict[str, Any]) -> dict[str, str]
     return found
 
 
-def expect_step(page: Page, base: str, slug: str, game_id: str, step: int, moves: list[int], seat: int | None = None) -> None:
+def expect_step(
+    page: Page, base: str, slug: str, game_id: str, step: int, moves: list[int], seat: int | None = None
+) -> None:
     """The page shows step ``step``: the address, the board's pieces and the scores of the API's
     replay at that step's event."""
     main = page.locator("#app")
@@ -119,7 +127,14 @@ def expect_step(page: Page, base: str, slug: str, game_id: str, step: int, moves
 def control_sizes(page: Page) -> dict[str, tuple[float, float]]:
     """Width and height of every control of the replay page that is smaller than 44 px."""
     small = {}
-    for selector in ("#replay-controls button", "#replay-slider", "#replay-seat", "#replay-link", "#replay-copy", "#replay-back"):
+    for selector in (
+        "#replay-controls button",
+        "#replay-slider",
+        "#replay-seat",
+        "#replay-link",
+        "#replay-copy",
+        "#replay-back",
+    ):
         for index in range(page.locator(selector).count()):
             box = page.locator(selector).nth(index).bounding_box()
             assert box is not None, selector
@@ -130,7 +145,8 @@ def control_sizes(page: Page) -> dict[str, tuple[float, float]]:
 
 def set_slider(page: Page, step: int) -> None:
     page.locator("#replay-slider").evaluate(
-        "(slider, value) => { slider.value = String(value); slider.dispatchEvent(new Event('input', { bubbles: true })); }",
+        "(slider, value) => { slider.value = String(value); "
+        "slider.dispatchEvent(new Event('input', { bubbles: true })); }",
         step,
     )
 
@@ -227,7 +243,8 @@ def test_a_seat_replays_its_game_so_far_without_the_other_seats_secrets(
     page.on("requestfinished", lambda request: replays.append(request) if "/replay?" in request.url else None)
     page.goto("/play/")
     page.evaluate(
-        "([gid, token]) => localStorage.setItem('tabletop.games', JSON.stringify({ [gid]: { seat: token, seatIndex: 0 } }))",
+        "([gid, token]) => localStorage.setItem('tabletop.games', "
+        "JSON.stringify({ [gid]: { seat: token, seatIndex: 0 } }))",
         [gid, token],
     )
     page.goto(f"/play/#/game/{gid}")
@@ -263,5 +280,7 @@ def test_a_seat_replays_its_game_so_far_without_the_other_seats_secrets(
     expect(stranger.locator("#replay-not-yet")).to_contain_text("läuft noch")
     expect(stranger.locator("#board")).to_have_count(0)
     assert httpx.get(f"{base}/v1/games/{gid}/replay", params={"at": moves[1], "seat": 1}).status_code == 409
-    other = httpx.get(f"{base}/v1/games/{gid}/replay", params={"at": moves[1], "seat": 1}, headers=auth(token))
+    other = httpx.get(
+        f"{base}/v1/games/{gid}/replay", params={"at": moves[1], "seat": 1}, headers=auth(token)
+    )
     assert other.status_code == 403
