@@ -3,7 +3,7 @@
 One pool per server process (each instance its own), of ``TABLETOP_BOT_PROCESSES`` processes
 started at the first searching decision, with ``spawn`` (a fresh interpreter: no thread of the
 server is copied into it). A search holds no lock a request needs and runs outside the server's
-interpreter at the lowest scheduling priority (Linux's idle policy, niceness 19), so neither the
+interpreter at the lowest niceness (19, in a session of its own), so neither the
 event loop nor the group commit's writers wait while a bot thinks, and on a busy machine the
 server's processes get the cores first; the bot runner hands one decision at a time to the pool
 and commits the answer itself.
@@ -40,21 +40,18 @@ def _registry() -> EngineRegistry:
 
 def _lower_priority() -> None:
     """In each worker process as it starts: the lowest priority (``NICENESS``), in a session of
-    its own, under Linux's idle scheduling policy. Linux's autogroup shares the CPU between
-    sessions first and by niceness only within one, so a worker left in the server's session
-    would spend the server's share; in its own session, the session's niceness
-    (``/proc/self/autogroup``) is set too. Niceness only weighs shares: a server thread that wakes
-    (a person's request) could still wait for a nice worker's time slice to end. Under
-    ``SCHED_IDLE`` a waking thread of any other policy takes the core at once."""
+    its own. Linux's autogroup shares the CPU between sessions first and by niceness only within
+    one, so a worker left in the server's session would spend the server's share; in its own
+    session, the session's niceness (``/proc/self/autogroup``) is set too. Not Linux's idle
+    policy (``SCHED_IDLE``): under it a busy machine starves a bot for minutes (a greedy bot's
+    game stalled behind a starved search for over 200 s at load 22), and a bot that never moves
+    is a fault, not a courtesy (bench/README.md, bench-bot-latency run 4)."""
     with contextlib.suppress(OSError):
         os.setsid()
     with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as autogroup:
         autogroup.write(str(NICENESS))
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    if hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _think(request: ThinkRequest) -> Choice:

@@ -181,9 +181,9 @@ def test_a_resigned_seat_is_played_at_the_games_stand_in_level(service: Services
     assert [(r.seat, r.level) for r in thinker.requests] == [(0, "strong")]
 
 
-@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling policy")
-def test_the_pools_workers_run_under_the_idle_policy_at_the_lowest_niceness() -> None:
-    """A person's request that wakes the server takes a core from a thinking bot at once."""
+def test_the_pools_workers_run_at_the_lowest_niceness_and_a_normal_policy() -> None:
+    """A thinking bot yields to the server's processes but is never starved: niceness 19 in its
+    own session, the normal policy (not ``SCHED_IDLE``, under which a busy machine stalls it)."""
     pool = ProcessThinker(1)
     try:
         worker = pool._executor()
@@ -191,5 +191,5 @@ def test_the_pools_workers_run_under_the_idle_policy_at_the_lowest_niceness() ->
         niceness = worker.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=300)
     finally:
         pool.close()
-    assert policy == os.SCHED_IDLE
+    assert policy == os.SCHED_OTHER
     assert niceness == NICENESS
