@@ -1,6 +1,6 @@
 // @ts-check
-// The end screen: the ranking, then one table per player that explains their score (the result's
-// details gathered by seat, every line named in the page's language and every id by its printed
+// The end screen: the ranking, then one table per player that explains their score by its sources
+// (the parts add up to the total) and the rest of the result's details gathered by seat, every line named in the page's language and every id by its printed
 // name), then what the whole table shares (rounds, the castle's counts). Narrow enough for a phone:
 // each table has two columns.
 
@@ -101,6 +101,68 @@ function table(record, ctx, attrs) {
 }
 
 /**
+ * A seat's score split by its sources, from what each engine's result already gives per seat:
+ * Carcassonne's `breakdown` (roads, cities, cloisters and abbeys, fields, barns: the seat's row), Keythedral's
+ * building `tiles` and `cubes`, Im Schutze der Burg's points during the game and each building's
+ * points at the end. Null when the parts are not known or do not add up to the score.
+ * @param {Row} row
+ * @param {number} score
+ * @returns {{ parts: [string, number][], used: string[] } | null}
+ */
+export function scoreSources(row, score) {
+  /** @type {[string, number][]} */
+  let parts = [];
+  /** @type {string[]} */
+  let used = [];
+  const numbers = (/** @type {unknown} */ value) => isRow(value) && Object.values(value).every((n) => typeof n === "number");
+  if (typeof row.tiles === "number" && typeof row.cubes === "number") {
+    parts = [["tiles", row.tiles], ["cubes", row.cubes]];
+    used = ["tiles", "cubes"];
+  } else if (typeof row.game_vp === "number" && (row.end_vp === undefined || numbers(row.end_vp))) {
+    const end = Object.entries(/** @type {{ [key: string]: number }} */ (row.end_vp || {}));
+    /** @type {[string, number][]} */
+    const atEnd = end.length ? end.map(([id, n]) => [`end_vp:${id}`, n]) : [["end_vp", 0]];
+    parts = [["game_vp", row.game_vp], ...atEnd];
+    used = ["game_vp", "end_vp", "total"];
+  } else if (numbers(row)) { // a breakdown by category (Carcassonne's): the whole row
+    parts = Object.entries(/** @type {{ [key: string]: number }} */ (row));
+    used = parts.map(([key]) => key);
+  }
+  if (!parts.length || parts.reduce((sum, [, n]) => sum + n, 0) !== score) return null;
+  return { parts, used };
+}
+
+/**
+ * A source's name: a building's points at the end read "Points at the end: Palace".
+ * @param {string} key
+ * @param {ResultContext} ctx
+ */
+function sourceName(key, ctx) {
+  const [head, id] = key.split(":");
+  return id === undefined ? name(key, ctx.data) : `${name(head, ctx.data)}: ${name(id, ctx.data)}`;
+}
+
+/**
+ * The sources table: one line per source (every source of the game, a zero too), then the total.
+ * @param {{ parts: [string, number][] }} sources
+ * @param {number} score
+ * @param {ResultContext} ctx
+ */
+function sourcesTable(sources, score, ctx) {
+  return h("table", { class: "sources" }, [
+    h("caption", {}, [t("result.sources")]),
+    h("tbody", {}, [
+      ...sources.parts.map(([key, points]) => h("tr", { dataset: { source: key, points } }, [
+        h("th", { scope: "row" }, [sourceName(key, ctx)]), h("td", {}, [String(points)]),
+      ])),
+      h("tr", { class: "sources-total", dataset: { points: score } }, [
+        h("th", { scope: "row" }, [t("result.sources_total")]), h("td", {}, [String(score)]),
+      ]),
+    ]),
+  ]);
+}
+
+/**
  * The end screen's explanation: a table per player, best first, and the shared figures.
  * @param {import("../core/types.js").GameResult} result
  * @param {import("../core/types.js").GameView} game
@@ -108,10 +170,16 @@ function table(record, ctx, attrs) {
  */
 export function resultDetails(result, game, ctx) {
   const { rows, shared } = bySeat(result.details, game.seats.length);
-  const players = ranking(result, game.seats.map((seat) => seat.seat)).map(({ seat, rank }) => h("section", { class: "player-result", dataset: { seat, rank } }, [
-    h("h3", {}, [`${t("result.place", { rank })} · `, ctx.seatBadge(seat), ` · ${t("result.points", { points: result.scores[seat] })}`, result.winners.includes(seat) ? ` ★ ${t("result.winner")}` : ""]),
-    Object.keys(rows[seat] || {}).length ? table(rows[seat], ctx, { class: "details" }) : null,
-  ]));
+  const players = ranking(result, game.seats.map((seat) => seat.seat)).map(({ seat, rank }) => {
+    const score = result.scores[seat] ?? 0;
+    const sources = scoreSources(rows[seat] || {}, score);
+    const rest = Object.fromEntries(Object.entries(rows[seat] || {}).filter(([key]) => !sources?.used.includes(key)));
+    return h("section", { class: "player-result", dataset: { seat, rank } }, [
+      h("h3", {}, [`${t("result.place", { rank })} · `, ctx.seatBadge(seat), ` · ${t("result.points", { points: score })}`, result.winners.includes(seat) ? ` ★ ${t("result.winner")}` : ""]),
+      sources ? sourcesTable(sources, score, ctx) : null,
+      Object.keys(rest).length ? table(rest, ctx, { class: "details" }) : null,
+    ]);
+  });
   const common = Object.keys(shared).length ? [h("h3", {}, [t("result.table")]), table(flatten(shared), ctx, { class: "details shared" })] : [];
   return h("div", { class: "result-details" }, [h("div", { class: "player-results" }, players), ...common]);
 }
