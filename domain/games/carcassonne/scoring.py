@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.engine import JSON, Event, Outcome
 from domain.games.carcassonne.board import find, is_complete, neighbours_filled, tile_count
 from domain.games.carcassonne.state import BARN, FIGURE_NAMES, FOLLOWER, MAYOR, WAGON, State
-from domain.games.carcassonne.tiles import CITY, CLOISTER, FIELD, KIND_NAMES, ROAD
+from domain.games.carcassonne.tiles import ABBEY, CITY, CLOISTER, FIELD, KIND_NAMES, ROAD, tile_type
 
 CATEGORY_OF = {ROAD: "roads", CITY: "cities", CLOISTER: "cloisters"}
 
@@ -25,6 +25,14 @@ def majority(st: State, root: int) -> list[int]:
     if best <= 0:
         return []
     return [seat for seat in range(st.players) if strength[seat] == best]
+
+
+def category(st: State, root: int) -> str:
+    """The score source of a road, city or cloister: a cloister on the abbey tile is an abbey's."""
+    kind = st.segment_kinds[root]
+    if kind == CLOISTER and tile_type(st.oriented_tiles[st.segment_tiles[root]]) == ABBEY:
+        return "abbeys"
+    return CATEGORY_OF[kind]
 
 
 def award(st: State, seats: list[int], points: int, category: str) -> None:
@@ -62,7 +70,7 @@ def score_completed(st: State, root: int, events: list[Event]) -> list[int]:
     winners = majority(st, root)
     points = feature_value(st, root, True) if winners else 0
     kind = st.segment_kinds[root]
-    award(st, winners, points, CATEGORY_OF[kind])
+    award(st, winners, points, category(st, root))
     fids = sorted(st.feature_figures[root])
     wagons = [fid for fid in fids if st.figures[fid].kind == WAGON]
     events.append(
@@ -163,7 +171,7 @@ def final_scoring(st: State, events: list[Event]) -> None:
             continue
         winners = majority(st, root)
         points = feature_value(st, root, is_complete(st, root)) if winners else 0
-        award(st, winners, points, CATEGORY_OF[segment_kinds[root]])
+        award(st, winners, points, category(st, root))
         fids = sorted(feature_figures[root])
         events.append(
             Event(

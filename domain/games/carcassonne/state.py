@@ -83,7 +83,10 @@ START, PLACE, FIGURE, WAGON_MOVE, END_ABBEY, OVER = (
 """Phases: the abbey-or-draw choice, placing the drawn tile, the figure step, a wagon move, the
 end-of-game abbey round, the game over."""
 
-CATEGORIES = ("roads", "cities", "cloisters", "fields", "barns")
+CATEGORIES = ("roads", "cities", "cloisters", "fields", "barns", "abbeys")
+"""Score sources; ``abbeys``: a monk on an abbey tile (a cloister of the expansion), told apart
+from the land tiles' cloisters on the end screen. A game stored before it had no ``abbeys``: read
+as 0."""
 
 
 class Figure(NamedTuple):
@@ -221,7 +224,7 @@ def load_state(data: Stored) -> State:
         options=dict(data["options"]),
         pile=[TYPE_BY_ID[t] for t in data["pile"]],
         scores=list(data["scores"]),
-        breakdown=[dict(b) for b in data["breakdown"]],
+        breakdown=[{**dict.fromkeys(CATEGORIES, 0), **b} for b in data["breakdown"]],
         supply=[list(s) for s in data["supply"]],
         phase=str(data["phase"]),
         active=int(data["active"]),

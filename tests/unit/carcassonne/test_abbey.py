@@ -75,13 +75,15 @@ def test_monk_on_the_abbey_scores_nine_when_it_is_surrounded() -> None:
     assert st.scores == [4, 0]
     place(st, 2, -1, 0)  # fills the last of the abbey's 8 neighbours
     assert st.scores[1] == 9
+    assert st.breakdown[1]["abbeys"] == 9 and st.breakdown[1]["cloisters"] == 0  # its own source
 
 
 def test_unfinished_abbey_scores_like_a_cloister_at_the_end() -> None:
     st = hole_board([], abbey_end_round="mandatory")
     figure_step(st, "follower", 0)  # the abbey went into the only hole by itself
     assert st.phase == "over"
-    assert st.breakdown[1]["cloisters"] == 8  # 1 + 7 neighbours
+    assert st.breakdown[1]["abbeys"] == 8  # 1 + 7 neighbours, as a cloister scores
+    assert st.breakdown[1]["cloisters"] == 0
 
 
 def test_wagon_can_move_onto_an_abbey() -> None:
