@@ -30,7 +30,7 @@ from api.entrypoints.heap import frozen_start_up_heap
 from api.graphql.guard import build_schema
 from api.graphql.http_problems import GraphQLHttpProblems
 from api.graphql.transport import SharedAnswersHandler
-from api.live import sse
+from api.live import sse, tournament_sse
 from api.openapi import game_schemas
 from api.openapi.contract import document_contract
 from api.openapi.game_schemas import components
@@ -180,6 +180,7 @@ def create_app(
     app.include_router(chat.router)
     app.include_router(takebacks.router)
     app.include_router(tournaments.router)
+    app.include_router(tournament_sse.router)
     app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
     app.add_middleware(PreResolvedSubmit, fastapi=app)

@@ -423,6 +423,39 @@ class TournamentTableRow(SQLModel, table=True):
     ranks: list[int] | None = _json(nullable=True)
 
 
+class TournamentEventRow(SQLModel, table=True):
+    """An event a tournament recorded: ``seq`` is the aggregate's version after it, so a
+    tournament's stream resumes from here with no gap and nothing twice."""
+
+    __tablename__ = "tournament_events"
+
+    tournament_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    type: str = Field(sa_column=Column(String(64), nullable=False))
+    data: dict[str, Any] = _json()
+    created_at: datetime = _timestamp()
+
+
+class TournamentCreateRequestRow(SQLModel, table=True):
+    """A tournament created with an idempotency key, as ``create_requests`` for games."""
+
+    __tablename__ = "tournament_create_requests"
+
+    key_hash: str = Field(sa_column=Column(String(64), primary_key=True))
+    tournament_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    fingerprint: str = Field(sa_column=Column(String(64), nullable=False))
+    response: dict[str, Any] = _json()
+    created_at: datetime = _timestamp()
+
+
 games = GameRow.__table__  # type: ignore[attr-defined]
 game_events = GameEventRow.__table__  # type: ignore[attr-defined]
 idempotency = IdempotencyRow.__table__  # type: ignore[attr-defined]
@@ -443,3 +476,5 @@ chat_mutes = ChatMuteRow.__table__  # type: ignore[attr-defined]
 chat_hides = ChatHideRow.__table__  # type: ignore[attr-defined]
 tournaments = TournamentRow.__table__  # type: ignore[attr-defined]
 tournament_tables = TournamentTableRow.__table__  # type: ignore[attr-defined]
+tournament_events = TournamentEventRow.__table__  # type: ignore[attr-defined]
+tournament_create_requests = TournamentCreateRequestRow.__table__  # type: ignore[attr-defined]

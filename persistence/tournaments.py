@@ -16,11 +16,19 @@ from sqlalchemy import RowMapping, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from domain.engine import Document, Event
 from domain.errors import TournamentNotFound, VersionConflict
+from domain.model.idempotency import Remembered
+from domain.model.match import RecordedEvent
 from domain.tournaments.model import Bye, Format, Seating
 from domain.tournaments.tournament import Registration, RoundTable, Tournament, TournamentStatus
 from persistence.mapping import as_utc
-from persistence.tables import tournament_tables, tournaments
+from persistence.tables import (
+    tournament_create_requests,
+    tournament_events,
+    tournament_tables,
+    tournaments,
+)
 
 
 class SqlTournamentRepository:
@@ -35,6 +43,7 @@ class SqlTournamentRepository:
         self._before_write()
         self.session.execute(insert(tournaments).values(_values(tournament)))
         self._write_tables(tournament)
+        self._write_events(tournament)
         tournament.loaded_version = tournament.version
 
     def get(self, tournament_id: str, for_update: bool = False) -> Tournament:
@@ -75,7 +84,62 @@ class SqlTournamentRepository:
                 .values(ranks=list(table.ranks or ()))
             )
         tournament.recorded.clear()
+        self._write_events(tournament)
         tournament.loaded_version = tournament.version
+
+    def _write_events(self, tournament: Tournament) -> None:
+        """The new events under (tournament, seq): written with the row's guarded update, so
+        they commit with the change or not at all (left in ``new_events`` for publishing)."""
+        numbered = tournament.numbered_events()
+        if not numbered:
+            return
+        now = datetime.now(UTC)
+        self.session.execute(
+            insert(tournament_events),
+            [
+                {
+                    "tournament_id": tournament.id,
+                    "seq": seq,
+                    "type": event.type,
+                    "data": dict(event.data),
+                    "created_at": now,
+                }
+                for seq, event in numbered
+            ],
+        )
+
+    def events(self, tournament_id: str, after: int, limit: int) -> builtins.list[RecordedEvent]:
+        rows = self.session.execute(
+            select(tournament_events.c.seq, tournament_events.c.type, tournament_events.c.data)
+            .where(tournament_events.c.tournament_id == tournament_id, tournament_events.c.seq > after)
+            .order_by(tournament_events.c.seq)
+            .limit(limit)
+        )
+        return [RecordedEvent(seq, Event(kind, data)) for seq, kind, data in rows]
+
+    def remember_create(self, key_hash: str, tournament_id: str, result: Document, fingerprint: str) -> None:
+        """The key's primary key decides between two concurrent creates with one key."""
+        self._before_write()
+        values = {
+            "key_hash": key_hash,
+            "tournament_id": tournament_id,
+            "fingerprint": fingerprint,
+            "response": result,
+            "created_at": datetime.now(UTC),
+        }
+        try:
+            with self.session.begin_nested():
+                self.session.execute(insert(tournament_create_requests).values(values))
+        except IntegrityError:
+            raise VersionConflict("a concurrent create with the same idempotency key won") from None
+
+    def created_for_key(self, key_hash: str) -> Remembered | None:
+        row = self.session.execute(
+            select(tournament_create_requests.c.response, tournament_create_requests.c.fingerprint).where(
+                tournament_create_requests.c.key_hash == key_hash
+            )
+        ).first()
+        return None if row is None else Remembered(row.response, row.fingerprint)
 
     def _write_tables(self, tournament: Tournament) -> None:
         if not tournament.new_tables:
@@ -107,6 +171,14 @@ class SqlTournamentRepository:
             select(tournament_tables.c.tournament_id).where(tournament_tables.c.game_id == game_id)
         ).scalar_one_or_none()
         return found
+
+    def rated_of_game(self, game_id: str) -> bool | None:
+        found = self.session.execute(
+            select(tournaments.c.document)
+            .join(tournament_tables, tournament_tables.c.tournament_id == tournaments.c.id)
+            .where(tournament_tables.c.game_id == game_id)
+        ).scalar_one_or_none()
+        return None if found is None else bool(found["rated"])
 
     def list_public(self, status: str | None, limit: int, offset: int) -> builtins.list[Tournament]:
         query = select(tournaments.c.id).where(tournaments.c.private.is_(False))

@@ -36,7 +36,7 @@ extra for an operation with several top-level fields against the same key)."""
 REQUEST_ID_KEY = "tabletop.request_id"
 VERDICT_KEY = "tabletop.rate_verdict"
 
-STREAM_PATH = re.compile(r"/v1/games/[^/]+/stream/?")
+STREAM_PATH = re.compile(r"/v1/(?:games|tournaments)/[^/]+/stream/?")
 """Server-Sent Events streams: each open one counts with the websockets against the caps."""
 STREAM_RETRY_SECONDS = 5
 """``Retry-After`` of ``too_many_streams``."""

@@ -385,7 +385,7 @@ class GameQuery:
                     core.viewer(match, token),
                     presence.connected(match.id),
                     language,
-                    standing.rated_at_end(match),
+                    *standing.rating_facts(match),
                 )
             )
 

@@ -19,7 +19,7 @@ from api.graphql.ratings import RatingQuery
 from api.graphql.seats import SeatMutation
 from api.graphql.subscriptions import Subscription as GameSubscription
 from api.graphql.takebacks import TakeBackMutation
-from api.graphql.tournaments import TournamentQuery
+from api.graphql.tournaments import TournamentMutation, TournamentQuery, TournamentSubscription
 from api.graphql.webhooks import WebhookMutation, WebhookQuery
 
 
@@ -32,14 +32,21 @@ class Query(
 
 @strawberry.type
 class Mutation(
-    TakeBackMutation, PlayMutation, GameMutation, SeatMutation, PlayerMutation, WebhookMutation, ChatMutation
+    TournamentMutation,
+    TakeBackMutation,
+    PlayMutation,
+    GameMutation,
+    SeatMutation,
+    PlayerMutation,
+    WebhookMutation,
+    ChatMutation,
 ):
     """Every change."""
 
 
 @strawberry.type
-class Subscription(ChatSubscription, GameSubscription):
-    """Every live stream: a game's events, and its chat beside them."""
+class Subscription(TournamentSubscription, ChatSubscription, GameSubscription):
+    """Every live stream: a game's events, its chat beside them, and a tournament's events."""
 
 
 schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription)

@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 ``webhooks`` object: every request the webhook sender makes to a registered
-endpoint (a game event, a "your turn" notice), with its body schema, its Standard Webhooks headers
-and an example, so a generator produces the receiver's types.
+endpoint (a game event, a "your turn" notice, a tournament round's "your game is ready"), with
+its body schema, its Standard Webhooks headers and an example, so a generator produces the receiver's types.
 
 The payloads are decided by ``domain/model/outbox.py`` and signed by
 ``persistence/outbound/webhook_sender.py``; a test validates real deliveries (body and headers)
@@ -127,6 +127,54 @@ SCHEMAS_ADDED: dict[str, dict[str, Any]] = {
             }
         ],
     },
+    "WebhookTournamentRoundReadyPayload": {
+        "type": "object",
+        "description": "A tournament's new round is paired and the player's game in it has "
+        "started: relay it as a push notification. Take the seat's token with "
+        "`seat_token_path` (the player's token) and play. Sent once per seated player and round "
+        "(filter `tournament_round_ready`, or `all`).",
+        "properties": {
+            "type": {"const": "tournament_round_ready"},
+            "tournament_id": {"type": "string"},
+            "tournament_name": {"type": "string"},
+            "round": {"type": "integer", "minimum": 1},
+            "table": {"type": "integer", "minimum": 1, "description": "The table's number in the round."},
+            **COMMON,
+            "seat": {"type": "integer", "minimum": 0, "description": "The player's seat in that game."},
+            "player_id": {"type": "string", "description": "The endpoint's player."},
+            "seat_token_path": {
+                "type": "string",
+                "description": "`POST` it with the player's token for the seat's token.",
+            },
+        },
+        "required": [
+            "type",
+            "tournament_id",
+            "tournament_name",
+            "round",
+            "table",
+            "game_id",
+            "game_type",
+            "seat",
+            "player_id",
+            "seat_token_path",
+        ],
+        "additionalProperties": False,
+        "examples": [
+            {
+                "type": "tournament_round_ready",
+                "tournament_id": "3b1d0c7e5a2f4e0b9c8d7a6b5c4d3e2f",
+                "tournament_name": "Friday Burg night",
+                "round": 2,
+                "table": 1,
+                "game_id": "7f45cbf378cd4603930a96c6041f05c2",
+                "game_type": "im-schutze-der-burg",
+                "seat": 1,
+                "player_id": "62cffe19492b40b0ac51f5a3fd4619a7",
+                "seat_token_path": "/v1/players/me/games/7f45cbf378cd4603930a96c6041f05c2/seats/1/token",
+            }
+        ],
+    },
 }
 
 RESPONSES = {
@@ -175,6 +223,13 @@ WEBHOOKS = {
         "`your_turn`). A mobile app's backend relays it to the device as a push notification.",
         "WebhookYourTurnPayload",
     ),
+    "tournamentRoundReady": _webhook(
+        "onTournamentRoundReady",
+        "Your game in round N is ready",
+        "Sent to a player's endpoint (filter `tournament_round_ready`, or `all`) once for each "
+        "round of a tournament in which the player is seated, when the round's games start.",
+        "WebhookTournamentRoundReadyPayload",
+    ),
 }
 
 
@@ -187,10 +242,12 @@ def add_webhooks(document: dict[str, Any]) -> None:
     schemas.update(deepcopy(SCHEMAS_ADDED))
     if "WebhookDeliveryPublic" in schemas:
         schemas["WebhookDeliveryPublic"]["properties"]["payload"] = {
-            "description": "The body that is sent (a game event or a turn notice).",
+            "description": "The body that is sent (a game event, a turn notice or a tournament "
+            "round's notice).",
             "oneOf": [
                 {"$ref": f"{SCHEMAS}WebhookEventPayload"},
                 {"$ref": f"{SCHEMAS}WebhookYourTurnPayload"},
+                {"$ref": f"{SCHEMAS}WebhookTournamentRoundReadyPayload"},
             ],
         }
     pages = schemas.get("EventsPage", {}).get("discriminator", {}).get("mapping", {})

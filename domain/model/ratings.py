@@ -74,8 +74,10 @@ WHY_UNRATED = (
     "pair_limit",
     "aborted",
     "seat_did_not_play",
+    "unrated_tournament",
 )
-"""The reasons a game is not rated (``pair_limit`` is only known at the end)."""
+"""The reasons a game is not rated (``pair_limit`` is only known at the end;
+``unrated_tournament``: a round game of a tournament created with ``rated: false``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +191,15 @@ def took_part(match: Match) -> bool:
     )
 
 
-def unrated_reasons(match: Match, rated_at_end: bool | None = None) -> list[str]:
+def unrated_reasons(
+    match: Match, rated_at_end: bool | None = None, unrated_tournament: bool = False
+) -> list[str]:
     """``why_unrated``, and for a finished game the decision stored at its end
-    (``rated_at_end``, None: not known): a game the pair limit left unrated says so."""
+    (``rated_at_end``, None: not known): a game the pair limit left unrated says so.
+    ``unrated_tournament``: the game is a round of a tournament that is not rated."""
     reasons = why_unrated(match)
+    if unrated_tournament:
+        reasons.append("unrated_tournament")
     if match.status is MatchStatus.FINISHED and rated_at_end is False and not reasons:
         reasons.append("pair_limit")
     return reasons

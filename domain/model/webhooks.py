@@ -7,9 +7,11 @@ from datetime import datetime
 
 from domain.engine import Document, Stored
 
-FILTERS = ("your_turn", "game_started", "game_over", "reveal", "takeback", "all")
-"""``all``: every event the owner's seat (or a spectator, for a host) may see; ``takeback``: a
-take-back asked, answered, cancelled or done (``domain.model.takebacks``)."""
+FILTERS = ("your_turn", "game_started", "game_over", "reveal", "takeback", "tournament_round_ready", "all")
+"""``all``: every event the owner's seat (or a spectator, for a host) may see, and every notice;
+``takeback``: a take-back asked, answered, cancelled or done (``domain.model.takebacks``);
+``tournament_round_ready``: a player's game in a tournament's new round is ready (a player's
+endpoint only)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import json
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -31,6 +33,7 @@ from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
 
 HISTORY_LIMIT = 200
+TOURNAMENT_RATED_KEPT = 10_000
 RECENT_LIMIT = 20
 
 
@@ -85,11 +88,16 @@ class Profile:
 class StandingService:
     def __init__(self, core: ServiceCore) -> None:
         self.core = core
+        self._tournament_rated: OrderedDict[str, bool | None] = OrderedDict()
+        """Per game: its tournament's ``rated`` (None: not a tournament's game)."""
+        self._tournament_rated_lock = threading.Lock()
         core.when_finished.append(self.game_finished)
 
     def game_finished(self, uow: UnitOfWork, match: Match) -> None:
-        """In the transaction that records the end: ratings and results (``record_end``)."""
-        record_end(uow, match, self.core.clock.now())
+        """In the transaction that records the end: ratings and results (``record_end``); a
+        round game of a tournament that is not rated is recorded unrated."""
+        unrated = uow.tournaments.rated_of_game(match.id) is False
+        record_end(uow, match, self.core.clock.now(), unrated_tournament=unrated)
 
     def leaderboard(
         self, game_type: str, min_games: int, limit: int, cursor: str | None = None
@@ -169,6 +177,28 @@ class StandingService:
         with self.core.uow() as uow:
             return uow.ratings.game_rated(match.id)
 
+    def rating_facts(self, match: Match) -> tuple[bool | None, bool]:
+        """What a game's ``unrated_reasons`` need beyond the match: ``rated_at_end`` and whether
+        it is a round game of a tournament that is not rated. The latter never changes (a round's
+        games are created with its tables), so it is kept per process: reading a game in
+        progress costs no query for it after the first."""
+        finished = match.status is MatchStatus.FINISHED
+        with self._tournament_rated_lock:
+            cached = match.id in self._tournament_rated
+            known = self._tournament_rated.get(match.id)
+        if cached and not finished:
+            return None, known is False
+        with self.core.uow() as uow:
+            at_end = uow.ratings.game_rated(match.id) if finished else None
+            if not cached:
+                known = uow.tournaments.rated_of_game(match.id)
+        if not cached:
+            with self._tournament_rated_lock:
+                self._tournament_rated[match.id] = known
+                if len(self._tournament_rated) > TOURNAMENT_RATED_KEPT:
+                    self._tournament_rated.popitem(last=False)
+        return at_end, known is False
+
     def ratings_of(self, game_type: str, subjects: list[str]) -> dict[str, Rating]:
         if not subjects:
             return {}
@@ -214,16 +244,19 @@ def _decode(cursor: str) -> tuple[tuple[bool, float, str], int]:
     return (established, float(display), subject), offset
 
 
-def record_end(uow: RatedUnitOfWork, match: Match, at: datetime) -> list[RatingChange]:
+def record_end(
+    uow: RatedUnitOfWork, match: Match, at: datetime, unrated_tournament: bool = False
+) -> list[RatingChange]:
     """In the transaction that records ``match``'s end: its seats' results and, when it is rated,
-    every subject's new rating. Returns the rating changes (none if unrated)."""
+    every subject's new rating. Returns the rating changes (none if unrated).
+    ``unrated_tournament``: a round game of a tournament that is not rated (never rated)."""
     seat_ranks = ranks(match)
     entries = [
         (seat.index, subject, seat_ranks[seat.index])
         for seat in match.seats
         if (subject := subject_of(seat)) is not None
     ]
-    rated = not why_unrated(match) and not _farmed(uow.ratings, match, at)
+    rated = not unrated_tournament and not why_unrated(match) and not _farmed(uow.ratings, match, at)
     changes: list[RatingChange] = []
     if rated:
         known = uow.ratings.ratings(match.game_type, [subject for _, subject, _ in entries])

@@ -12,13 +12,21 @@ from __future__ import annotations
 import hmac
 import threading
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from domain.engine import JSON, Event
-from domain.errors import Forbidden, InvalidRequest, InviteRequired, Range, Unauthorized
+from domain.errors import Forbidden, InvalidRequest, InviteRequired, Range, Unauthorized, VersionConflict
 from domain.model.clocks import ClockSettings, Timing, inactivity_limited
+from domain.model.idempotency import (
+    check_token_key,
+    fingerprint,
+    key_hash,
+    new_nonce,
+    same_request,
+    token_for_key,
+)
 from domain.model.match import Match, RecordedEvent
 from domain.model.names import clean_seat_name
 from domain.model.players import Player
@@ -27,10 +35,10 @@ from domain.model.seeding import commitment, new_salt, new_seed
 from domain.model.tokens import hash_token, new_token
 from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore, retrying
-from domain.services.outbox import enqueue_outbox
+from domain.services.outbox import enqueue_outbox, enqueue_round_ready
 from domain.tournaments.model import MAX_TABLE, MIN_TABLE, Format, Pairing, Seating
 from domain.tournaments.pairing import MAX_SWISS_ROUNDS
-from domain.tournaments.tournament import Tournament, TournamentEvent
+from domain.tournaments.tournament import RoundSeat, Tournament, TournamentEvent
 
 MAX_PLAYERS = 256
 MAX_PAUSE_SECONDS = 86_400
@@ -40,6 +48,10 @@ MAX_NAME_LENGTH = 80
 def tournament_channel(tournament_id: str) -> str:
     """The broker's key for a tournament's events (never a game id: those are hex only)."""
     return f"tournament:{tournament_id}"
+
+
+RoundReady = Callable[[UnitOfWork, Sequence[RoundSeat], datetime], None]
+"""Told, inside the transaction creating a round, of every player seated in it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +87,26 @@ class TournamentService:
         """Told when something may have become due (the runner's doorbell)."""
         self._pending: dict[str, tuple[str, list[RecordedEvent]]] = {}
         self._pending_lock = threading.Lock()
+        self.round_ready: list[RoundReady] = [enqueue_round_ready]
+        """Hooks run in the transaction that creates a round, with each player seated in it
+        ("your game in round N is ready"): the webhook outbox, and whatever else notifies a
+        player (push, e-mail) writes its notices here, once per seated player and round."""
         core.when_finished.append(self.game_finished)
         core.after_finished.append(self._game_finished_committed)
 
     # -- the host ---------------------------------------------------------------------------------
 
-    def create(self, settings: TournamentSettings, creator_token: str | None = None) -> TournamentCreated:
+    def create(
+        self,
+        settings: TournamentSettings,
+        creator_token: str | None = None,
+        idempotency_key: str | None = None,
+        caller: str = "",
+    ) -> TournamentCreated:
+        """A new tournament, registering. With an idempotency key (remembered per ``caller``, as
+        a game's create does): the same key and body answer the first create again, its host
+        token and invite code recomputed from the key; the same key with another body is
+        refused (``idempotency_key_reused``)."""
         engine = self.core.registry.get(settings.game_type)
         meta = engine.meta
         options = meta.resolve_options(settings.options)
@@ -110,9 +136,19 @@ class TournamentService:
             raise InvalidRequest(
                 "a rated tournament needs a {field} (games without one are never rated)", field="clock"
             )
+        key, request = None, ""
+        if idempotency_key is not None:
+            key = check_token_key(idempotency_key)
+            request = fingerprint(_settings_document(settings))
+            earlier = self._created_earlier(key, caller, request)
+            if earlier is not None:
+                return earlier
         creator = self._player_or_none(creator_token)
-        host_token = new_token()
-        invite_code = new_token() if settings.private else None
+        nonce = new_nonce()
+        host_token = token_for_key(key, nonce, "host") if key else new_token()
+        invite_code = None
+        if settings.private:
+            invite_code = token_for_key(key, nonce, "invite") if key else new_token()
         now = self.core.clock.now()
         tournament = Tournament(
             id=uuid.uuid4().hex,
@@ -134,11 +170,33 @@ class TournamentService:
             creator_id=creator.id if creator else None,
         )
         tournament.new_events.clear()
-        with self.core.uow() as uow:
-            uow.tournaments.add(tournament)
-            uow.commit()
+        try:
+            with self.core.uow() as uow:
+                uow.tournaments.add(tournament)
+                if key is not None:
+                    result = {"tournament_id": tournament.id, "nonce": nonce}
+                    uow.tournaments.remember_create(key_hash(key, caller), tournament.id, result, request)
+                uow.commit()
+        except VersionConflict:
+            assert key is not None  # only a concurrent create with the same key conflicts
+            earlier = self._created_earlier(key, caller, request)
+            if earlier is None:
+                raise
+            return earlier
         self._rang()
         return TournamentCreated(tournament, host_token, invite_code)
+
+    def _created_earlier(self, key: str, caller: str, request: str) -> TournamentCreated | None:
+        """The tournament a create with this key made, with its tokens recomputed from the key."""
+        with self.core.uow() as uow:
+            earlier = uow.tournaments.created_for_key(key_hash(key, caller))
+            if earlier is None:
+                return None
+            same_request(earlier, request)
+            tournament = uow.tournaments.get(str(earlier.response["tournament_id"]))
+        nonce = str(earlier.response["nonce"])
+        invite = token_for_key(key, nonce, "invite") if tournament.private else None
+        return TournamentCreated(tournament, token_for_key(key, nonce, "host"), invite)
 
     @staticmethod
     def _seating(settings: TournamentSettings, min_players: int, max_players: int) -> Seating:
@@ -216,6 +274,11 @@ class TournamentService:
         with self.core.uow() as uow:
             return uow.tournaments.list_public(status, limit, offset)
 
+    def events(self, tournament_id: str, after: int, limit: int) -> list[RecordedEvent]:
+        """Stored events after ``after`` (a ``seq``), oldest first: what a stream resumes from."""
+        with self.core.uow() as uow:
+            return uow.tournaments.events(tournament_id, after, limit)
+
     # -- the runner -------------------------------------------------------------------------------
 
     def run_due(self) -> bool:
@@ -280,6 +343,13 @@ class TournamentService:
                 uow.players.link_seat(player, match.id, seat, now)
             t.add_table(number, match.id, tuple(players))
             created.append(match)
+        seated = [
+            RoundSeat(t.id, t.name, t.current_round, number, match.id, t.game_type, seat, player)
+            for number, (match, players) in enumerate(zip(created, pairing.tables, strict=True), start=1)
+            for seat, player in enumerate(players)
+        ]
+        for hook in self.round_ready:
+            hook(uow, seated, now)
         return created
 
     # -- a round game's end -----------------------------------------------------------------------
@@ -293,8 +363,8 @@ class TournamentService:
         loaded = t.loaded_version
         if not t.record(match.id, tuple(ranks(match)), self.core.clock.now()):
             return
-        events = self._recorded(t, loaded)
         uow.tournaments.save(t)
+        events = self._recorded(t, loaded)
         with self._pending_lock:
             self._pending[match.id] = (t.id, events)
 
@@ -363,18 +433,16 @@ class TournamentService:
 
     @staticmethod
     def _recorded(t: Tournament, loaded_version: int) -> list[RecordedEvent]:
-        """The aggregate's new events numbered by version: one version per event, so the
-        channel's ``seq`` has no gap."""
-        first = t.version - len(t.new_events) + 1
-        assert first == loaded_version + 1
-        events = [_recorded(first + i, e) for i, e in enumerate(t.new_events)]
+        """The aggregate's new events numbered by version (as the repository stored them): one
+        version per event, so the channel's ``seq`` has no gap."""
+        numbered = t.numbered_events()
+        assert not numbered or numbered[0][0] == loaded_version + 1
         t.new_events.clear()
-        return events
+        return [_recorded(seq, e) for seq, e in numbered]
 
     def _publish(self, t: Tournament) -> None:
         if t.new_events:
-            first = t.version - len(t.new_events) + 1
-            events = [_recorded(first + i, e) for i, e in enumerate(t.new_events)]
+            events = [_recorded(seq, e) for seq, e in t.numbered_events()]
             t.new_events.clear()
             self.core.publisher.publish(tournament_channel(t.id), events)
 
@@ -385,6 +453,25 @@ class TournamentService:
 
 def _recorded(seq: int, event: TournamentEvent) -> RecordedEvent:
     return RecordedEvent(seq, Event(event.type, dict(event.data)))
+
+
+def _settings_document(settings: TournamentSettings) -> JSON:
+    """The whole create as JSON: the fingerprint an idempotency key's retry must match."""
+    return {
+        "name": settings.name,
+        "game_type": settings.game_type,
+        "format": settings.format,
+        "options": dict(settings.options) if settings.options is not None else None,
+        "clock": dict(settings.clock) if settings.clock is not None else None,
+        "rounds": settings.rounds,
+        "table_size": settings.table_size,
+        "min_table_size": settings.min_table_size,
+        "max_players": settings.max_players,
+        "starts_at": settings.starts_at.isoformat() if settings.starts_at is not None else None,
+        "private": settings.private,
+        "rated": settings.rated,
+        "pause_seconds": settings.pause_seconds,
+    }
 
 
 def _within(name: str, value: int, low: int, high: int) -> None:

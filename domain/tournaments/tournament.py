@@ -71,6 +71,23 @@ class TournamentEvent:
     data: Mapping[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class RoundSeat:
+    """A player seated in a game of a round just created: "your game in round N is ready". The
+    tournament service hands every one of a new round to its ``round_ready`` hooks inside the
+    transaction that creates the round, so whatever they write (a webhook delivery, a push
+    notice) exists exactly once per seated player and round, as the round does."""
+
+    tournament_id: str
+    tournament_name: str
+    round: int
+    table: int
+    game_id: str
+    game_type: str
+    seat: int
+    player_id: str
+
+
 @dataclass(slots=True)
 class Tournament:
     id: str
@@ -217,12 +234,20 @@ class Tournament:
         self.byes.extend(Bye(round_no, p) for p in pairing.byes)
         self._changed(
             "round_started",
-            {"round": round_no, "tables": [list(t) for t in pairing.tables], "byes": list(pairing.byes)},
+            {
+                "round": round_no,
+                "tables": [list(t) for t in pairing.tables],
+                "byes": list(pairing.byes),
+                "games": [],
+            },
         )
         return pairing
 
     def add_table(self, number: int, game_id: str, players: tuple[str, ...]) -> RoundTable:
         table = RoundTable(self.current_round, number, game_id, players)
+        started = next((e for e in reversed(self.new_events) if e.type == "round_started"), None)
+        if started is not None and started.data["round"] == self.current_round:
+            started.data["games"].append(game_id)  # the round's game ids, table by table
         self.tables.append(table)
         self.new_tables.append(table)
         return table
@@ -273,6 +298,12 @@ class Tournament:
 
     def standings(self) -> list[StandingRow]:
         return standings(self.format, self.entrants_now(), self.history())
+
+    def numbered_events(self) -> list[tuple[int, TournamentEvent]]:
+        """The events recorded since loading, each with its ``seq``: the version right after it
+        (one version per event, so a tournament's events have no gap)."""
+        first = self.version - len(self.new_events) + 1
+        return [(first + i, e) for i, e in enumerate(self.new_events)]
 
     def registration(self, player_id: str) -> Registration | None:
         return next((e for e in self.entrants if e.player_id == player_id), None)

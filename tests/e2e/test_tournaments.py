@@ -19,6 +19,7 @@ from persistence.database import create_db_engine
 from persistence.migrate import migrate
 from tests.support.client import CLOCK
 from tests.support.databases import postgres_database_url, reachable_redis
+from tests.support.http import auth
 from tests.support.servers import ServerProcess, running_servers
 from tests.support.tournament_api import Tourney, standings_by_hand
 from tests.support.waiting import eventually
@@ -81,7 +82,12 @@ def test_an_eight_player_swiss_on_two_instances_ends_with_standings_equal_to_the
 @pytest.fixture
 def sqlite_server(tmp_path: Path) -> Iterator[tuple[ServerProcess, Path]]:
     db = tmp_path / "tabletop.db"
-    env = {"TABLETOP_DATABASE_URL": f"sqlite:///{db}", "TABLETOP_AUTO_MIGRATE": "true", **FAST_RUNNER}
+    env = {
+        "TABLETOP_DATABASE_URL": f"sqlite:///{db}",
+        "TABLETOP_AUTO_MIGRATE": "true",
+        "TABLETOP_WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+        **FAST_RUNNER,
+    }
     server = ServerProcess(env, tmp_path).start()
     try:
         yield server, db
@@ -97,6 +103,18 @@ def tables_per_round(db: Path) -> list[tuple[int, int]]:
         return [(int(r), int(c)) for r, c in rows.fetchall()]
 
 
+def round_ready_notices(db: Path) -> list[tuple[int, int]]:
+    """Per round: the ``tournament_round_ready`` deliveries written, and the distinct (endpoint,
+    game) pairs among them."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as connection:
+        rows = connection.execute(
+            "SELECT t.round, count(*), count(DISTINCT d.endpoint_id || d.game_id) FROM webhook_deliveries d "
+            "JOIN tournament_tables t ON t.game_id = d.game_id WHERE d.kind = 'tournament_round_ready' "
+            "GROUP BY t.round ORDER BY t.round"
+        )
+        return [(int(r), int(c)) for r, c, distinct in rows.fetchall() if c == distinct]
+
+
 def test_a_server_killed_between_the_last_game_and_the_next_round_creates_the_round_once(
     sqlite_server: tuple[ServerProcess, Path],
 ) -> None:
@@ -107,6 +125,9 @@ def test_a_server_killed_between_the_last_game_and_the_next_round_creates_the_ro
             name="Crash night", game_type="duel", format="swiss", rounds=2, clock=CLOCK, pause_seconds=3
         )
         tourney.register(["Ann", "Bob", "Cy", "Dee"])
+        for token in tourney.players.values():  # nobody listens there: the notices stay pending
+            hook = {"url": "http://127.0.0.1:9/hook", "filters": ["tournament_round_ready"]}
+            assert http.post("/v1/webhooks", json=hook, headers=auth(token)).status_code == 201
         tourney.start()
         tourney.play_round(1, seed=1)
         # the last game's end is committed (its result recorded, the next round due after the
@@ -124,3 +145,4 @@ def test_a_server_killed_between_the_last_game_and_the_next_round_creates_the_ro
         tourney.play_round(2, seed=2)
         eventually(lambda: tourney.tournament()["status"] == "finished", 60, "finished")
     assert tables_per_round(db) == [(1, 2), (2, 2)]
+    assert round_ready_notices(db) == [(1, 4), (2, 4)]  # once per seated player and round

@@ -158,3 +158,68 @@ def test_graphql_reads_the_same_standings_and_pairings_as_rest(client: TestClien
     ]
     missing = gql(client, TOURNAMENT_QUERY, id="nope")["tournament"]
     assert missing == {"__typename": "Problem", "code": "tournament_not_found", "httpStatus": 404}
+
+
+def test_the_games_of_a_tournament_that_is_not_rated_feed_no_rating_and_say_why(client: TestClient) -> None:
+    tourney = Tourney([client])
+    tourney.create(
+        name="Friendly",
+        game_type="duel",
+        format="swiss",
+        rounds=1,
+        clock=CLOCK,
+        rated=False,
+        options={"rounds": 1},
+    )
+    tourney.register(["Ann", "Bob"])
+    tourney.start()
+    game_id = tourney.wait_for_round(1)["tables"][0]["game_id"]
+    running = client.get(f"/v1/games/{game_id}", headers={"Accept-Language": "de"}).json()
+    assert running["rated"] is False
+    assert running["unrated_reasons"] == [
+        {
+            "code": "unrated_tournament",
+            "text": "Die Partie ist eine Runde eines Turniers, das nicht gewertet wird.",
+        }
+    ]
+    tourney.play_round(1, seed=1)
+    eventually(lambda: tourney.tournament()["status"] == "finished", 60, "finished")
+    over = client.get(f"/v1/games/{game_id}").json()
+    assert over["status"] == "finished" and over["rated"] is False
+    assert [r["code"] for r in over["unrated_reasons"]] == ["unrated_tournament"]
+    for player_id in tourney.players:
+        profile = client.get(f"/v1/players/{player_id}/profile").json()
+        assert profile["ratings"] == [] and profile["history"] == []
+        assert [r["rated"] for r in profile["recent_games"]] == [False]
+    data = gql(
+        client,
+        "query($id: ID!) { game(id: $id) { ... on Game { rated unratedReasons { code } } } }",
+        id=game_id,
+    )
+    assert data["game"] == {"rated": False, "unratedReasons": [{"code": "unrated_tournament"}]}
+
+
+def test_a_create_with_an_idempotency_key_answers_its_retry_with_the_same_tournament(
+    client: TestClient,
+) -> None:
+    body = {"name": "Once", "game_type": "duel", "format": "swiss", "clock": CLOCK, "private": True}
+    key = {"Idempotency-Key": "c7f1e2a9-5b3d-4e8f-9a6c-0d2b4f6e8a1c"}
+    first = client.post("/v1/tournaments", json=body, headers=key)
+    again = client.post("/v1/tournaments", json=body, headers=key)
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json() and first.json()["invite_code"] is not None
+    assert again.headers["Location"] == first.headers["Location"]
+    assert_problem(
+        client.post("/v1/tournaments", json=body | {"rounds": 3}, headers=key), 422, "idempotency_key_reused"
+    )
+    assert_problem(
+        client.post("/v1/tournaments", json=body, headers={"Idempotency-Key": "a" * 20}),
+        422,
+        "invalid_idempotency_key",
+    )
+    other = client.post(
+        "/v1/tournaments", json=body, headers={"Idempotency-Key": "f0e1d2c3-b4a5-4968-8776-655443322110"}
+    )
+    assert other.status_code == 201 and other.json()["tournament"]["id"] != first.json()["tournament"]["id"]
+    # a game's create with the same key is a different thing: keys are per kind of create
+    assert client.post("/v1/games", json={"type": "duel"}, headers=key).status_code == 201

@@ -294,11 +294,13 @@ class GamePublic(BaseModel):
         connected: frozenset[int],
         lang: str = DEFAULT_LANGUAGE,
         rated_at_end: bool | None = None,
+        unrated_tournament: bool = False,
     ) -> GamePublic:
         """``connected``: the seats with an open subscription now (``PresenceService``);
-        ``rated_at_end``: a finished game's rating decision as stored at its end."""
+        ``rated_at_end``: a finished game's rating decision as stored at its end;
+        ``unrated_tournament``: a round game of a tournament that is not rated."""
         decision = match.decision()
-        reasons = unrated_reasons(match, rated_at_end)
+        reasons = unrated_reasons(match, rated_at_end, unrated_tournament)
         return cls(
             id=match.id,
             type=match.game_type,

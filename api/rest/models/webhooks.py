@@ -17,8 +17,10 @@ class WebhookCreate(BaseModel):
     filters: list[str] = Field(
         min_length=1,
         max_length=5,
-        description="your_turn, game_started, game_over, reveal, or all (every event the "
-        "owner's seat may see; a host's endpoint sees what a spectator sees).",
+        description="your_turn, game_started, game_over, reveal, takeback, "
+        "tournament_round_ready (a player's game in a tournament's new round is ready), or all "
+        "(every event the owner's seat may see, and every notice; a host's endpoint sees what a "
+        "spectator sees).",
         json_schema_extra={"items": {"type": "string", "enum": list(FILTERS)}},
     )
     game_id: str | None = Field(

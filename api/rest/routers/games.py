@@ -199,7 +199,7 @@ def get_game(
         return Response(status_code=304, headers=headers)
     response.headers.update(headers)
     catalog = core.registry.catalog(match.game_type)
-    return GamePublic.of(match, catalog, viewer, connected, lang, standing.rated_at_end(match))
+    return GamePublic.of(match, catalog, viewer, connected, lang, *standing.rating_facts(match))
 
 
 @router.post(

@@ -6,9 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from api.deps import TokenDep, TournamentsDep
+from api.deps import CallerDep, TokenDep, TournamentsDep
 from api.edge.input_limits import INT32_MAX
 from api.openapi.contract import problems
+from api.rest.models.tournament_events import TournamentEventsPage, event_body
 from api.rest.models.tournaments import (
     RegistrationCreate,
     RoundPublic,
@@ -20,6 +21,7 @@ from api.rest.models.tournaments import (
     rounds_of,
     standings_of,
 )
+from api.rest.routers.games import TokenKeyHeader
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
@@ -30,13 +32,25 @@ REGISTRATION = ("tournament_not_found", "registration_closed")
     "",
     status_code=201,
     operation_id="createTournament",
-    openapi_extra=problems(("unknown_game_type", 422), "invalid_options", "invalid_request", "invalid_name"),
+    openapi_extra=problems(
+        ("unknown_game_type", 422),
+        "invalid_options",
+        "invalid_request",
+        "invalid_name",
+        "invalid_idempotency_key",
+        "idempotency_key_reused",
+    ),
 )
 def create_tournament(
-    body: TournamentCreate, tournaments: TournamentsDep, response: Response
+    body: TournamentCreate,
+    tournaments: TournamentsDep,
+    response: Response,
+    caller: CallerDep,
+    idempotency_key: TokenKeyHeader = None,
 ) -> TournamentCreatedPublic:
-    """Create a tournament; returns its host token (and a private one's invite code), shown once."""
-    created = tournaments.create(body.settings())
+    """Create a tournament; returns its host token (and a private one's invite code), shown once.
+    With `Idempotency-Key`, a retry with the same body answers the same tournament and tokens."""
+    created = tournaments.create(body.settings(), idempotency_key=idempotency_key, caller=caller)
     response.headers["Location"] = f"{router.prefix}/{created.tournament.id}"
     return TournamentCreatedPublic(
         tournament=TournamentPublic.of(created.tournament),
@@ -80,6 +94,25 @@ def get_standings(tournament_id: str, tournaments: TournamentsDep) -> list[Stand
 def list_rounds(tournament_id: str, tournaments: TournamentsDep) -> list[RoundPublic]:
     """Every round so far: its tables (seats in order, each game's link and result) and byes."""
     return rounds_of(tournaments.get(tournament_id))
+
+
+@router.get(
+    "/{tournament_id}/events",
+    operation_id="listTournamentEvents",
+    openapi_extra=problems("tournament_not_found"),
+)
+def list_events(
+    tournament_id: str,
+    tournaments: TournamentsDep,
+    after: Annotated[int, Query(ge=0, le=INT32_MAX, description="Events after this `seq`.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+) -> TournamentEventsPage:
+    """The tournament's stored events after `after`, oldest first (what its stream resumes from)."""
+    tournament = tournaments.get(tournament_id)
+    found = tournaments.events(tournament.id, after, limit)
+    return TournamentEventsPage.model_validate(
+        {"events": [event_body(tournament.id, e) for e in found], "last_seq": tournament.version}
+    )
 
 
 @router.post(
