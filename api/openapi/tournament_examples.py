@@ -92,4 +92,21 @@ TOURNAMENT_EXAMPLES: dict[str, Any] = {
     "TableSeatPublic": TABLE["seats"][0],  # type: ignore[index]
     "RoundTablePublic": TABLE,
     "RoundPublic": {"round": 1, "tables": [TABLE], "byes": []},
+    "TournamentEventsPage": {
+        "events": [
+            {
+                "seq": 5,
+                "type": "round_started",
+                "tournament_id": TOURNAMENT_ID,
+                "data": {"round": 1, "tables": [[ANN, BEA]], "byes": [], "games": [GAME_ID]},
+            },
+            {
+                "seq": 6,
+                "type": "game_finished",
+                "tournament_id": TOURNAMENT_ID,
+                "data": {"round": 1, "table": 1, "game_id": GAME_ID, "ranks": [1, 2]},
+            },
+        ],
+        "last_seq": 6,
+    },
 }
