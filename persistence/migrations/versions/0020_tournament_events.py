@@ -4,8 +4,8 @@ tournament's SSE stream and ``tournamentEvents`` subscription resume from storag
 and the creates made with an ``Idempotency-Key`` (the key's hash, the body's fingerprint, the
 answer's nonce), as ``create_requests`` does for games.
 
-Revision ID: 0019_tournament_events
-Revises: 0018_chat_people
+Revision ID: 0020_tournament_events
+Revises: 0019_established_ratings
 Create Date: 2026-11-29
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0019_tournament_events"
-down_revision: str | None = "0018_chat_people"
+revision: str = "0020_tournament_events"
+down_revision: str | None = "0019_established_ratings"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
