@@ -23,10 +23,11 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute, serialize_response
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.deps import parse_bearer
 from api.edge.input_limits import IDEMPOTENCY_KEY, INT32_MAX, check_json_depth
+from api.rest.buffered_body import read_body, replayed
 from api.rest.models.play import SubmitResultPublic
 from domain.errors import DomainError
 from domain.i18n import negotiate
@@ -69,11 +70,11 @@ class PreResolvedSubmit:
         if found is None:
             await self.app(scope, receive, send)
             return
-        messages, body = await _read_body(receive)
+        messages, body = await read_body(receive)
         try:
             arguments = _arguments(scope, body)
         except Declined:
-            await self.app(scope, _replay(messages, receive), send)
+            await self.app(scope, replayed(messages, receive), send)
             return
         route = self._route or self._resolve()
         scope["route"] = route
@@ -124,28 +125,6 @@ class PreResolvedSubmit:
                 answer = handlers[kind](Request(scope), error)
                 return await answer if inspect.isawaitable(answer) else answer
         raise error
-
-
-async def _read_body(receive: Receive) -> tuple[list[Message], bytes]:
-    """The whole body (``RequestGuard`` has already buffered it within the limits)."""
-    messages: list[Message] = []
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    return messages, b"".join(chunks)
-
-
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    async def replay() -> Message:
-        return messages.pop(0) if messages else await receive()
-
-    return replay
 
 
 def _arguments(

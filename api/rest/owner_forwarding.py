@@ -36,8 +36,9 @@ from typing import Any, Protocol
 
 import httpx
 from fastapi import FastAPI
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.rest.buffered_body import read_body, replayed
 from api.rest.fast_submit import SUBMIT_PATH, submit_route
 
 log = logging.getLogger("tabletop.owners")
@@ -107,7 +108,7 @@ class ForwardToOwner:
         receive: Receive,
         send: Send,
     ) -> None:
-        messages, body = await _read_body(receive)
+        messages, body = await read_body(receive)
         if not any(name == b"idempotency-key" for name, _ in scope["headers"]):
             scope["headers"] = [*scope["headers"], (b"idempotency-key", f"hop-{uuid.uuid4().hex}".encode())]
         client = scope.get("client")
@@ -128,13 +129,13 @@ class ForwardToOwner:
             log.warning("the owner %s of game %s cannot be reached; serving here: %s", owner, game_id, error)
             leases.forget(game_id)
             counted.labels("owner_unreachable").inc()
-            await self.app(scope, _replay(messages, receive), send)
+            await self.app(scope, replayed(messages, receive), send)
             return
         except httpx.TransportError as error:
             log.warning("the owner %s of game %s gave no answer; serving here: %s", owner, game_id, error)
             leases.forget(game_id)
             counted.labels("owner_lost").inc()
-            await self.app(scope, _replay(messages, receive), send)
+            await self.app(scope, replayed(messages, receive), send)
             return
         counted.labels("forwarded").inc()
         scope["route"] = submit_route(self.fastapi)  # counted under its template here too
@@ -143,25 +144,3 @@ class ForwardToOwner:
         ]
         await send({"type": "http.response.start", "status": answer.status_code, "headers": returned})
         await send({"type": "http.response.body", "body": answer.content})
-
-
-async def _read_body(receive: Receive) -> tuple[list[Message], bytes]:
-    """The whole body (``RequestGuard`` has already buffered it within the limits)."""
-    messages: list[Message] = []
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    return messages, b"".join(chunks)
-
-
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    async def replay() -> Message:
-        return messages.pop(0) if messages else await receive()
-
-    return replay
