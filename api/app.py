@@ -35,6 +35,7 @@ from api.openapi import game_schemas
 from api.openapi.contract import document_contract
 from api.openapi.game_schemas import components
 from api.openapi.games import type_game_data
+from api.pages import notice_opt_out
 from api.pages.docs import graphiql_page, install_docs, install_sdl
 from api.pages.web_client import install_web_client
 from api.problems.details import install_problem_handlers
@@ -46,6 +47,7 @@ from api.rest.routers import (
     game_types,
     games,
     health,
+    notices,
     players,
     ratings,
     takebacks,
@@ -181,6 +183,8 @@ def create_app(
     app.include_router(takebacks.router)
     app.include_router(tournaments.router)
     app.include_router(tournament_sse.router)
+    app.include_router(notices.router)
+    app.include_router(notice_opt_out.router)
     app.include_router(graphql, prefix=GRAPHQL_PATH)
     install_web_client(app)
     app.add_middleware(PreResolvedSubmit, fastapi=app)

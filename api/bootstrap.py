@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.background.bots import BotRunner
 from api.background.deadlines import DeadlineRunner
+from api.background.notices import build_notice_sender
 from api.background.presence import PresenceRunner
 from api.background.thinking import ProcessThinker
 from api.background.tournaments import TournamentRunner
@@ -25,6 +26,7 @@ from domain.services.chat import ChatService
 from domain.services.core import ServiceCore
 from domain.services.deadlines import DeadlineService
 from domain.services.lobby import LobbyService
+from domain.services.notices import NoticeService
 from domain.services.play import PlayService
 from domain.services.players import PlayerService
 from domain.services.presence import PresenceService
@@ -41,6 +43,7 @@ from persistence.database import DatabaseTimeouts, create_db_engine
 from persistence.event_hub import HubBroker
 from persistence.group_commit import AwaitedCommits, GroupCommitter
 from persistence.hot_states import HotStates
+from persistence.outbound.notice_sender import NoticeSender
 from persistence.outbound.webhook_sender import TargetGuard, WebhookSender
 from persistence.owner_leases import OwnerLeases
 from persistence.pubsub import InProcessBroker, RedisBroker
@@ -74,6 +77,7 @@ class Container:
     takebacks: TakeBackService
     committer: GroupCommitter
     tournaments: TournamentService
+    notices: NoticeService
     metrics: Metrics = field(default_factory=Metrics)
     bots: BotRunner | None = None
     thinker: ProcessThinker | None = None
@@ -81,6 +85,7 @@ class Container:
     sender: WebhookSender | None = None
     presence_runner: PresenceRunner | None = None
     tournament_runner: TournamentRunner | None = None
+    notice_sender: NoticeSender | None = None
     owner_leases: OwnerLeases | None = None
     """Game ownership between instances (``TABLETOP_INSTANCE_URL`` with Redis), else None."""
     owner_hop: httpx.AsyncClient | None = None
@@ -132,8 +137,14 @@ class Container:
         self.presence_runner.start()
         self.tournament_runner = TournamentRunner(self.tournaments, self.settings.tournament_poll_seconds)
         self.tournament_runner.start()
+        self.notice_sender = build_notice_sender(settings, self.core.uow, self.registry)
+        if self.notice_sender is not None:
+            self.notice_sender.start()
 
     async def stop_background(self) -> None:
+        if self.notice_sender is not None:
+            await run_in_threadpool(self.notice_sender.stop)
+            self.notice_sender = None
         if self.tournament_runner is not None:
             await run_in_threadpool(self.tournament_runner.stop)
             self.tournament_runner = None
@@ -191,7 +202,7 @@ def build_container(
     else:
         broker = InProcessBroker()
     hot_states = HotStates(settings.hot_states) if settings.hot_states > 0 else None
-    units = SqlUnitOfWorkFactory(db_engine, registry, hot_states)
+    units = SqlUnitOfWorkFactory(db_engine, registry, hot_states, settings.notice_channels())
     committer = GroupCommitter(units, writers=group_commit_writers(settings))
     on_loop = AwaitedCommits(committer, run_in_threadpool)
     services = Services.build(units, registry, broker, SystemClock(), committer, on_loop)
@@ -241,6 +252,12 @@ def build_container(
         TakeBackService(core),
         committer,
         tournaments,
+        NoticeService(
+            core,
+            PlayerService(core, services.seats).authenticate,
+            settings.notice_channels(),
+            TargetGuard(settings.push_allow_private_targets),
+        ),
         metrics,
         owner_leases=leases,
     )

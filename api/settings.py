@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from api.notice_settings import NoticeSettings
 
 
-class Settings(BaseSettings):
+class Settings(NoticeSettings):
     model_config = SettingsConfigDict(env_prefix="TABLETOP_", extra="ignore")
 
     database_url: str = Field(

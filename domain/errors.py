@@ -443,3 +443,27 @@ class TournamentRunning(DomainError):
 
     code = "tournament_running"
     status = 409
+
+
+class NoticesOff(DomainError):
+    """This server sends no notices on that channel (no VAPID keys, or no SMTP server, set)."""
+
+    code = "notices_off"
+    status = 409
+
+
+class PushSubscriptionNotFound(DomainError):
+    code = "push_subscription_not_found"
+    status = 404
+
+
+class InvalidPushSubscription(DomainError):
+    """Not a browser's push subscription: an https endpoint and its p256dh and auth keys."""
+
+    code = "invalid_push_subscription"
+    status = 422
+
+
+class InvalidEmail(DomainError):
+    code = "invalid_email"
+    status = 422

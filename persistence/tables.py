@@ -478,3 +478,69 @@ tournaments = TournamentRow.__table__  # type: ignore[attr-defined]
 tournament_tables = TournamentTableRow.__table__  # type: ignore[attr-defined]
 tournament_events = TournamentEventRow.__table__  # type: ignore[attr-defined]
 tournament_create_requests = TournamentCreateRequestRow.__table__  # type: ignore[attr-defined]
+
+
+class PushSubscriptionRow(SQLModel, table=True):
+    """A player's browser that receives push notices (``domain.model.notices``)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: str = Field(sa_column=Column(String(32), primary_key=True))
+    player_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), nullable=False, index=True
+        )
+    )
+    endpoint: str = Field(sa_column=Column(String(2048), nullable=False, unique=True))
+    p256dh: str = Field(sa_column=Column(String(128), nullable=False))
+    auth: str = Field(sa_column=Column(String(64), nullable=False))
+    language: str = Field(sa_column=Column(String(8), nullable=False))
+    created_at: datetime = _timestamp()
+
+
+class NoticeEmailRow(SQLModel, table=True):
+    """A player's address for e-mail notices; read only by that player and the sender."""
+
+    __tablename__ = "notice_emails"
+
+    player_id: str = Field(
+        sa_column=Column(
+            String(GAME_ID_LENGTH), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    email: str = Field(sa_column=Column(String(254), nullable=False))
+    language: str = Field(sa_column=Column(String(8), nullable=False))
+    enabled: bool = Field(sa_column=Column(Boolean, nullable=False))
+    opt_out_key: str = Field(sa_column=Column(String(64), nullable=False))
+    created_at: datetime = _timestamp()
+
+
+class NoticeDeliveryRow(SQLModel, table=True):
+    """The notices' outbox: one notice to one target (a push subscription, or the player's
+    address), written with the change that caused it; ``lease_*`` keeps two senders off one row."""
+
+    __tablename__ = "notice_deliveries"
+    __table_args__ = (Index("ix_notice_deliveries_due", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    channel: str = Field(sa_column=Column(String(8), nullable=False))
+    target_id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=False, index=True))
+    player_id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=False))
+    kind: str = Field(sa_column=Column(String(32), nullable=False))
+    game_id: str = Field(sa_column=Column(String(GAME_ID_LENGTH), nullable=False))
+    seat: int = Field(sa_column=Column(Integer, nullable=False))
+    language: str = Field(sa_column=Column(String(8), nullable=False))
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    attempts: int = Field(sa_column=Column(Integer, nullable=False))
+    next_attempt_at: datetime | None = Field(sa_column=Column(DateTime(timezone=True)))
+    lease_until: datetime | None = Field(sa_column=Column(DateTime(timezone=True)))
+    lease_owner: str | None = Field(sa_column=Column(String(64)))
+    last_error: str | None = Field(sa_column=Column(String(255)))
+    created_at: datetime = _timestamp()
+    sent_at: datetime | None = Field(sa_column=Column(DateTime(timezone=True)))
+
+
+push_subscriptions = PushSubscriptionRow.__table__  # type: ignore[attr-defined]
+notice_emails = NoticeEmailRow.__table__  # type: ignore[attr-defined]
+notice_deliveries = NoticeDeliveryRow.__table__  # type: ignore[attr-defined]

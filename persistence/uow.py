@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from domain.ports.chat import ChatRepository
 from domain.ports.games import GameRepository
+from domain.ports.notices import NoticeRepository
 from domain.ports.players import PlayerRepository
 from domain.ports.presence import PresenceRepository
 from domain.ports.ratings import RatingRepository
@@ -27,6 +28,7 @@ from domain.registry import EngineRegistry
 from persistence.chat import SqlChatRepository
 from persistence.driver_sql import ROLLBACK_TO_WORK, mark_work, send_marked_savepoint, unmark_work
 from persistence.hot_states import HotStates, TransactionStates
+from persistence.notices import SqlNoticeRepository
 from persistence.players import SqlPlayerRepository
 from persistence.presence import SqlPresenceRepository
 from persistence.ratings import SqlRatingRepository
@@ -49,6 +51,7 @@ class SqlUnitOfWork:
     ratings: RatingRepository
     chat: ChatRepository
     tournaments: TournamentRepository
+    notices: NoticeRepository
 
     def __init__(
         self,
@@ -56,7 +59,9 @@ class SqlUnitOfWork:
         registry: EngineRegistry,
         write_lock: SqliteWriteLock | None = None,
         hot_states: HotStates | None = None,
+        notice_channels: frozenset[str] = frozenset(),
     ) -> None:
+        self._notice_channels = notice_channels
         self._sessions = sessions
         self._registry = registry
         self._session: Session | None = None
@@ -81,6 +86,7 @@ class SqlUnitOfWork:
         self.ratings = SqlRatingRepository(self._session, self._before_write)
         self.chat = SqlChatRepository(self._session, self._before_write)
         self.tournaments = SqlTournamentRepository(self._session, self._before_write)
+        self.notices = SqlNoticeRepository(self._session, self._before_write, self._notice_channels)
         return self
 
     def _before_write(self) -> None:
@@ -188,8 +194,14 @@ class SqlUnitOfWorkFactory:
     """``domain.ports.unit_of_work.UnitOfWorkFactory``: a fresh unit of work per call, sharing the engine."""
 
     def __init__(
-        self, db_engine: Engine, registry: EngineRegistry, hot_states: HotStates | None = None
+        self,
+        db_engine: Engine,
+        registry: EngineRegistry,
+        hot_states: HotStates | None = None,
+        notice_channels: frozenset[str] = frozenset(),
     ) -> None:
+        self.notice_channels = notice_channels
+        """The channels notices are written for (``push``, ``email``): those the server sends on."""
         self.db_engine = db_engine
         self.registry = registry
         self.hot_states = hot_states
@@ -207,4 +219,6 @@ class SqlUnitOfWorkFactory:
         )
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self._sessions, self.registry, self._write_lock, self.hot_states)
+        return SqlUnitOfWork(
+            self._sessions, self.registry, self._write_lock, self.hot_states, self.notice_channels
+        )

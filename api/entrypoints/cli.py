@@ -1,4 +1,5 @@
-"""``python -m api [--host H] [--port P]`` serves; sub-commands migrate, export-schemas, simulate."""
+"""``python -m api [--host H] [--port P]`` serves; sub-commands migrate, export-schemas, simulate,
+vapid-keys (a key pair for Web Push notices)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("serve", "migrate", "export-schemas", "simulate")
+COMMANDS = ("serve", "migrate", "export-schemas", "simulate", "vapid-keys")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -19,6 +20,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         for path in export():
             print(f"wrote {path}")
+        return 0
+    if command == "vapid-keys":
+        from persistence.outbound.notice_sender import new_vapid_keys
+
+        private, public = new_vapid_keys()
+        print(f"TABLETOP_VAPID_PRIVATE_KEY={private}")
+        print(f"# public key (GET /v1/notices serves it to browsers): {public}")
         return 0
     if command == "simulate":
         from api.entrypoints.simulate import main as simulate

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.openapi.chat_examples import CHAT_EXAMPLES
+from api.openapi.notice_examples import NOTICE_EXAMPLES
 from api.openapi.social_examples import SOCIAL_EXAMPLES
 from api.openapi.takeback_examples import TAKEBACK_EXAMPLES, TAKEBACKS_OFF
 from api.openapi.tournament_examples import TOURNAMENT_EXAMPLES
@@ -299,6 +300,7 @@ SCHEMA_EXAMPLES: dict[str, Any] = {
     **CHAT_EXAMPLES,
     **TAKEBACK_EXAMPLES,
     **TOURNAMENT_EXAMPLES,
+    **NOTICE_EXAMPLES,
 }
 """Keyed by component schema name; every operation using the schema shows the example."""
 

@@ -6,6 +6,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from domain.ports.games import GameRepository
+from domain.ports.notices import NoticeRepository
 from domain.ports.players import PlayerRepository
 from domain.ports.presence import PresenceRepository
 from domain.ports.ratings import RatingRepository
@@ -34,6 +35,9 @@ class UnitOfWork(Protocol):
 
     @property
     def tournaments(self) -> TournamentRepository: ...
+
+    @property
+    def notices(self) -> NoticeRepository: ...
 
     def __enter__(self) -> Self: ...
 

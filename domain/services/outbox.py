@@ -1,5 +1,6 @@
 """The webhook outbox written with each change: ``domain.model.outbox`` decides the deliveries,
-this writes them in the change's own transaction, so they commit with it or not at all."""
+this writes them in the change's own transaction, so they commit with it or not at all; the
+players' notices (``domain.services.notice_outbox``) go in the same transaction."""
 
 from __future__ import annotations
 
@@ -12,13 +13,18 @@ from domain.model.match import Match
 from domain.model.outbox import deliveries_for
 from domain.model.webhooks import NewDelivery
 from domain.ports.unit_of_work import UnitOfWork
+from domain.services.notice_outbox import enqueue_notices
 from domain.tournaments.tournament import RoundSeat
 
 ROUND_READY = "tournament_round_ready"
 
 
-def enqueue_outbox(uow: UnitOfWork, match: Match, turns_started: set[int], now: datetime) -> None:
-    """Write the change's deliveries in the change's own transaction."""
+def enqueue_outbox(
+    uow: UnitOfWork, match: Match, turns_started: set[int], now: datetime, opening: str | None = None
+) -> None:
+    """Write the change's deliveries and notices in the change's own transaction; ``opening``
+    names the notice of a game just made for its players (``domain.services.notices``)."""
+    enqueue_notices(uow, match, turns_started, now, opening)
     if not match.new_events and not turns_started:
         return
     players = {s.player_id for s in match.seats if s.player_id is not None}

@@ -56,7 +56,7 @@ class RematchService:
                 for seat in match.seats:
                     if seat.player_id is not None:
                         uow.players.link_seat(seat.player_id, match.id, seat.index, match.created_at)
-                enqueue_outbox(uow, match, set(), self.core.clock.now())
+                enqueue_outbox(uow, match, set(), self.core.clock.now(), opening="rematch_offered")
                 uow.commit()
             self.core.committed(previous)
             self.core.committed(match)

@@ -338,7 +338,7 @@ class TournamentService:
             match.start()
             turns = self.core.track(match)
             uow.games.add(match)
-            enqueue_outbox(uow, match, turns, now)
+            enqueue_outbox(uow, match, turns, now, opening="tournament_round")
             for seat, player in enumerate(players):
                 uow.players.link_seat(player, match.id, seat, now)
             t.add_table(number, match.id, tuple(players))

@@ -22,6 +22,7 @@ from domain.model.ratings import Finishing, Rating, RatingChange, SeatResult
 from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
 from domain.ports.games import BotGame
 from domain.ports.players import PlayerSeat
+from tests.support.fake_notices import FakeNoticeRepository
 from tests.support.fake_tournaments import FakeTournamentRepository
 
 
@@ -131,6 +132,7 @@ class FakeRepository:
         self.webhooks = FakeWebhookRepository()
         self.ratings = FakeRatings(self.players)
         self.tournaments = FakeTournamentRepository()
+        self.notices = FakeNoticeRepository()
         self.rows: dict[str, tuple[Match, str]] = {}
         self.choices: dict[str, list[AppliedChoices]] = {}
         self.stored_events: dict[str, list[RecordedEvent]] = {}
@@ -290,6 +292,7 @@ class FakeUnitOfWork:
         self.presence = self.games.presence
         self.ratings = self.games.ratings
         self.tournaments = self.games.tournaments
+        self.notices = self.games.notices
         return self
 
     def __exit__(
