@@ -1,8 +1,8 @@
 """Notices that reach a closed page: players' push subscriptions and e-mail addresses, and the
 outbox of notice deliveries (``domain.model.notices``).
 
-Revision ID: 0020_notices
-Revises: 0019_established_ratings
+Revision ID: 0021_notices
+Revises: 0020_tournament_events
 Create Date: 2026-11-29
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0020_notices"
-down_revision: str | None = "0019_established_ratings"
+revision: str = "0021_notices"
+down_revision: str | None = "0020_tournament_events"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
