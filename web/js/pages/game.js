@@ -24,6 +24,7 @@ import { lapseNotice, seatStatus, tickClocks } from "../panels/seat_status.js";
 import { rematchControl, resignControl, seatRemovalControl } from "../panels/seat_actions.js";
 import { takebackControl } from "../panels/takebacks.js";
 import { clearTurn, notifyControl, showTurn } from "../panels/turn_notice.js";
+import { emailControl } from "../panels/email_notices.js";
 import { pushControl } from "../panels/push.js";
 import { renewSeat } from "../core/identity.js";
 import { ratedNote, seatRating } from "../panels/ratings.js";
@@ -332,6 +333,8 @@ export async function showGame(main, gameId) {
     if (notify) box.append(notify);
     const push = page.token && ["lobby", "in_progress"].includes(game.status) ? pushControl(render) : null;
     if (push) box.append(push);
+    const email = page.token && ["lobby", "in_progress"].includes(game.status) ? emailControl(render) : null;
+    if (email) box.append(email);
     if (game.status === "in_progress" && game.viewer.seat !== null) {
       box.append(h("p", {}, [h("a", { id: "replay-so-far", class: "button", href: replayLink(gameId, "last") }, [t("replay.so_far")])]));
     }

@@ -11,7 +11,7 @@ import { playerToken } from "../core/store.js";
 
 const STORED = "tabletop.push"; // {id, endpoint}: this browser's registered subscription
 
-/** @type {{push: boolean, vapid_public_key: string | null} | null} what GET /v1/notices said */
+/** @type {{push: boolean, email: boolean, vapid_public_key: string | null} | null} what GET /v1/notices said */
 let channels = null;
 let asked = false;
 let busy = false;
@@ -27,7 +27,16 @@ function askServer(redraw) {
   fetch(new URL("/v1/notices", location.origin), { headers: { Accept: "application/json" } })
     .then((response) => (response.ok ? response.json() : null))
     .catch(() => null)
-    .then((answer) => { channels = answer ?? { push: false, vapid_public_key: null }; redraw(); });
+    .then((answer) => { channels = answer ?? { push: false, email: false, vapid_public_key: null }; redraw(); });
+}
+
+/**
+ * The channels the server sends notices on (GET /v1/notices, asked once), null until it answered.
+ * @param {() => void} redraw called once the server has answered
+ */
+export function noticeChannels(redraw) {
+  askServer(redraw);
+  return channels;
 }
 
 /** @returns {{id: string, endpoint: string} | null} */
