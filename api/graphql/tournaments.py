@@ -24,10 +24,12 @@ from api.graphql.common import (
     container_of,
     token_of,
 )
+from api.graphql.game_data import GameOptions, chosen, of_game
 from api.graphql.games import ClockInput
 from api.live.tournament_events import tournament_event_stream, tournament_follower
 from api.rest.models.tournament_events import EVENT_TYPES
 from api.rest.models.tournaments import TournamentCreate, TournamentPublic, rounds_of, standings_of
+from domain.errors import InvalidOptions
 from domain.tournaments.tournament import Tournament as TournamentAggregate
 
 
@@ -122,6 +124,95 @@ class TournamentEvent:
     type: str
     tournament_id: ID
     data: JSON
+    data_player: TournamentPlayerData | None = strawberry.field(
+        default=None, description="`data` of `player_registered`, `player_unregistered`, `player_withdrew`."
+    )
+    data_started: TournamentStartedData | None = strawberry.field(
+        default=None, description="`data` of `tournament_started`."
+    )
+    data_cancelled: TournamentCancelledData | None = strawberry.field(
+        default=None, description="`data` of `tournament_cancelled`."
+    )
+    data_round_started: TournamentRoundStartedData | None = strawberry.field(
+        default=None, description="`data` of `round_started`."
+    )
+    data_game_finished: TournamentGameFinishedData | None = strawberry.field(
+        default=None, description="`data` of `game_finished` (a table of a round)."
+    )
+    data_round_finished: TournamentRoundFinishedData | None = strawberry.field(
+        default=None, description="`data` of `round_finished`."
+    )
+    data_finished: TournamentFinishedData | None = strawberry.field(
+        default=None, description="`data` of `tournament_finished`."
+    )
+
+
+@strawberry.type(description="A player who registered, unregistered or withdrew.")
+class TournamentPlayerData:
+    player: str
+    name: str
+
+
+@strawberry.type(description="A tournament's start.")
+class TournamentStartedData:
+    players: int
+    rounds: int
+
+
+@strawberry.type(
+    description="`host`: its host cancelled it; `not_enough_players`: too few at the start time."
+)
+class TournamentCancelledData:
+    reason: str
+
+
+@strawberry.type(description="A round paired and its games created.")
+class TournamentRoundStartedData:
+    round: int
+    tables: list[list[str]]
+    byes: list[str]
+    games: list[str]
+
+
+@strawberry.type(description="A table's game of a round ended: each seat's finishing place.")
+class TournamentGameFinishedData:
+    round: int
+    table: int
+    game_id: str
+    ranks: list[int]
+
+
+@strawberry.type(description="A round's last game ended.")
+class TournamentRoundFinishedData:
+    round: int
+
+
+@strawberry.type(description="The tournament ended: the first of the final standings.")
+class TournamentFinishedData:
+    winner: str | None
+
+
+TYPED_DATA: dict[str, tuple[str, type]] = {
+    "player_registered": ("data_player", TournamentPlayerData),
+    "player_unregistered": ("data_player", TournamentPlayerData),
+    "player_withdrew": ("data_player", TournamentPlayerData),
+    "tournament_started": ("data_started", TournamentStartedData),
+    "tournament_cancelled": ("data_cancelled", TournamentCancelledData),
+    "round_started": ("data_round_started", TournamentRoundStartedData),
+    "game_finished": ("data_game_finished", TournamentGameFinishedData),
+    "round_finished": ("data_round_finished", TournamentRoundFinishedData),
+    "tournament_finished": ("data_finished", TournamentFinishedData),
+}
+"""Each event type's typed sibling of ``data`` (the REST schema's fields, as GraphQL types)."""
+
+
+def typed_data(kind: str, data: dict[str, object]) -> dict[str, object]:
+    """The keyword giving ``data`` its typed sibling (none for a type this server does not know)."""
+    if kind not in TYPED_DATA:
+        return {}
+    name, cls = TYPED_DATA[kind]
+    fields = cls.__annotations__
+    return {name: cls(**{key: data.get(key, [] if "list" in str(fields[key]) else None) for key in fields})}
 
 
 def tournament_of(t: TournamentAggregate) -> Tournament:
@@ -190,7 +281,18 @@ class TournamentMutation:
         name: str,
         game_type: str,
         format: Annotated[str, strawberry.argument(description="round_robin, swiss or single_elimination")],
-        options: JSON | None = None,
+        options: Annotated[
+            JSON | None,
+            strawberry.argument(
+                description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
+            ),
+        ] = None,
+        game_options: Annotated[
+            GameOptions | None,
+            strawberry.argument(
+                description="Option values under the game's field, typed by `<Game>OptionsInput`."
+            ),
+        ] = None,
         clock: ClockInput | None = None,
         rounds: int | None = None,
         table_size: int | None = None,
@@ -205,12 +307,22 @@ class TournamentMutation:
         tournaments, caller = container_of(info).tournaments, caller_of_info(info)
 
         def create() -> TournamentCreated:
+            if options is not None and game_options is not None:
+                raise InvalidOptions(
+                    "give at most one of {field} and {other_field}",
+                    field="options",
+                    other_field="gameOptions",
+                )
+            if game_options is not None and of_game(game_options, game_type) is None:
+                raise InvalidOptions(
+                    "gameOptions holds no options under the field of `{slug}`", slug=game_type
+                )
             body = TournamentCreate.model_validate(
                 {
                     "name": name,
                     "game_type": game_type,
                     "format": format,
-                    "options": options,
+                    "options": options if options is not None else chosen(game_options),
                     "clock": vars(clock) if clock is not None else None,
                     "rounds": rounds,
                     "table_size": table_size,
@@ -286,6 +398,7 @@ class TournamentSubscription:
                     type=event.event.type,
                     tournament_id=ID(follower.tournament_id),
                     data=dict(event.event.data),  # type: ignore[arg-type]
+                    **typed_data(event.event.type, dict(event.event.data)),  # type: ignore[arg-type]
                 )
         finally:
             container.metrics.active_subscriptions.dec()

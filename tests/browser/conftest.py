@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.support.browser import ARTIFACTS
+from tests.support.browser import ARTIFACTS, new_page
 from tests.support.servers import ServerProcess
 
 CHROMIUM = Path(os.environ.get("TABLETOP_CHROMIUM", "/usr/bin/chromium"))
@@ -69,31 +69,6 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     server.wait_healthy(timeout=120)  # generous: start-up is mostly imports, slow on a busy machine
     yield server
     server.stop()
-
-
-def new_page(browser: Browser, base: str, request: pytest.FixtureRequest, **context_options: Any) -> Page:
-    """A page in a fresh context (own storage: a separate person), failing the test on a JS error."""
-    context_options.setdefault("viewport", {"width": 1280, "height": 1000})
-    # Playwright's wait_for_function evaluates its string in the page, which the client's
-    # Content-Security-Policy (no eval) refuses; tests/browser/test_page_policy.py runs the client
-    # under its policy, with waits that evaluate nothing.
-    context_options.setdefault("bypass_csp", True)
-    context = browser.new_context(base_url=base, **context_options)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    # What the Content-Security-Policy refused (the page may not notice): an error as well.
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(message.text)
-            if message.type == "error" and "Content Security Policy" in message.text
-            else None
-        ),
-    )
-    page.set_default_timeout(30_000)  # a busy CI machine is slow; waits end as soon as the page is ready
-    request.node.browser_pages = [*getattr(request.node, "browser_pages", []), (page, errors)]
-    return page
 
 
 @pytest.fixture

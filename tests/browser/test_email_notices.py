@@ -10,8 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import new_page
-from tests.support.browser import click_first_move, create_game, join_game
+from tests.support.browser import click_first_move, create_game, join_game, new_page
 from tests.support.http import auth
 from tests.support.servers import ServerProcess, free_port
 from tests.support.smtp_sink import SmtpSink

@@ -10,28 +10,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import create_game
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "de"}
-
-# Every control on the page that is drawn, with its height (a checkbox is tapped through its label).
-SMALL_CONTROLS = """
-() => [...document.querySelectorAll("button, select, input, textarea, summary, a.button, .top a, .games a")]
-  .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility !== "hidden")
-  .map((node) => {
-    const tick = node.matches("input[type=checkbox], input[type=radio]");
-    const box = tick ? node.closest("label") ?? node : node;
-    const height = box.getBoundingClientRect().height;
-    return [node.id || node.className || node.tagName, node.textContent.trim().slice(0, 30), height];
-  })
-  .filter(([, , height]) => height < 44)
-"""
-
-
-def assert_controls_44px(page: Page, where: str) -> None:
-    small = page.evaluate(SMALL_CONTROLS)
-    assert not small, (where, small)
-    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1, where
+from tests.support.browser import PHONE, assert_controls_44px, create_game
 
 
 def fill_open_games(page: Page, slug: str) -> None:

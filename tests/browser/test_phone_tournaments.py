@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_phone_lobby import PHONE, assert_controls_44px
+from tests.support.browser import PHONE, assert_controls_44px
 from tests.support.http import auth
 from tests.support.servers import ServerProcess
 from tests.support.tournament_api import Tourney

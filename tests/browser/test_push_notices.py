@@ -20,8 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from persistence.outbound.notice_sender import new_vapid_keys
-from tests.browser.conftest import new_page
-from tests.support.browser import click_first_move, create_game, join_game
+from tests.support.browser import click_first_move, create_game, join_game, new_page
 from tests.support.http import auth
 from tests.support.push_receiver import PushService, Subscriber
 from tests.support.servers import ServerProcess, free_port

@@ -90,11 +90,11 @@ def test_leaderboard_profile_and_table_show_the_ratings_of_rated_games(
     recent = page.locator("#recent-games tbody tr")
     expect(recent).to_have_count(2)
     expect(recent.first).to_contain_text("finished")
-    expect(recent.first.locator("a")).to_have_attribute("href", f"#/game/{last}")
+    expect(recent.first.locator("a")).to_have_attribute("href", f"#/replay/{last}/0")  # the replay viewer
     profile_violations = serious_violations(page)
     save_screenshot(page, "ratings-profile")
 
-    recent.first.locator("a").click()
+    page.goto(f"/play/#/game/{last}")  # the game's own page says it was rated
     expect(page.locator("#rated")).to_contain_text("Rated game")
     first_seat = page.locator('.seat-rating[data-rating-seat="0"]')
     expect(first_seat).to_contain_text(f"rating {ann_line['rating']:.1f}")

@@ -43,6 +43,12 @@ def _values(client: TestClient) -> tuple[dict[str, str], dict[str, str]]:
     cup = {"name": "Cup", "game_type": "duel", "format": "swiss", "rated": False}
     tournament = client.post("/v1/tournaments", json=cup, headers=auth(player["token"]))
     assert tournament.status_code == 201, tournament.text
+    # Cancelled, so that its event stream (a GET route too) ends after the stored events.
+    created = tournament.json()
+    cancelled = client.post(
+        f"/v1/tournaments/{created['tournament']['id']}/cancel", headers=auth(created["host_token"])
+    )
+    assert cancelled.status_code == 200, cancelled.text
     values = {
         "game_id": played.game_id,
         "slug": "duel",

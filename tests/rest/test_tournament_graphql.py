@@ -41,7 +41,9 @@ WITHDRAW = f"mutation($id: ID!) {{ withdrawFromTournament(tournamentId: $id) {{ 
 CANCEL = f"mutation($id: ID!) {{ cancelTournament(tournamentId: $id) {{ {SHAPE} }} }}"
 EVENTS = (
     'subscription {{ tournamentEvents(tournamentId: "{id}", after: {after}) '
-    "{{ seq type tournamentId data }} }}"
+    "{{ seq type tournamentId data dataPlayer {{ player name }} dataStarted {{ players rounds }} "
+    "dataRoundStarted {{ round tables byes games }} dataGameFinished {{ round table gameId ranks }} "
+    "dataRoundFinished {{ round }} dataFinished {{ winner }} }} }}"
 )
 
 
@@ -133,6 +135,20 @@ def test_tournament_events_resume_after_a_seq_then_follow_live_to_the_end(client
     assert [(e["seq"], e["type"], e["tournamentId"], e["data"]) for e in got] == [
         (e["seq"], e["type"], e["tournament_id"], e["data"]) for e in stored
     ]
+    # Each event's data again in its typed sibling (camelCase names), for generated clients.
+    typed = {
+        "player_registered": "dataPlayer",
+        "tournament_started": "dataStarted",
+        "round_started": "dataRoundStarted",
+        "game_finished": "dataGameFinished",
+        "round_finished": "dataRoundFinished",
+        "tournament_finished": "dataFinished",
+    }
+    for event in got:
+        sibling = event[typed[event["type"]]]
+        assert {
+            key: sibling[key[0].lower() + key.title().replace("_", "")[1:]] for key in event["data"]
+        } == event["data"]
     assert [e["seq"] for e in got] == list(range(3, 3 + len(got)))
     assert got[-1]["type"] == "tournament_finished"
     # once it is over, a client that has everything gets a completed stream at once

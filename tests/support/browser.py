@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from playwright.sync_api import Page, ViewportSize, expect
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.support.servers import ROOT
@@ -187,3 +188,51 @@ PINCH = """
   fire("pointerup", 1, cx - 80); fire("pointerup", 2, cx + 80);
 }
 """
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "de"}
+
+# Every control on the page that is drawn, with its height (a checkbox is tapped through its label).
+SMALL_CONTROLS = """
+() => [...document.querySelectorAll("button, select, input, textarea, summary, a.button, .top a, .games a")]
+  .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility !== "hidden")
+  .map((node) => {
+    const tick = node.matches("input[type=checkbox], input[type=radio]");
+    const box = tick ? node.closest("label") ?? node : node;
+    const height = box.getBoundingClientRect().height;
+    return [node.id || node.className || node.tagName, node.textContent.trim().slice(0, 30), height];
+  })
+  .filter(([, , height]) => height < 44)
+"""
+
+
+def assert_controls_44px(page: Page, where: str) -> None:
+    """Every drawn control is a finger's target (44 px), and nothing scrolls sideways."""
+    small = page.evaluate(SMALL_CONTROLS)
+    assert not small, (where, small)
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1, where
+
+
+def new_page(browser: Browser, base: str, request: pytest.FixtureRequest, **context_options: Any) -> Page:
+    """A page in a fresh context (own storage: a separate person), failing the test on a JS error."""
+    context_options.setdefault("viewport", {"width": 1280, "height": 1000})
+    # Playwright's wait_for_function evaluates its string in the page, which the client's
+    # Content-Security-Policy (no eval) refuses; tests/browser/test_page_policy.py runs the client
+    # under its policy, with waits that evaluate nothing.
+    context_options.setdefault("bypass_csp", True)
+    context = browser.new_context(base_url=base, **context_options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # What the Content-Security-Policy refused (the page may not notice): an error as well.
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    page.set_default_timeout(30_000)  # a busy CI machine is slow; waits end as soon as the page is ready
+    request.node.browser_pages = [*getattr(request.node, "browser_pages", []), (page, errors)]
+    return page
