@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import cache
@@ -52,6 +53,20 @@ def _lower_priority() -> None:
         autogroup.write(str(NICENESS))
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), name="exit-with-server", daemon=True).start()
+
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _exit_with(parent: int) -> None:
+    """A worker ends when its server does, however the server ended. In a session of its own no
+    signal to the server's process group reaches it, and a pool's queue never reads as closed
+    while sibling workers hold its other end: without this, a killed server's workers live on."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _think(request: ThinkRequest) -> Choice:

@@ -4,6 +4,9 @@ game did not move on meanwhile (issue 29 item 3): a restart mid-thought loses no
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -15,6 +18,7 @@ from domain.errors import VersionConflict
 from domain.registry import default_registry
 from domain.services.bundle import Services
 from tests.support.fakes import FakePublisher, FakeRepository, FakeUnitOfWork, FixedClock
+from tests.support.waiting import eventually
 
 
 @pytest.fixture
@@ -193,3 +197,42 @@ def test_the_pools_workers_run_at_the_lowest_niceness_and_a_normal_policy() -> N
         pool.close()
     assert policy == os.SCHED_OTHER
     assert niceness == NICENESS
+
+
+def test_the_pools_workers_end_when_their_server_is_killed() -> None:
+    """A server killed outright (SIGKILL: nothing of it runs) leaves no thinking worker behind."""
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\n"
+            "from api.background.thinking import ProcessThinker\n"
+            "pool = ProcessThinker(1)\n"
+            "worker = pool._executor()\n"
+            "print(worker.submit(__import__('os').getpid).result(timeout=300), flush=True)\n"
+            "time.sleep(600)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(30)
+
+        def gone() -> bool:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                return True
+            try:
+                with open(f"/proc/{worker}/stat") as stat:  # a zombie (not reaped yet) has ended
+                    return stat.read().split(") ")[1].startswith("Z")
+            except FileNotFoundError:
+                return True
+
+        eventually(gone, 30, "the worker ended with its server")
+    finally:
+        server.kill()
+        server.wait(30)
