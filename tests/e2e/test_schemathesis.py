@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
+from cryptography.hazmat.primitives.asymmetric import ec
 from graphql import parse_value
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -28,8 +29,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from persistence.outbound.notice_sender import new_vapid_keys
 from tests.support import serve_for_tests
 from tests.support.play import new_duel
+from tests.support.push_receiver import Subscriber
 from tests.support.servers import ROOT, ServerProcess, running_servers
 
 pytestmark = pytest.mark.timeout(90)
@@ -54,6 +57,10 @@ def contract_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
         # A webhook to a closed local port: registered for real, its deliveries fail (bounded).
         "TABLETOP_WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
         "TABLETOP_WEBHOOK_GIVE_UP_SECONDS": "5",
+        # Web Push on, so the push-subscription paths meet real subscriptions (to a closed port).
+        "TABLETOP_VAPID_PRIVATE_KEY": new_vapid_keys()[0],
+        "TABLETOP_VAPID_SUBJECT": "mailto:operators@example.org",
+        "TABLETOP_PUSH_ALLOW_PRIVATE_TARGETS": "true",
     }
     with running_servers([env], directory) as (server,):
         yield server
@@ -91,6 +98,13 @@ def real_ids(contract_server: ServerProcess) -> RealIds:
         ).json()
         cup = {"name": "Cup", "game_type": "duel", "format": "swiss", "rated": False}
         tournament = http.post("/v1/tournaments", json=cup, headers=mine).json()
+        browser = Subscriber(
+            "http://127.0.0.1:9/push/schema", ec.generate_private_key(ec.SECP256R1()), b"0" * 16
+        )
+        subscription = http.post(
+            "/v1/players/me/push-subscriptions", json=browser.as_json("en"), headers=mine
+        )
+        assert subscription.status_code == 201, subscription.text
     return RealIds(
         path={
             "game_id": [playing, lobby["id"]],
@@ -100,6 +114,7 @@ def real_ids(contract_server: ServerProcess) -> RealIds:
             "game_type": ["duel"],
             "player_id": [player["id"]],
             "tournament_id": [tournament["tournament"]["id"]],
+            "subscription_id": [subscription.json()["id"]],
         },
         tokens={
             "seat": seat_tokens[0],
@@ -146,9 +161,17 @@ def test_the_real_ids_cover_every_path_parameter_of_the_schema() -> None:
         for parameter in operation.get("parameters", [])
         if parameter["in"] == "path"
     }
-    assert names <= {"game_id", "seat", "webhook_id", "slug", "game_type", "player_id", "tournament_id"}, (
-        names
-    )
+    known = {
+        "game_id",
+        "seat",
+        "webhook_id",
+        "slug",
+        "game_type",
+        "player_id",
+        "tournament_id",
+        "subscription_id",
+    }
+    assert names <= known, names
 
 
 JSON_LITERALS = [
