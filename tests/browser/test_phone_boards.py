@@ -13,6 +13,10 @@ from tests.support.browser import PINCH, TARGETS_IN_VIEW, after_two_frames, clic
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
+BOT_TURN_MS = 30_000
+"""A bot may move first: its first search starts the thinking pool, slow on a busy machine."""
+
+
 def view_width(page: Page, selector: str) -> float:
     return float(page.locator(selector).get_attribute("viewBox").split()[2])  # type: ignore[union-attr]
 
@@ -21,7 +25,7 @@ def test_keythedral_targets_are_44px_and_the_map_pinches(open_page: Callable[...
     page = open_page(**PHONE)
     create_game(page, "keythedral", bots=1)
     page.locator("#start").tap()
-    expect(page.locator("#board svg.kt-board .target").first).to_be_attached()
+    expect(page.locator("#board svg.kt-board .target").first).to_be_attached(timeout=BOT_TURN_MS)
     after_two_frames(page)  # the first view is measured after the board is on the page
     sizes = page.evaluate(TARGETS_IN_VIEW, "#board svg.kt-board")
     assert sizes, "no target in view"
@@ -40,7 +44,7 @@ def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
     page = open_page(**PHONE)
     create_game(page, "carcassonne", bots=1)
     page.locator("#start").tap()
-    expect(page.locator("#board svg .target").first).to_be_attached()
+    expect(page.locator("#board svg .target").first).to_be_attached(timeout=BOT_TURN_MS)
     after_two_frames(page)
     squares = page.evaluate(TARGETS_IN_VIEW, "#board svg.carc-board")
     assert squares and all(w >= 44 and h >= 44 for w, h in squares), squares
@@ -52,7 +56,7 @@ def test_carcassonne_squares_and_figure_spots_are_44px_where_they_are_tapped(
             break
         page.locator("#actions button.other-move").first.tap()
         page.wait_for_function("!document.body.dataset.busy")
-        expect(page.locator("#board svg .target").first).to_be_attached()
+        expect(page.locator("#board svg .target").first).to_be_attached(timeout=BOT_TURN_MS)
     after_two_frames(page)
     spots = page.evaluate(TARGETS_IN_VIEW, "#board svg.carc-board")
     assert spots and all(w >= 44 and h >= 44 for w, h in spots), spots
