@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NewType, Optional
 import strawberry
 
 from api.openapi import game_schemas
+from domain.errors import InvalidOptions
 from domain.registry import default_registry
 
 SCALAR_PARTS = (
@@ -192,6 +193,18 @@ def chosen(value: Any) -> Any:
     """The value a ``@oneOf`` input (``GameChoice``, ``GameOptions``) carries (None when none)."""
     given = [v for v in vars(value).values() if v is not None and v is not strawberry.UNSET] if value else []
     return given[0] if given else None
+
+
+def given_options(options: Any, game_options: Any, slug: str) -> Any:
+    """A create's option values: the untyped JSON ``options`` or the typed ``gameOptions`` (a
+    ``@oneOf`` input, filled under game ``slug``'s field), at most one of them."""
+    if options is not None and game_options is not None:
+        raise InvalidOptions(
+            "give at most one of {field} and {other_field}", field="options", other_field="gameOptions"
+        )
+    if game_options is not None and of_game(game_options, slug) is None:
+        raise InvalidOptions("gameOptions holds no options under the field of `{slug}`", slug=slug)
+    return options if options is not None else chosen(game_options)
 
 
 GAME = "the game is of type `{slug}`"

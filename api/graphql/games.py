@@ -29,13 +29,11 @@ from api.graphql.game_data import (
     TypedResult,
     TypedSealedChoice,
     TypedState,
-    chosen,
-    of_game,
+    given_options,
 )
 from api.graphql.ratings import UnratedReason
 from api.rest.models.games import GameCreate, GamePagePublic, GamePublic, changed_game
 from api.rest.models.games import GameCreated as GameCreatedPublic
-from domain.errors import InvalidOptions
 from domain.model.clocks import MIN_CLOCK_SECONDS
 from domain.model.lobby import MAX_FILTER_SEATS, LobbyFilter
 from domain.services.seating import creator_of
@@ -428,18 +426,10 @@ class GameMutation:
         players, token, address = container_of(info).players, token_of(info), address_of_info(info)
 
         def create() -> GameCreated:
-            if options is not None and game_options is not None:
-                raise InvalidOptions(
-                    "give at most one of {field} and {other_field}",
-                    field="options",
-                    other_field="gameOptions",
-                )
-            if game_options is not None and of_game(game_options, type) is None:
-                raise InvalidOptions("gameOptions holds no options under the field of `{slug}`", slug=type)
             body = GameCreate.model_validate(
                 {
                     "type": type,
-                    "options": options if options is not None else chosen(game_options),
+                    "options": given_options(options, game_options, type),
                     "seed": seed,
                     "seed_mode": seed_mode,
                     "private": private,

@@ -24,12 +24,11 @@ from api.graphql.common import (
     container_of,
     token_of,
 )
-from api.graphql.game_data import GameOptions, chosen, of_game
+from api.graphql.game_data import GameOptions, given_options
 from api.graphql.games import ClockInput
 from api.live.tournament_events import tournament_event_stream, tournament_follower
 from api.rest.models.tournament_events import EVENT_TYPES
 from api.rest.models.tournaments import TournamentCreate, TournamentPublic, rounds_of, standings_of
-from domain.errors import InvalidOptions
 from domain.tournaments.tournament import Tournament as TournamentAggregate
 
 
@@ -307,22 +306,12 @@ class TournamentMutation:
         tournaments, caller = container_of(info).tournaments, caller_of_info(info)
 
         def create() -> TournamentCreated:
-            if options is not None and game_options is not None:
-                raise InvalidOptions(
-                    "give at most one of {field} and {other_field}",
-                    field="options",
-                    other_field="gameOptions",
-                )
-            if game_options is not None and of_game(game_options, game_type) is None:
-                raise InvalidOptions(
-                    "gameOptions holds no options under the field of `{slug}`", slug=game_type
-                )
             body = TournamentCreate.model_validate(
                 {
                     "name": name,
                     "game_type": game_type,
                     "format": format,
-                    "options": options if options is not None else chosen(game_options),
+                    "options": given_options(options, game_options, game_type),
                     "clock": vars(clock) if clock is not None else None,
                     "rounds": rounds,
                     "table_size": table_size,
