@@ -51,8 +51,9 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         process.stop()
 
 
-async def follow_tournament(base: str, tournament_id: str, hang_up_every: int) -> Received:
-    received = Received()
+async def follow_tournament(
+    base: str, tournament_id: str, hang_up_every: int, received: Received
+) -> Received:
     url = f"/v1/tournaments/{tournament_id}/stream"
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         while not received.events or received.events[-1]["event"] not in ENDS:
@@ -68,10 +69,15 @@ def test_the_stream_resumes_with_last_event_id_and_delivers_every_stored_event_o
         tourney.create(name="Streamed", game_type="duel", format="swiss", rounds=2, clock=CLOCK)
         tid = tourney.tournament_id
         followed: list[Received] = []
+        following = Received()
         reader = threading.Thread(
-            target=lambda: followed.append(asyncio.run(follow_tournament(server.base, tid, 3))), daemon=True
+            target=lambda: followed.append(asyncio.run(follow_tournament(server.base, tid, 3, following))),
+            daemon=True,
         )
         reader.start()
+        # nothing has happened yet: the open stream is idle and says so (a fast machine plays the
+        # rest without a pause long enough for another keep-alive)
+        eventually(lambda: following.comments or None, 30, "a keep-alive on the idle stream")
         tourney.register(["Ann", "Bob", "Cy", "Dee"])
         tourney.start()
         tourney.play_round(1, seed=1)
