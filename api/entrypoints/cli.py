@@ -58,6 +58,7 @@ def _serve(args: list[str]) -> int:
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # a worker: accept on this socket
     parser.add_argument("--worker-index", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--owners", help=argparse.SUPPRESS)  # a worker: the hand-off sockets' directory
+    parser.add_argument("--supervisor", type=int, help=argparse.SUPPRESS)  # a worker: its supervisor's pid
     options = parser.parse_args(args)
 
     from api.app import create_app
@@ -100,7 +101,8 @@ def _serve(args: list[str]) -> int:
             return serve_workers(options.host, options.port, workers, pin, redis)
         if options.fd is not None:
             index = options.worker_index or 0
-            serve_worker(create_app(settings), settings, options.fd, index, pin, workers, options.owners)
+            app = create_app(settings)
+            serve_worker(app, settings, options.fd, index, pin, workers, options.owners, options.supervisor)
             return 0
         if pin:
             pin_to_cpu(0)

@@ -101,6 +101,7 @@ class Supervisor:
     def command(self, index: int) -> list[str]:
         command = [sys.executable, "-m", self.module, "serve", "--fd", str(self.sock.fileno())]
         command += ["--worker-index", str(index), "--workers", str(self.workers), "--owners", self.owners]
+        command += ["--supervisor", str(os.getpid())]
         if self.pin:
             command.append("--pin")
         return command
@@ -196,13 +197,22 @@ class ParentWatch:
 
 
 def serve_worker(
-    app: Any, settings: Settings, fd: int, index: int, pin: bool, workers: int = 1, owners: str | None = None
+    app: Any,
+    settings: Settings,
+    fd: int,
+    index: int,
+    pin: bool,
+    workers: int = 1,
+    owners: str | None = None,
+    supervisor: int | None = None,
 ) -> None:
     """Worker ``index`` of ``workers``: accept on the supervisor's socket ``fd``, pinned to its core
     if asked; with ``owners`` (the directory of the workers' hand-off sockets) each connection is
     served by the worker that owns its game (``api.entrypoints.owners``). It stops when the
-    supervisor that started it is gone."""
-    ParentWatch(os.getppid()).start()
+    ``supervisor`` that started it (its pid, given by the supervisor) is gone: by then this worker
+    may be re-parented already (a supervisor killed while the worker was still importing), so its
+    own parent pid at this point is not evidence of the supervisor."""
+    ParentWatch(os.getppid() if supervisor is None else supervisor).start()
     if pin:
         pin_to_cpu(index)
     sock = socket.socket(fileno=fd)

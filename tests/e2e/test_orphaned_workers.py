@@ -7,12 +7,15 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.servers import children, worker_processes
+from tests.support.servers import ROOT, children, worker_processes
 from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.timeout(180)
@@ -52,3 +55,39 @@ def test_workers_stop_serving_when_their_supervisor_is_killed(tmp_path: Path) ->
             for pid in workers:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_whose_supervisor_died_before_it_started_watching_stops(tmp_path: Path) -> None:
+    """The race a loaded machine showed: the supervisor is killed while a worker is still importing,
+    so by the time the worker looks, its parent is already init. It is told its supervisor's pid and
+    stops at once, instead of taking init for its supervisor and serving on for ever."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead_supervisor = int(gone.stdout)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    log = tmp_path / "worker.log"
+    env = {
+        **os.environ,
+        "TABLETOP_DATABASE_URL": f"sqlite:///{tmp_path / 'early.db'}",
+        "TABLETOP_AUTO_MIGRATE": "true",
+    }
+    command = [sys.executable, "-m", "api", "serve", "--fd", str(sock.fileno()), "--worker-index", "1"]
+    with sock, log.open("wb") as out:
+        worker = subprocess.Popen(
+            [*command, "--supervisor", str(dead_supervisor)],
+            cwd=ROOT,
+            env=env,
+            pass_fds=(sock.fileno(),),
+            stdout=subprocess.DEVNULL,
+            stderr=out,
+        )
+        try:
+            worker.wait(timeout=90)
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    assert f"the supervisor (pid {dead_supervisor}) is gone" in log.read_text()

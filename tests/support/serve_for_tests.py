@@ -35,8 +35,12 @@ def main() -> None:
         worker.add_argument("--workers", type=int)
         worker.add_argument("--owners")
         worker.add_argument("--pin", action="store_true")
+        worker.add_argument("--supervisor", type=int)
         args = worker.parse_args(sys.argv[2:])
-        serve_worker(app(), settings, args.fd, args.worker_index, args.pin, args.workers, args.owners)
+        served = app()
+        serve_worker(
+            served, settings, args.fd, args.worker_index, args.pin, args.workers, args.owners, args.supervisor
+        )
         return
     port = int(sys.argv[1])
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
