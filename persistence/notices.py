@@ -1,6 +1,6 @@
 """The SQL notice repository: push subscriptions, e-mail addresses and the notices' outbox.
 
-Senders lease one delivery at a time as the webhook sender does (``persistence.webhooks``): on
+Senders lease one delivery at a time as the webhook sender does (``persistence.outbox``): on
 PostgreSQL the candidate row is locked with ``FOR UPDATE SKIP LOCKED`` while the lease is
 written, so two instances never take the same notice; a sender that dies loses its lease when it
 runs out. A delivery whose target is gone (the browser unsubscribed, the e-mail turned off) is
@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from domain.model.notices import (
@@ -26,6 +26,7 @@ from domain.model.notices import (
     PushSubscription,
     Target,
 )
+from persistence import outbox
 from persistence.mapping import as_utc
 from persistence.tables import notice_deliveries, notice_emails, push_subscriptions
 
@@ -73,15 +74,7 @@ class SqlNoticeRepository:
     def remove_subscription(self, subscription_id: str) -> None:
         self._before_write()
         self.session.execute(delete(push_subscriptions).where(push_subscriptions.c.id == subscription_id))
-        self.session.execute(
-            update(notice_deliveries)
-            .where(
-                notice_deliveries.c.channel == "push",
-                notice_deliveries.c.target_id == subscription_id,
-                notice_deliveries.c.status == "pending",
-            )
-            .values(status="dropped", lease_until=None, lease_owner=None)
-        )
+        self._drop_deliveries("push", subscription_id)
 
     # -- e-mail ------------------------------------------------------------------------------------
 
@@ -113,19 +106,21 @@ class SqlNoticeRepository:
             update(notice_emails).where(notice_emails.c.player_id == player_id).values(enabled=enabled)
         )
         if not enabled:
-            self._drop_email_deliveries(player_id)
+            self._drop_deliveries("email", player_id)
 
     def remove_email(self, player_id: str) -> None:
         self._before_write()
         self.session.execute(delete(notice_emails).where(notice_emails.c.player_id == player_id))
-        self._drop_email_deliveries(player_id)
+        self._drop_deliveries("email", player_id)
 
-    def _drop_email_deliveries(self, player_id: str) -> None:
+    def _drop_deliveries(self, channel: str, target_id: str) -> None:
+        """The pending deliveries to a target that is gone (an unsubscribed browser, an e-mail
+        address removed or turned off) are never sent."""
         self.session.execute(
             update(notice_deliveries)
             .where(
-                notice_deliveries.c.channel == "email",
-                notice_deliveries.c.target_id == player_id,
+                notice_deliveries.c.channel == channel,
+                notice_deliveries.c.target_id == target_id,
                 notice_deliveries.c.status == "pending",
             )
             .values(status="dropped", lease_until=None, lease_owner=None)
@@ -167,14 +162,8 @@ class SqlNoticeRepository:
                     "game_id": d.notice.game_id,
                     "seat": d.notice.seat,
                     "language": d.target.language,
-                    "body": json.dumps(d.payload, separators=(",", ":"), sort_keys=True),
-                    "status": "pending",
-                    "attempts": 0,
-                    "next_attempt_at": as_utc(now),
-                    "lease_until": None,
-                    "lease_owner": None,
+                    **outbox.new_row(d.payload, now),
                     "last_error": None,
-                    "created_at": as_utc(now),
                     "sent_at": None,
                 }
                 for d in deliveries
@@ -184,22 +173,8 @@ class SqlNoticeRepository:
     def claim(self, now: datetime, lease: timedelta, owner: str) -> ClaimedNotice | None:
         self._before_write()
         d = notice_deliveries
-        row = (
-            self.session.execute(
-                select(d)
-                .where(
-                    d.c.status == "pending",
-                    d.c.next_attempt_at <= as_utc(now),
-                    or_(d.c.lease_until.is_(None), d.c.lease_until < as_utc(now)),
-                    d.c.channel.in_([c for c in CHANNELS if c in self.channels]),
-                )
-                .order_by(d.c.next_attempt_at, d.c.id)
-                .limit(1)
-                .with_for_update(skip_locked=True, of=d)
-            )
-            .mappings()
-            .first()
-        )
+        sent_here = d.c.channel.in_([c for c in CHANNELS if c in self.channels])
+        row = outbox.next_due(self.session, d, as_utc(now), sent_here)
         if row is None:
             return None
         subscription: PushSubscription | None = None
@@ -218,11 +193,9 @@ class SqlNoticeRepository:
             if contact is not None and not contact.enabled:
                 contact = None
         if subscription is None and contact is None:
-            self.session.execute(update(d).where(d.c.id == row["id"]).values(status="dropped"))
+            outbox.settle(self.session, d, row["id"], "dropped")
             return None
-        self.session.execute(
-            update(d).where(d.c.id == row["id"]).values(lease_until=as_utc(now + lease), lease_owner=owner)
-        )
+        outbox.lease(self.session, d, row["id"], now + lease, owner)
         return ClaimedNotice(
             id=row["id"],
             channel=row["channel"],
@@ -249,23 +222,12 @@ class SqlNoticeRepository:
         now: datetime,
     ) -> bool:
         self._before_write()
-        d = notice_deliveries
-        values: dict[str, Any] = {
-            "attempts": d.c.attempts + 1,
-            "lease_until": None,
-            "lease_owner": None,
-            "last_error": error[:255] if error else None,
-        }
-        if sent:
-            values.update(status="sent", sent_at=as_utc(now))
-        elif next_attempt_at is not None:
-            values.update(next_attempt_at=as_utc(next_attempt_at))
-        else:
-            values.update(status="failed")
+        done = {"status": "sent", "sent_at": as_utc(now)} if sent else None
+        last_error = error[:255] if error else None
         result = self.session.execute(
-            update(d)
-            .where(d.c.id == delivery_id, d.c.lease_owner == owner, d.c.status == "pending")
-            .values(**values)
+            outbox.attempt_recorded(
+                notice_deliveries, delivery_id, owner, done, next_attempt_at, last_error=last_error
+            )
         )
         return bool(result.rowcount)  # type: ignore[attr-defined]
 

@@ -15,10 +15,11 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, insert, or_, select, update
+from sqlalchemy import ColumnElement, Select, bindparam, exists, insert, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from domain.model.webhooks import Attempt, ClaimedDelivery, Delivery, Endpoint, NewDelivery
+from persistence import outbox
 from persistence.driver_sql import DriverStatement
 from persistence.mapping import as_utc
 from persistence.tables import webhook_attempts, webhook_deliveries, webhook_endpoints
@@ -143,13 +144,7 @@ class SqlWebhookRepository:
                     "endpoint_id": d.endpoint_id,
                     "game_id": d.game_id,
                     "kind": d.kind,
-                    "body": json.dumps(d.payload, separators=(",", ":"), sort_keys=True),
-                    "status": "pending",
-                    "attempts": 0,
-                    "next_attempt_at": as_utc(now),
-                    "lease_until": None,
-                    "lease_owner": None,
-                    "created_at": as_utc(now),
+                    **outbox.new_row(d.payload, now),
                     "delivered_at": None,
                 }
                 for d in deliveries
@@ -205,33 +200,16 @@ class SqlWebhookRepository:
             _earlier.c.status == "pending",
             _earlier.c.id < d.c.id,
         )
-        row = (
-            self.session.execute(
-                select(d)
-                .where(
-                    d.c.status == "pending",
-                    d.c.next_attempt_at <= now,
-                    or_(d.c.lease_until.is_(None), d.c.lease_until < now),
-                    ~earlier_pending,
-                    *([d.c.endpoint_id.not_in(list(skip_endpoints))] if skip_endpoints else []),
-                )
-                .order_by(d.c.next_attempt_at, d.c.id)
-                .limit(1)
-                .with_for_update(skip_locked=True, of=d)
-            )
-            .mappings()
-            .first()
-        )
+        skipped = [d.c.endpoint_id.not_in(list(skip_endpoints))] if skip_endpoints else []
+        row = outbox.next_due(self.session, d, now, ~earlier_pending, *skipped)
         if row is None:
             return None
         endpoint = self.get_endpoint(row["endpoint_id"])
         if endpoint is None or endpoint.status != "active":
             # Its endpoint was deleted or is failing: nothing more goes there.
-            self.session.execute(update(d).where(d.c.id == row["id"]).values(status="failed"))
+            outbox.settle(self.session, d, row["id"], "failed")
             return None
-        self.session.execute(
-            update(d).where(d.c.id == row["id"]).values(lease_until=as_utc(now + lease), lease_owner=owner)
-        )
+        outbox.lease(self.session, d, row["id"], now + lease, owner)
         return ClaimedDelivery(
             id=row["id"],
             message_id=row["message_id"],
@@ -253,18 +231,9 @@ class SqlWebhookRepository:
     ) -> bool:
         self._before_write()
         d = webhook_deliveries
-        values: dict[str, Any] = {"attempts": d.c.attempts + 1, "lease_until": None, "lease_owner": None}
-        if delivered:
-            values.update(status="delivered", delivered_at=as_utc(attempt.attempted_at))
-        elif next_attempt_at is not None:
-            values.update(next_attempt_at=as_utc(next_attempt_at))
-        else:
-            values.update(status="failed")
+        done = {"status": "delivered", "delivered_at": as_utc(attempt.attempted_at)} if delivered else None
         result = self.session.execute(
-            update(d)
-            .where(and_(d.c.id == delivery_id, d.c.lease_owner == owner, d.c.status == "pending"))
-            .values(**values)
-            .returning(d.c.endpoint_id)
+            outbox.attempt_recorded(d, delivery_id, owner, done, next_attempt_at).returning(d.c.endpoint_id)
         )
         endpoint_id = result.scalar_one_or_none()
         if endpoint_id is None:
