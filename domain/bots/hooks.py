@@ -33,6 +33,12 @@ class SearchHooks(Protocol[S]):
         """An independent copy of a (determinized) state, for the search to play on."""
         ...
 
+    def plays_on(self, state: S, decision: Decision) -> bool:
+        """Whether the strong search plays a new leaf on (every deciding seat by the one-step
+        greedy policy) before judging it: a game whose evaluation misreads states in the middle of
+        a sequence says so until the sequence is over. Default: judge every leaf as it stands."""
+        return False
+
     def worth_trying(self, decision: Decision, choices: list[Choice]) -> list[Choice]:
         """The choices the search considers: all of them, unless a game leaves some out (a
         choice that only steps back, say, which a one-step search could repeat for ever)."""

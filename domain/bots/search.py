@@ -11,9 +11,11 @@ each deciding seat picks from its own statistics at that node, not knowing the o
 The greedy level's evaluation guides the search twice: as the prior of every choice (a choice's
 value after playing it on the sampled state, counted as ``PRIOR_VISITS`` visits, so good moves
 are tried first and poor ones rarely) and as the value of a new leaf (instead of a random rollout,
-which in these games plays far worse than the evaluation judges). Values are a seat's chance of
-leading, squashed from the evaluation's point lead with the game's ``value_scale``; the end of a
-game counts its winners.
+which in these games plays far worse than the evaluation judges). A game whose evaluation cannot
+judge a state in the middle of a sequence (Im Schutze der Burg's round: cards picked, not yet
+acted) has the leaf played on first, every seat by the one-step greedy policy, until its
+``plays_on`` says the sequence is over. Values are a seat's chance of leading, squashed from the
+evaluation's point lead with the game's ``value_scale``; the end of a game counts its winners.
 
 The budget is a number of iterations and, optionally, a deadline on a clock: whichever ends first
 stops the search, which answers the most visited root choice so far. With the iterations alone
@@ -44,6 +46,8 @@ WIDEN_RATE = 1.0
 moves the evaluation likes against the replies to them instead of trying every move once."""
 DEADLINE_EVERY = 8
 """Iterations between two reads of the clock."""
+PLAYOUT_CAP = 200
+"""The most decisions a playout makes (a game's ``plays_on`` ends it long before)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +289,9 @@ class _Iteration:
         return 1.0 / (1.0 + math.exp(-x))
 
     def _leaf_values(self, state: Any) -> Callable[[int], float]:
-        """Each seat's value of ``state``, evaluated once for the seats that ask."""
+        """Each seat's value of ``state``, evaluated once for the seats that ask (after playing it
+        on while the game's ``plays_on`` asks for it)."""
+        self._play_on(state)
         if self.engine.decision(state) is None:
             return self._final_values(state).__getitem__
         known: dict[int, float] = {}
@@ -296,6 +302,38 @@ class _Iteration:
             return known[seat]
 
         return value
+
+    def _play_on(self, state: Any) -> None:
+        """Every deciding seat picks by the one-step policy (the greedy level's, on this one
+        sampled state) while the game says its evaluation cannot yet judge ``state``."""
+        engine, hooks = self.engine, self.hooks
+        for _ in range(PLAYOUT_CAP):
+            decision = engine.decision(state)
+            if decision is None or not hooks.plays_on(state, decision):
+                return
+            engine.apply(state, {s: self._one_step(state, decision, s) for s in decision.seats})
+
+    def _one_step(self, state: Any, decision: Decision, seat: int) -> Choice:
+        """The choice of ``seat`` whose state after it the seat evaluates best (others deciding
+        at once pick at random; at most the game's ``max_candidates`` choices are tried)."""
+        legal = self.engine.legal_choices(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        candidates = self.hooks.worth_trying(decision, legal) or legal
+        if len(candidates) > self.hooks.max_candidates:
+            candidates = self.rng.sample(candidates, self.hooks.max_candidates)
+        best, best_value = candidates[0], -math.inf
+        for choice in candidates:
+            trial = self.hooks.copy(state)
+            joint = {seat: choice}
+            for other in decision.seats:
+                if other != seat:
+                    joint[other] = self.rng.choice(self.engine.legal_choices(trial, other))
+            self.engine.apply(trial, joint)
+            value = self.hooks.evaluate(trial, seat)
+            if value > best_value:
+                best, best_value = choice, value
+        return best
 
     def _final_values(self, state: Any) -> list[float]:
         """Half the seat's share of the win, half its evaluation (the margin still counts)."""

@@ -55,6 +55,11 @@ class SchutzeDerBurgSearchHooks(SearchHooks[State]):
             return choices
         return [c for c in choices if c != BACK]
 
+    def plays_on(self, state: State, decision: Decision) -> bool:
+        """Until the round's next card pick: picked cards are worth what they bring when they act
+        (a Stonemason's buildings, a Trader's deal), which the evaluation cannot read before."""
+        return decision.kind != "pick_cards"
+
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy with the winter deck reshuffled and other seats' sealed cards redrawn.
 

@@ -10,6 +10,8 @@ import pytest
 
 from domain.bots import BotContext, choose
 from domain.bots.hooks import SearchHooks
+from domain.engine import Decision
+from domain.games.im_schutze_der_burg.bot import SchutzeDerBurgSearchHooks
 from domain.games.im_schutze_der_burg.choices import pick_choices, picked_cards
 from domain.games.im_schutze_der_burg.data import PLAYER_COUNTS
 from domain.games.im_schutze_der_burg.state import State
@@ -185,3 +187,29 @@ def test_the_searchs_copy_is_the_stored_round_trip_and_shares_nothing(players: i
         assert d is not None and d == E.decision(s)
         E.apply(copy, {seat: rng.choice(E.legal_choices(copy, seat)) for seat in d.seats})
         assert E.dump(s) == before
+
+
+class _RecordingHooks(SchutzeDerBurgSearchHooks):
+    """The game's hooks, noting each ``plays_on`` answer with the kind of decision it was asked at."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, bool]] = []
+
+    def plays_on(self, state: State, decision: Decision) -> bool:
+        answer = super().plays_on(state, decision)
+        self.asked.append((decision.kind, answer))
+        return answer
+
+
+def test_strong_plays_each_leaf_on_to_the_next_pick_of_cards() -> None:
+    """A pick is judged by the round it brings: from a pick, the search's new leaves are played on
+    through the round's resolution (Workers, Stonemasons, building...) and stop at the next pick."""
+    s, _ = E.setup(2, {}, random.Random(5))
+    decision = E.decision(s)
+    assert decision is not None and decision.kind == "pick_cards"
+    hooks = _RecordingHooks()
+    strong_search(E, hooks, s, decision.seats[0], 1, 20)
+    played_on = {kind for kind, answer in hooks.asked if answer}
+    stopped_at = {kind for kind, answer in hooks.asked if not answer}
+    assert {"build", "build_payment"} <= played_on and "pick_cards" not in played_on
+    assert stopped_at == {"pick_cards"}
