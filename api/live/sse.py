@@ -9,9 +9,9 @@ its last event, the answer is 204, which tells an ``EventSource`` to stop reconn
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Annotated, Any
 
@@ -30,6 +30,7 @@ from api.live.game_events import (
     follower_of,
     game_event_stream,
 )
+from api.live.heartbeats import with_heartbeats
 from api.openapi.contract import problems
 from api.rest.models.chat import ChatEntryPublic
 from api.rest.models.games import translated_decision
@@ -159,8 +160,7 @@ async def _frames(
     talk: tuple[Reader, int] | None = None,
 ) -> AsyncIterator[bytes]:
     """The stream's bytes: the retry delay, then each event, a heartbeat whenever ``period``
-    passes without one. Waiting for the next event is never cancelled by a heartbeat (that would
-    close the event stream): the same pending read is awaited again. With ``talk`` (the chat's
+    passes without one (``api.live.heartbeats``). With ``talk`` (the chat's
     reader and where it starts) the chat's entries come too, and each ``id`` holds both places."""
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     catalog = container.core.registry.catalog(follower.game_type)
@@ -172,38 +172,23 @@ async def _frames(
         if talk is not None:
             reader, chat_last = talk
             events = with_chat(events, chat_stream(container, follower.game_id, reader, chat_last))
-        pending: asyncio.Task[Any] | None = None
-        try:
-            while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(anext(events))
-                done, _ = await asyncio.wait({pending}, timeout=period)
-                if not done:
+        async with contextlib.aclosing(with_heartbeats(events, period)) as paced:
+            async for item in paced:
+                if item is None:
                     yield HEARTBEAT
-                    continue
-                try:
-                    item = pending.result()
-                except StopAsyncIteration:
-                    return
-                pending = None
-                if isinstance(item, ChatEntry):
+                elif isinstance(item, ChatEntry):
                     chat_last = item.seq
                     yield _chat_frame(item, f"{after}.{chat_last}", lang)
-                    continue
-                shown, live, seat = item
-                after = shown["seq"]
-                if talk is not None:
-                    yield _frame(shown, follower.game_type, catalog, lang, f"{after}.{chat_last}")
-                elif live:
-                    key = (follower.game_id, shown["seq"], seat, lang)
-                    yield ENCODED.get(key, partial(_frame, shown, follower.game_type, catalog, lang))
                 else:
-                    yield _frame(shown, follower.game_type, catalog, lang)
-        finally:
-            if pending is not None:
-                pending.cancel()  # the read ends the event stream as it unwinds (it is running)
-            elif isinstance(events, AsyncGenerator):
-                await events.aclose()
+                    shown, live, seat = item
+                    after = shown["seq"]
+                    if talk is not None:
+                        yield _frame(shown, follower.game_type, catalog, lang, f"{after}.{chat_last}")
+                    elif live:
+                        key = (follower.game_id, shown["seq"], seat, lang)
+                        yield ENCODED.get(key, partial(_frame, shown, follower.game_type, catalog, lang))
+                    else:
+                        yield _frame(shown, follower.game_type, catalog, lang)
 
 
 def _chat_frame(entry: ChatEntry, event_id: str, lang: str) -> bytes:

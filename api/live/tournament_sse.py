@@ -9,9 +9,9 @@ game streams and websockets against the same caps (``api.edge.middleware.STREAM_
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Annotated, Any
 
@@ -22,6 +22,7 @@ from api.bootstrap import Container
 from api.deps import ContainerDep
 from api.edge.input_limits import INT32_MAX
 from api.live.game_events import EncodedEvents
+from api.live.heartbeats import with_heartbeats
 from api.live.sse import HEARTBEAT, MEDIA_TYPE, RETRY_MILLISECONDS, LastEventId
 from api.live.tournament_events import TournamentFollower, tournament_event_stream, tournament_follower
 from api.openapi.contract import problems
@@ -115,33 +116,22 @@ async def stream_tournament_events(
 async def _frames(
     container: Container, follower: TournamentFollower, after: int, period: float
 ) -> AsyncIterator[bytes]:
-    """The retry delay, then each event, a heartbeat whenever ``period`` passes without one (the
-    pending read is awaited again, never cancelled by a heartbeat)."""
+    """The retry delay, then each event, a heartbeat whenever ``period`` passes without one
+    (``api.live.heartbeats``)."""
     yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
     container.metrics.active_subscriptions.inc()
     events = tournament_event_stream(container, follower.tournament_id, after, follower.final_seq)
-    pending: asyncio.Task[Any] | None = None
     try:
-        while True:
-            if pending is None:
-                pending = asyncio.ensure_future(anext(events))
-            done, _ = await asyncio.wait({pending}, timeout=period)
-            if not done:
-                yield HEARTBEAT
-                continue
-            try:
-                event, live = pending.result()
-            except StopAsyncIteration:
-                return
-            pending = None
-            frame = partial(_frame, follower.tournament_id, event)
-            yield ENCODED.get((follower.tournament_id, event.seq), frame) if live else frame()
+        async with contextlib.aclosing(with_heartbeats(events, period)) as paced:
+            async for item in paced:
+                if item is None:
+                    yield HEARTBEAT
+                    continue
+                event, live = item
+                frame = partial(_frame, follower.tournament_id, event)
+                yield ENCODED.get((follower.tournament_id, event.seq), frame) if live else frame()
     finally:
         container.metrics.active_subscriptions.dec()
-        if pending is not None:
-            pending.cancel()
-        elif isinstance(events, AsyncGenerator):
-            await events.aclose()
 
 
 def _frame(tournament_id: str, event: RecordedEvent) -> bytes:
