@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator
+from functools import partial
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
+from api.live import history
 from domain.model.chat import HIDDEN, SHOWN, ChatEntry, ChatState, Reader, chat_channel
 from domain.ports.events import SubscriptionLost
 
@@ -79,18 +81,10 @@ async def chat_stream(
             await asyncio.sleep(RESUBSCRIBE_PAUSE)  # then catch up from storage, and listen again
 
 
-async def _stored(
+def _stored(
     container: Container, game_id: str, after: int, until: int | None = None
 ) -> AsyncIterator[ChatEntry]:
-    while True:
-        page = await run_in_threadpool(container.chat.entries, game_id, after, PAGE)
-        for entry in page:
-            if until is not None and entry.seq > until:
-                return
-            yield entry
-            after = entry.seq
-        if len(page) < PAGE:
-            return
+    return history.stored(partial(container.chat.entries, game_id), after, PAGE, until)
 
 
 async def with_chat(

@@ -8,10 +8,12 @@ import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
+from functools import partial
 
 from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
+from api.live import history
 from domain.model.match import Offer, RecordedEvent, ShownEvent, quits
 from domain.ports.events import SubscriptionLost
 
@@ -193,18 +195,8 @@ async def _stored(
     yield held, shown
 
 
-async def _catch_up(
+def _catch_up(
     container: Container, game_id: str, after: int, until: int | None = None
 ) -> AsyncIterator[RecordedEvent]:
     """Stored events after ``after`` (up to ``until``), page by page."""
-    while True:
-        page: list[RecordedEvent] = await run_in_threadpool(
-            container.reads.history, game_id, after, HISTORY_PAGE
-        )
-        for event in page:
-            if until is not None and event.seq > until:
-                return
-            yield event
-            after = event.seq
-        if len(page) < HISTORY_PAGE:
-            return
+    return history.stored(partial(container.reads.history, game_id), after, HISTORY_PAGE, until)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 
 from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Container
+from api.live import history
 from domain.model.match import RecordedEvent
 from domain.ports.events import SubscriptionLost
 from domain.services.tournaments import tournament_channel
@@ -84,17 +86,7 @@ async def tournament_event_stream(
             await asyncio.sleep(RESUBSCRIBE_PAUSE)
 
 
-async def _stored(
+def _stored(
     container: Container, tournament_id: str, after: int, until: int | None = None
 ) -> AsyncIterator[RecordedEvent]:
-    while True:
-        page: list[RecordedEvent] = await run_in_threadpool(
-            container.tournaments.events, tournament_id, after, HISTORY_PAGE
-        )
-        for event in page:
-            if until is not None and event.seq > until:
-                return
-            yield event
-            after = event.seq
-        if len(page) < HISTORY_PAGE:
-            return
+    return history.stored(partial(container.tournaments.events, tournament_id), after, HISTORY_PAGE, until)
