@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from domain.engine import JSON, Stored
 from domain.errors import Detail, IdempotencyKeyReused, InvalidIdempotencyKey, Range
+from domain.model.tokens import new_token
 
 MIN_TOKEN_KEY_LENGTH = 16
 MAX_KEY_LENGTH = 128
@@ -123,3 +124,29 @@ def token_for_key(key: str, nonce: str, purpose: str) -> str:
     """A bearer token only the holder of ``key`` can recompute (``purpose`` keeps tokens apart)."""
     digest = hmac.new(key.encode("utf-8"), f"{purpose}:{nonce}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+@dataclass(frozen=True, slots=True)
+class HostTokens:
+    """What a create (a game's, a tournament's) answers with once: the host's token and, for a
+    private one, its invite code. With an idempotency key both are ``token_for_key`` of the key and
+    a stored ``nonce``, so a retry with the key answers them again; without one they are random."""
+
+    nonce: str
+    host_token: str
+    invite_code: str | None
+
+    @classmethod
+    def new(cls, key: str | None, private: bool) -> HostTokens:
+        nonce = new_nonce()
+        host_token = token_for_key(key, nonce, "host") if key else new_token()
+        invite_code = None
+        if private:
+            invite_code = token_for_key(key, nonce, "invite") if key else new_token()
+        return cls(nonce, host_token, invite_code)
+
+    @classmethod
+    def again(cls, key: str, nonce: str, private: bool) -> HostTokens:
+        """The tokens the first create with ``key`` (which stored ``nonce``) answered with."""
+        invite_code = token_for_key(key, nonce, "invite") if private else None
+        return cls(nonce, token_for_key(key, nonce, "host"), invite_code)

@@ -10,12 +10,11 @@ from domain.engine import JSON
 from domain.errors import InvalidOptions, InvalidSeed, TooManyListedGames, VersionConflict
 from domain.model.clocks import ClockSettings, Timing, inactivity_limited, lapse_limited
 from domain.model.idempotency import (
+    HostTokens,
     check_token_key,
     fingerprint,
     key_hash,
-    new_nonce,
     same_request,
-    token_for_key,
 )
 from domain.model.lobby import Creator, GamePage, LobbyCursor, LobbyFilter, unrated_reasons
 from domain.model.match import Match
@@ -28,7 +27,7 @@ from domain.model.seeding import (
     new_seed,
 )
 from domain.model.takebacks import TakeBacks, default_allowed
-from domain.model.tokens import hash_token, new_token
+from domain.model.tokens import hash_token
 from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore
 
@@ -117,18 +116,14 @@ class LobbyService:
                 return earlier
         seed = seed if seed is not None else new_seed()
         salt = new_salt()
-        nonce = new_nonce()
-        host_token = token_for_key(key, nonce, "host") if key else new_token()
-        invite_code = None
-        if private:
-            invite_code = token_for_key(key, nonce, "invite") if key else new_token()
+        tokens = HostTokens.new(key, private)
         match = Match(
             id=uuid.uuid4().hex,
             engine=engine,
             options=resolved,
             seed=seed,
             seed_commitment=commitment(seed, salt),
-            host_token_hash=hash_token(host_token),
+            host_token_hash=hash_token(tokens.host_token),
             created_at=self.core.clock.now(),
             timing=Timing(
                 lapse_limited(
@@ -138,7 +133,7 @@ class LobbyService:
             seed_salt=salt,
             seed_mode=mode,
             private=private,
-            invite_code_hash=hash_token(invite_code) if invite_code else None,
+            invite_code_hash=hash_token(tokens.invite_code) if tokens.invite_code else None,
             creator_id=creator_id,
             creator_address=hash_token(address) if address is not None else None,
             takebacks=TakeBacks(allowed and hosted.takebacks is not None),
@@ -150,7 +145,7 @@ class LobbyService:
                     self._within_listed_caps(uow, match)
                 uow.games.add(match)
                 if key is not None:
-                    result = {"game_id": match.id, "nonce": nonce}
+                    result = {"game_id": match.id, "nonce": tokens.nonce}
                     uow.games.remember_create(key_hash(key, caller), match.id, result, request)
                 uow.commit()
         except VersionConflict:
@@ -159,7 +154,7 @@ class LobbyService:
             if earlier is None:
                 raise
             return earlier
-        return Created(match, host_token, invite_code)
+        return Created(match, tokens.host_token, tokens.invite_code)
 
     def _within_listed_caps(self, uow: UnitOfWork, match: Match) -> None:
         assert match.creator_id is not None
@@ -185,9 +180,8 @@ class LobbyService:
                 return None
             same_request(earlier, request)
             match = uow.games.get(str(earlier.response["game_id"]))
-        nonce = str(earlier.response["nonce"])
-        invite = token_for_key(key, nonce, "invite") if match.private else None
-        return Created(match, token_for_key(key, nonce, "host"), invite)
+        tokens = HostTokens.again(key, str(earlier.response["nonce"]), match.private)
+        return Created(match, tokens.host_token, tokens.invite_code)
 
     def list_games(self, where: LobbyFilter, limit: int, cursor: str | None = None) -> GamePage:
         """One page of public games, newest first, with the total and the next page's cursor."""

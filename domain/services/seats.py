@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +19,7 @@ from domain.model.idempotency import (
 )
 from domain.model.match import Match
 from domain.model.names import clean_seat_name
-from domain.model.tokens import hash_token, new_token
+from domain.model.tokens import hash_token, new_token, token_matches
 from domain.services.core import ServiceCore, retrying
 
 
@@ -180,8 +179,7 @@ class SeatService:
 
     @staticmethod
     def _require_invite(match: Match, invite_code: str | None) -> None:
-        expected = match.invite_code_hash or ""
-        if invite_code is None or not hmac.compare_digest(hash_token(invite_code), expected):
+        if not token_matches(invite_code, match.invite_code_hash):
             raise InviteRequired("game {game} is private: join it with its invite code", game=match.id)
 
     def _host_change(self, game_id: str, token: str | None, change: Callable[[Match], Any]) -> Match:

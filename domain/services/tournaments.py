@@ -9,7 +9,6 @@ transaction, so a crash either keeps both or neither."""
 
 from __future__ import annotations
 
-import hmac
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -20,19 +19,18 @@ from domain.engine import JSON, Event
 from domain.errors import Forbidden, InvalidRequest, InviteRequired, Range, Unauthorized, VersionConflict
 from domain.model.clocks import ClockSettings, Timing, inactivity_limited
 from domain.model.idempotency import (
+    HostTokens,
     check_token_key,
     fingerprint,
     key_hash,
-    new_nonce,
     same_request,
-    token_for_key,
 )
 from domain.model.match import Match, RecordedEvent
 from domain.model.names import clean_seat_name
 from domain.model.players import Player
 from domain.model.ratings import Rating, ranks
 from domain.model.seeding import commitment, new_salt, new_seed
-from domain.model.tokens import hash_token, new_token
+from domain.model.tokens import hash_token, new_token, token_matches
 from domain.ports.unit_of_work import UnitOfWork
 from domain.services.core import ServiceCore, retrying
 from domain.services.outbox import enqueue_outbox, enqueue_round_ready
@@ -144,11 +142,7 @@ class TournamentService:
             if earlier is not None:
                 return earlier
         creator = self._player_or_none(creator_token)
-        nonce = new_nonce()
-        host_token = token_for_key(key, nonce, "host") if key else new_token()
-        invite_code = None
-        if settings.private:
-            invite_code = token_for_key(key, nonce, "invite") if key else new_token()
+        tokens = HostTokens.new(key, settings.private)
         now = self.core.clock.now()
         tournament = Tournament(
             id=uuid.uuid4().hex,
@@ -163,10 +157,10 @@ class TournamentService:
             private=settings.private,
             rated=settings.rated,
             pause_seconds=settings.pause_seconds,
-            host_token_hash=hash_token(host_token),
+            host_token_hash=hash_token(tokens.host_token),
             created_at=now,
             starts_at=settings.starts_at,
-            invite_code_hash=hash_token(invite_code) if invite_code else None,
+            invite_code_hash=hash_token(tokens.invite_code) if tokens.invite_code else None,
             creator_id=creator.id if creator else None,
         )
         tournament.new_events.clear()
@@ -174,7 +168,7 @@ class TournamentService:
             with self.core.uow() as uow:
                 uow.tournaments.add(tournament)
                 if key is not None:
-                    result = {"tournament_id": tournament.id, "nonce": nonce}
+                    result = {"tournament_id": tournament.id, "nonce": tokens.nonce}
                     uow.tournaments.remember_create(key_hash(key, caller), tournament.id, result, request)
                 uow.commit()
         except VersionConflict:
@@ -184,7 +178,7 @@ class TournamentService:
                 raise
             return earlier
         self._rang()
-        return TournamentCreated(tournament, host_token, invite_code)
+        return TournamentCreated(tournament, tokens.host_token, tokens.invite_code)
 
     def _created_earlier(self, key: str, caller: str, request: str) -> TournamentCreated | None:
         """The tournament a create with this key made, with its tokens recomputed from the key."""
@@ -194,9 +188,8 @@ class TournamentService:
                 return None
             same_request(earlier, request)
             tournament = uow.tournaments.get(str(earlier.response["tournament_id"]))
-        nonce = str(earlier.response["nonce"])
-        invite = token_for_key(key, nonce, "invite") if tournament.private else None
-        return TournamentCreated(tournament, token_for_key(key, nonce, "host"), invite)
+        tokens = HostTokens.again(key, str(earlier.response["nonce"]), tournament.private)
+        return TournamentCreated(tournament, tokens.host_token, tokens.invite_code)
 
     @staticmethod
     def _seating(settings: TournamentSettings, min_players: int, max_players: int) -> Seating:
@@ -229,9 +222,7 @@ class TournamentService:
         self, tournament_id: str, player_token: str | None, invite_code: str | None = None
     ) -> Tournament:
         def change(t: Tournament, uow: UnitOfWork, player: Player) -> None:
-            if t.invite_code_hash is not None and (
-                invite_code is None or not hmac.compare_digest(hash_token(invite_code), t.invite_code_hash)
-            ):
+            if t.invite_code_hash is not None and not token_matches(invite_code, t.invite_code_hash):
                 raise InviteRequired(
                     "tournament {tournament} is private: registering needs its invite code", tournament=t.id
                 )
@@ -428,7 +419,7 @@ class TournamentService:
     def _require_host(t: Tournament, token: str | None) -> None:
         if token is None:
             raise Unauthorized("the host token is required (Authorization: Bearer <token>)")
-        if not hmac.compare_digest(hash_token(token), t.host_token_hash):
+        if not token_matches(token, t.host_token_hash):
             raise Forbidden("only the tournament's host token may do this")
 
     @staticmethod
