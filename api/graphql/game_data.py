@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, NewType, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NewType, Optional
 
 import strawberry
+from strawberry.scalars import JSON
 
 from api.openapi import game_schemas
 from domain.errors import InvalidOptions
@@ -261,9 +262,23 @@ else:
         "Option values under the game's field (exactly one field); defaults fill the rest.",
     )
 
+UntypedOptionsArgument = Annotated[
+    JSON | None,
+    strawberry.argument(
+        description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
+    ),
+]
+"""A create's untyped ``options`` argument (read with ``given_options``)."""
+GameOptionsArgument = Annotated[
+    GameOptions | None,
+    strawberry.argument(description="Option values under the game's field, typed by `<Game>OptionsInput`."),
+]
+"""A create's typed ``gameOptions`` argument (read with ``given_options``)."""
+
 __all__ = [
     "GameChoice",
     "GameOptions",
+    "GameOptionsArgument",
     "TypedChoices",
     "TypedDecision",
     "TypedEvent",
@@ -274,6 +289,7 @@ __all__ = [
     "TypedSealedChoice",
     "TypedState",
     "TypedStaticData",
+    "UntypedOptionsArgument",
     "chosen",
     "named_scalar",
     "of_game",

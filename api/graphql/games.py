@@ -23,12 +23,13 @@ from api.graphql.common import (
     token_of,
 )
 from api.graphql.game_data import (
-    GameOptions,
+    GameOptionsArgument,
     TypedDecision,
     TypedOptions,
     TypedResult,
     TypedSealedChoice,
     TypedState,
+    UntypedOptionsArgument,
     given_options,
 )
 from api.graphql.ratings import UnratedReason
@@ -397,18 +398,8 @@ class GameMutation:
         self,
         info: Info,
         type: str,
-        options: Annotated[
-            JSON | None,
-            strawberry.argument(
-                description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
-            ),
-        ] = None,
-        game_options: Annotated[
-            GameOptions | None,
-            strawberry.argument(
-                description="Option values under the game's field, typed by `<Game>OptionsInput`."
-            ),
-        ] = None,
+        options: UntypedOptionsArgument = None,
+        game_options: GameOptionsArgument = None,
         seed: str | None = None,
         seed_mode: str | None = None,
         private: bool = False,

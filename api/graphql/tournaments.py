@@ -24,7 +24,7 @@ from api.graphql.common import (
     container_of,
     token_of,
 )
-from api.graphql.game_data import GameOptions, given_options
+from api.graphql.game_data import GameOptionsArgument, UntypedOptionsArgument, given_options
 from api.graphql.games import ClockInput
 from api.live.tournament_events import tournament_event_stream, tournament_follower
 from api.rest.models.tournament_events import EVENT_TYPES
@@ -280,18 +280,8 @@ class TournamentMutation:
         name: str,
         game_type: str,
         format: Annotated[str, strawberry.argument(description="round_robin, swiss or single_elimination")],
-        options: Annotated[
-            JSON | None,
-            strawberry.argument(
-                description="Option values as JSON (untyped): give this or `gameOptions`, or neither."
-            ),
-        ] = None,
-        game_options: Annotated[
-            GameOptions | None,
-            strawberry.argument(
-                description="Option values under the game's field, typed by `<Game>OptionsInput`."
-            ),
-        ] = None,
+        options: UntypedOptionsArgument = None,
+        game_options: GameOptionsArgument = None,
         clock: ClockInput | None = None,
         rounds: int | None = None,
         table_size: int | None = None,
