@@ -28,7 +28,6 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Any
@@ -44,10 +43,9 @@ from domain.model.notices import ClaimedNotice
 from domain.ports.unit_of_work import UnitOfWorkFactory
 from domain.services.notices import opt_out_token
 from domain.services.webhooks import RetryPolicy
+from persistence.outbound.leasing import lease_for, now
 
 log = logging.getLogger("tabletop.notices")
-
-RECORD_MARGIN_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +197,7 @@ class NoticeSender:
         self.push = push
         self.mail = mail
         self.poll_seconds = poll_seconds
-        self.lease = timedelta(seconds=timeout_seconds + 2 * RECORD_MARGIN_SECONDS)
+        self.lease = lease_for(timeout_seconds)
         self.concurrency = concurrency
         self.owner = uuid.uuid4().hex
         self._rng = random.Random()
@@ -242,7 +240,7 @@ class NoticeSender:
 
     def _claim(self) -> ClaimedNotice | None:
         with self.uow() as uow:
-            claimed = uow.notices.claim(_now(), self.lease, self.owner)
+            claimed = uow.notices.claim(now(), self.lease, self.owner)
             uow.commit()
         return claimed
 
@@ -251,10 +249,10 @@ class NoticeSender:
             outcome = self.attempt(notice)
             next_at = None
             if not outcome.sent and not outcome.gone and not outcome.permanent:
-                next_at = self.policy.next_attempt(notice.attempts + 1, notice.created_at, _now(), self._rng)
+                next_at = self.policy.next_attempt(notice.attempts + 1, notice.created_at, now(), self._rng)
             with self.uow() as uow:
                 recorded = uow.notices.record(
-                    notice.id, self.owner, outcome.sent, next_at, outcome.error, _now()
+                    notice.id, self.owner, outcome.sent, next_at, outcome.error, now()
                 )
                 if recorded and outcome.gone and notice.subscription is not None:
                     uow.notices.remove_subscription(notice.subscription.id)
@@ -311,7 +309,3 @@ class NoticeSender:
 
 def _domain(url: str) -> str:
     return urlsplit(url).hostname or "localhost"
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)

@@ -33,7 +33,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 import httpx
@@ -43,6 +43,7 @@ from domain.errors import WebhookTargetRefused
 from domain.model.webhooks import Attempt, ClaimedDelivery
 from domain.ports.unit_of_work import UnitOfWorkFactory
 from domain.services.webhooks import RetryPolicy
+from persistence.outbound.leasing import RECORD_MARGIN_SECONDS, lease_for, now
 
 log = logging.getLogger("tabletop.webhooks")
 
@@ -147,10 +148,6 @@ def pinned(url: str, address: str | None) -> tuple[str, dict[str, str], dict[str
     return parts._replace(netloc=netloc).geturl(), {"host": host}, extensions
 
 
-RECORD_MARGIN_SECONDS = 5.0
-"""Time kept, inside a lease, to record the attempt after the request is cut."""
-
-
 class WebhookSender:
     """Sends due deliveries, ``concurrency`` at a time and at most ``per_endpoint`` of them to one
     endpoint, each attempt (check, connect, send, status, body) cut at ``timeout_seconds`` of wall
@@ -175,7 +172,7 @@ class WebhookSender:
         self.poll_seconds = poll_seconds
         self.concurrency = concurrency
         self.per_endpoint = per_endpoint
-        self.lease = timedelta(seconds=timeout_seconds + 2 * RECORD_MARGIN_SECONDS)
+        self.lease = lease_for(timeout_seconds)
         self.owner = uuid.uuid4().hex
         self._rng = random.Random()
         self._stop = threading.Event()
@@ -240,7 +237,7 @@ class WebhookSender:
     def _claim(self, full: frozenset[str]) -> ClaimedDelivery | None:
         """Lease a due delivery to an endpoint not in ``full`` (at its cap of attempts in flight)."""
         with self.uow() as uow:
-            claimed = uow.webhooks.claim(_now(), self.lease, self.owner, full)
+            claimed = uow.webhooks.claim(now(), self.lease, self.owner, full)
             uow.commit()
         return claimed
 
@@ -255,9 +252,7 @@ class WebhookSender:
             delivered = delivered and 200 <= (attempt.status_code or 0) < 300
             next_at = None
             if not delivered:
-                next_at = self.policy.next_attempt(
-                    claimed.attempts + 1, claimed.created_at, _now(), self._rng
-                )
+                next_at = self.policy.next_attempt(claimed.attempts + 1, claimed.created_at, now(), self._rng)
             await asyncio.to_thread(self._record, claimed, attempt, delivered, next_at)
         except Exception:
             log.exception("webhook delivery %s failed; its lease runs out and it is sent again", claimed.id)
@@ -282,7 +277,7 @@ class WebhookSender:
         status line and then a byte a second included): the cut attempt is a failure."""
         seconds = self.timeout_seconds if deadline is None else deadline
         started = time.monotonic()
-        at = _now()
+        at = now()
         status: int | None = None
         error: str | None = None
         try:
@@ -318,7 +313,3 @@ class WebhookSender:
         except httpx.HTTPError as failed:
             error = f"{type(failed).__name__}: {failed}"[:255]
         return Attempt(at, status, error, round((time.monotonic() - started) * 1000, 1))
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
