@@ -18,6 +18,7 @@ from api.bootstrap import Container
 from api.deps import get_container
 from domain.i18n import negotiate
 from domain.model.notice_texts import OPT_OUT_PAGE, OPTED_OUT, UNKNOWN_LINK, language_of
+from domain.model.notices import EmailContact
 
 router = APIRouter(include_in_schema=False)
 
@@ -47,14 +48,10 @@ def opt_out_page(
     token: str, request: Request, container: Annotated[Container, Depends(get_container)]
 ) -> HTMLResponse:
     contact = container.notices.opt_out_contact(token)
-    lang = language_of(
-        contact.language if contact else negotiate(None, request.headers.get("accept-language"))
-    )
+    lang = _language(contact, request)
     title, question, button = OPT_OUT_PAGE[lang]
-    if contact is None:
-        return _page(lang, title, f"<p>{escape(UNKNOWN_LINK[lang])}</p>", 404)
-    if not contact.enabled:
-        return _page(lang, title, f'<p role="status">{escape(OPTED_OUT[lang])}</p>')
+    if contact is None or not contact.enabled:
+        return _answer(lang, contact)
     form = (
         f"<p>{escape(question.format(email=_masked(contact.email)))}</p>"
         f'<form method="post"><button type="submit" name="List-Unsubscribe" value="One-Click" '
@@ -68,9 +65,18 @@ def opt_out(
     token: str, request: Request, container: Annotated[Container, Depends(get_container)]
 ) -> HTMLResponse:
     contact = container.notices.opt_out(token)
-    lang = language_of(
+    return _answer(_language(contact, request), contact)
+
+
+def _language(contact: EmailContact | None, request: Request) -> str:
+    """The address's own language; for a link that names none, the browser's."""
+    return language_of(
         contact.language if contact else negotiate(None, request.headers.get("accept-language"))
     )
+
+
+def _answer(lang: str, contact: EmailContact | None) -> HTMLResponse:
+    """The page once the address is off, or 404 for a link that names no address."""
     title = OPT_OUT_PAGE[lang][0]
     if contact is None:
         return _page(lang, title, f"<p>{escape(UNKNOWN_LINK[lang])}</p>", 404)
