@@ -105,6 +105,27 @@ LastEventId = Annotated[
         "`<event seq>.<chat seq>` with `chat=true`, over `chat_after`).",
     ),
 ]
+EventsAfter = Annotated[
+    int, Query(ge=0, le=INT32_MAX, description="Start after this event (0: from the first).")
+]
+
+
+def resumed_at(after: int, chat_after: int, last_event_id: str | None) -> tuple[int, int]:
+    """Where a stream starts: after ``after`` (and, with the chat, ``chat_after``) unless an
+    ``EventSource`` reconnects with ``Last-Event-ID`` (``<event seq>`` or ``<event seq>.<chat seq>``)."""
+    if last_event_id is None:
+        return after, chat_after
+    event_part, _, chat_part = last_event_id.partition(".")
+    return min(int(event_part), INT32_MAX), min(int(chat_part), INT32_MAX) if chat_part else chat_after
+
+
+def event_stream(frames: AsyncIterator[bytes], headers: dict[str, str] | None = None) -> StreamingResponse:
+    """The stream's answer: Server-Sent Events that neither a cache nor a proxy's buffer holds back."""
+    return StreamingResponse(
+        frames,
+        media_type=MEDIA_TYPE,
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", **(headers or {})},
+    )
 
 
 @router.get(
@@ -119,9 +140,7 @@ async def stream_events(
     container: ContainerDep,
     token: TokenDep,
     lang: LanguageDep,
-    after: Annotated[
-        int, Query(ge=0, le=INT32_MAX, description="Start after this event (0: from the first).")
-    ] = 0,
+    after: EventsAfter = 0,
     last_event_id: LastEventId = None,
     chat: Annotated[
         bool, Query(description="Also the game's chat, as `event: chat` messages (see `chat_after`).")
@@ -133,22 +152,14 @@ async def stream_events(
     """The game's events as Server-Sent Events, as the token's seat may see them: history after
     `after` (or `Last-Event-ID`), then live; resumable, with heartbeats; ends with the game (with
     `chat=true`, the game's chat comes too and the stream goes on after the game)."""
-    start, chat_start = after, chat_after
-    if last_event_id is not None:
-        event_part, _, chat_part = last_event_id.partition(".")
-        start = min(int(event_part), INT32_MAX)
-        chat_start = min(int(chat_part), INT32_MAX) if chat_part else chat_start
+    start, chat_start = resumed_at(after, chat_after, last_event_id)
     follower = await follower_of(container, game_id, token)
     reader = await chat_reader(container, game_id, token) if chat else None
     if follower.final_seq is not None and start >= follower.final_seq and reader is None:
         return Response(status_code=204)
     period = container.settings.stream_heartbeat_seconds
     talk = (reader, chat_start) if reader is not None else None
-    return StreamingResponse(
-        _frames(container, follower, start, lang, period, talk),
-        media_type=MEDIA_TYPE,
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Content-Language": lang},
-    )
+    return event_stream(_frames(container, follower, start, lang, period, talk), {"Content-Language": lang})
 
 
 async def _frames(

@@ -13,17 +13,24 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 from fastapi.responses import Response, StreamingResponse
 
 from api.bootstrap import Container
 from api.deps import ContainerDep
-from api.edge.input_limits import INT32_MAX
 from api.live.game_events import EncodedEvents
 from api.live.heartbeats import with_heartbeats
-from api.live.sse import HEARTBEAT, MEDIA_TYPE, RETRY_MILLISECONDS, LastEventId
+from api.live.sse import (
+    HEARTBEAT,
+    MEDIA_TYPE,
+    RETRY_MILLISECONDS,
+    EventsAfter,
+    LastEventId,
+    event_stream,
+    resumed_at,
+)
 from api.live.tournament_events import TournamentFollower, tournament_event_stream, tournament_follower
 from api.openapi.contract import problems
 from api.rest.models.tournament_events import EVENT_TYPES, event_body
@@ -91,26 +98,18 @@ STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
 async def stream_tournament_events(
     tournament_id: str,
     container: ContainerDep,
-    after: Annotated[
-        int, Query(ge=0, le=INT32_MAX, description="Start after this event (0: from the first).")
-    ] = 0,
+    after: EventsAfter = 0,
     last_event_id: LastEventId = None,
 ) -> Response:
     """The tournament's events as Server-Sent Events (public, as its standings are): history
     after `after` (or `Last-Event-ID`), then live; resumable, with heartbeats; ends with the
     tournament."""
-    start = after
-    if last_event_id is not None:
-        start = min(int(last_event_id.partition(".")[0]), INT32_MAX)
+    start, _ = resumed_at(after, 0, last_event_id)
     follower = await tournament_follower(container, tournament_id)
     if follower.final_seq is not None and start >= follower.final_seq:
         return Response(status_code=204)
     period = container.settings.stream_heartbeat_seconds
-    return StreamingResponse(
-        _frames(container, follower, start, period),
-        media_type=MEDIA_TYPE,
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return event_stream(_frames(container, follower, start, period))
 
 
 async def _frames(
