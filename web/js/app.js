@@ -5,7 +5,7 @@
 import { preferredLanguage, setLanguage } from "./core/i18n.js";
 import { showLobby, showJoin, showCreate } from "./pages/lobby.js";
 import { showGame } from "./pages/game.js";
-import { byId, clear } from "./core/dom.js";
+import { byId } from "./core/dom.js";
 import { openMine, signIn } from "./core/identity.js";
 import { showLeaderboard } from "./pages/leaderboard.js";
 import { showProfile } from "./pages/profile.js";
@@ -14,25 +14,48 @@ import { showTournament } from "./pages/tournament.js";
 import { linkBackToTournament } from "./panels/tournament_link.js";
 import { showReplay } from "./pages/replay.js";
 
-const main = byId("app", HTMLElement);
 /** @type {(() => void) | null} */
 let leave = null; // the current page's clean-up (closes its live stream)
 
+/**
+ * A new, empty <main id="app"> in place of the last one. A page still loading when the person
+ * moves on finishes into the old element, which is no longer in the document, so two pages never
+ * show at once (before, a slow lobby appended its heading under the tournaments page).
+ */
+function freshMain() {
+  const main = document.createElement("main");
+  main.id = "app";
+  main.tabIndex = -1;
+  byId("app", HTMLElement).replaceWith(main);
+  return main;
+}
+
+/**
+ * Show a page's answer once it is drawn; if another route began meanwhile, close it at once.
+ * @param {Promise<(() => void) | void>} shown
+ * @param {HTMLElement} main
+ */
+async function settle(shown, main) {
+  const close = (await shown) ?? null;
+  if (main.isConnected) leave = close;
+  else close?.();
+}
+
 async function route() {
   if (leave) { leave(); leave = null; }
-  clear(main);
+  const main = freshMain();
   byId("live-status", HTMLElement).textContent = "";
   const [page, id, code, extra] = location.hash.replace(/^#\/?/, "").split("/");
   if (page === "signin" && id) { signIn(id); location.hash = "#/"; return; }
   if (page === "mine" && id) { await openMine(id, code); location.hash = `#/game/${id}`; return; }
-  if (page === "game" && id) { leave = await showGame(main, id); linkBackToTournament(main, id); }
-  else if (page === "replay" && id) leave = await showReplay(main, id, code, extra);
+  if (page === "game" && id) { await settle(showGame(main, id), main); linkBackToTournament(main, id); }
+  else if (page === "replay" && id) await settle(showReplay(main, id, code, extra), main);
   else if (page === "join" && id) await showJoin(main, id, code);
   else if (page === "new") await showCreate(main, id);
   else if (page === "leaderboard") await showLeaderboard(main, id);
   else if (page === "player" && id) await showProfile(main, decodeURIComponent(id));
   else if (page === "tournaments") await showTournaments(main, id);
-  else if (page === "tournament" && id) leave = await showTournament(main, id, code);
+  else if (page === "tournament" && id) await settle(showTournament(main, id, code), main);
   else await showLobby(main);
 }
 
