@@ -63,7 +63,7 @@ def cpu_per_call(units: SqlUnitOfWorkFactory, game_id: str, calls: int) -> float
 
 def state_cost(units: SqlUnitOfWorkFactory, game_id: str, rounds: int, calls: int) -> None:
     """Alternate the real save with one that leaves the state out (for measuring only)."""
-    with_state = repository._SAVE_GAME, repository.changed_game_values  # type: ignore[attr-defined]
+    with_state = repository._SAVE_GAME, repository.game_values  # type: ignore[attr-defined]
     stateless = DriverStatement(
         update(games).where(
             games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version")
@@ -78,16 +78,16 @@ def state_cost(units: SqlUnitOfWorkFactory, game_id: str, rounds: int, calls: in
             values = with_state[1](match, now)
         finally:
             del engine.dump
-        del values["state"]
+        values["state"] = None
         return values
 
     sides = {"with the state": with_state, "without the state": (stateless, values_without_state)}
     spent: dict[str, list[float]] = {name: [] for name in sides}
     for number in range(2 * rounds):
         for name in sides if number % 2 == 0 else reversed(sides):
-            repository._SAVE_GAME, repository.changed_game_values = sides[name]  # type: ignore[attr-defined,assignment]
+            repository._SAVE_GAME, repository.game_values = sides[name]  # type: ignore[attr-defined,assignment]
             spent[name].append(cpu_per_call(units, game_id, calls))
-    repository._SAVE_GAME, repository.changed_game_values = with_state  # type: ignore[attr-defined]
+    repository._SAVE_GAME, repository.game_values = with_state  # type: ignore[attr-defined]
     for name, values in spent.items():
         print(f"{name}: median {statistics.median(values):.0f} µs, min {min(values):.0f} µs")
 

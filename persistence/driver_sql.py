@@ -36,8 +36,8 @@ ROLLBACK_TO_WORK = "ROLLBACK TO SAVEPOINT tabletop_work"
 
 def mark_work(connection: Connection) -> None:
     """A work begins (PostgreSQL, among others in one transaction): its savepoint goes with its
-    first statement, pipelined with it when that is a read made here (one round trip for both),
-    else just before it (``send_marked_savepoint``)."""
+    first statement, pipelined with it when that is made here (one round trip for both), else just
+    before it (``send_marked_savepoint``)."""
     connection.info[WORK_MARK] = True
 
 
@@ -163,8 +163,8 @@ def _run(connection: Connection, compiled: _Compiled, params: Any, many: bool) -
     cursor = pooled.cursor()
     dispatch = connection.dispatch
     try:
-        pipelined = not many and compiled.columns and connection.info.pop(WORK_MARK, False)
-        if pipelined:  # the work's savepoint and its first read: one round trip
+        pipelined = not many and connection.info.pop(WORK_MARK, False)
+        if pipelined:  # the work's savepoint and its first statement: one round trip
             driver = pooled.driver_connection
             with driver.pipeline():  # type: ignore[union-attr]
                 savepoint = pooled.cursor()

@@ -10,8 +10,9 @@ the earlier one's write; across processes and instances the version guard in
 How many writers: SQLite has one write lock per file, so one writer per process (more would only
 queue on it). PostgreSQL commits transactions in parallel, and one writer there spends most of its
 time waiting for the server's answer to each statement (a move alone in its batch: the locking
-load, which also answers the webhook targets, the update with its events, the commit, and with an
-idempotency key its lookup and its insert), so games are spread over several writers by a hash of
+load, which also answers the webhook targets, unless the game's row is kept from this process's
+last write, the update with its events, the commit, and with an idempotency key its lookup and its
+insert), so games are spread over several writers by a hash of
 their id; a batch on one writer never touches another writer's games, and the rows every game
 shares (players, ratings) are taken in key order as with two instances.
 

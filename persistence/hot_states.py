@@ -9,6 +9,14 @@ gets it instead of a load: a writer takes the kept state itself (removed, so nob
 it; the writer's save keeps a copy of the next one), a reader gets a copy. A kept state is never
 mutated nor reachable from two requests; another instance's write bumps the stored version and
 turns a hit into an ordinary load.
+
+A state kept by this process's own commit also keeps its game's other columns as written (``row``,
+decoded as a read would decode them), so a writer in a group-commit work may skip the row's
+read altogether (``TransactionStates.unread``): the owner of a game writes it over and over, and
+its kept row is current unless another process wrote since. Nothing rests on that "unless": the
+guarded ``UPDATE`` of the save refuses a load that is not current, and a work that loaded a game
+without reading it is run again on a read row whenever it is refused, or ends without that guard
+(``persistence.uow.SqlUnitOfWork.attempt``), so no answer is ever decided on an unread row alone.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ class _Kept:
     version: int
     state: Any
     copy: Copier
+    row: str | None = None
+    """The game's other columns as this process wrote them at ``version`` (JSON), if it did."""
 
 
 class HotStates:
@@ -36,6 +46,8 @@ class HotStates:
         self.capacity = capacity
         self.hits = 0
         self.misses = 0
+        self.unread = 0
+        """Writers' loads served without reading the row (``take_unread``)."""
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = Lock()
 
@@ -54,10 +66,22 @@ class HotStates:
             self._kept.move_to_end(game_id)
         return kept.copy(kept.state)  # the kept state is never mutated: no lock needed to read it
 
-    def keep(self, game_id: str, version: int, state: Any, copy: Copier) -> None:
-        """``state``: a copy nobody else holds, equal to what was stored at ``version``."""
+    def take_unread(self, game_id: str) -> tuple[int, Any, str] | None:
+        """For a writer that need not read the row: the kept version, state and row (removed),
+        or None (nothing kept, or no row kept with it: read the row)."""
         with self._lock:
-            self._kept[game_id] = _Kept(version, state, copy)
+            kept = self._kept.get(game_id)
+            if kept is None or kept.row is None:
+                return None
+            del self._kept[game_id]
+            self.unread += 1
+        return kept.version, kept.state, kept.row
+
+    def keep(self, game_id: str, version: int, state: Any, copy: Copier, row: str | None = None) -> None:
+        """``state``: a copy nobody else holds, equal to what was stored at ``version``;
+        ``row``: the other columns stored at ``version``, by this process."""
+        with self._lock:
+            self._kept[game_id] = _Kept(version, state, copy, row)
             self._kept.move_to_end(game_id)
             while len(self._kept) > self.capacity:
                 self._kept.popitem(last=False)
@@ -79,7 +103,11 @@ class TransactionStates:
     def __init__(self, kept: HotStates | None) -> None:
         self._kept = kept
         self._written: list[str] = []
-        self._to_keep: list[tuple[str, int, Any, Copier]] = []
+        self._to_keep: list[tuple[str, int, Any, Copier, str | None]] = []
+        self.unread_allowed = False
+        """Whether a writer's load may skip the row's read (set by the work that checks after)."""
+        self._unread: list[str] = []
+        """Games loaded without reading their row, in this transaction's current work."""
 
     @property
     def keeping(self) -> bool:
@@ -90,12 +118,36 @@ class TransactionStates:
         """``HotStates.state_at``, or None when nothing is kept."""
         return self._kept.state_at(game_id, version, take) if self._kept is not None else None
 
-    def written(self, game_id: str, version: int, state: Any, copy: Copier | None) -> None:
-        """A game stored at ``version`` in this transaction, with the state just dumped (copied
-        now, before anything can change it)."""
+    def unread(self, game_id: str) -> tuple[int, Any, str] | None:
+        """For a writer, when allowed: ``HotStates.take_unread``, noted as unread."""
+        if self._kept is None or not self.unread_allowed:
+            return None
+        taken = self._kept.take_unread(game_id)
+        if taken is not None:
+            self._unread.append(game_id)
+        return taken
+
+    @property
+    def unchecked(self) -> bool:
+        """Whether the current work loaded a game without reading its row and has not passed
+        that game's guarded write since (``written`` checks one)."""
+        return bool(self._unread)
+
+    def begin_work(self) -> None:
+        """A work of the transaction begins: nothing of it is unchecked yet."""
+        self._unread.clear()
+
+    def written(
+        self, game_id: str, version: int, state: Any, copy: Copier | None, row: str | None = None
+    ) -> None:
+        """A game stored at ``version`` in this transaction (its guarded write went through), with
+        the state just dumped (copied now, before anything can change it) and, for a change, the
+        other columns written (``HotStates.keep``)."""
         self._written.append(game_id)
+        if game_id in self._unread:
+            self._unread.remove(game_id)
         if self._kept is not None and state is not None and copy is not None:
-            self._to_keep.append((game_id, version, copy(state), copy))
+            self._to_keep.append((game_id, version, copy(state), copy, row))
 
     def forget(self, game_id: str) -> None:
         """What is kept of a game is stale (another writer's version is stored)."""
@@ -118,8 +170,8 @@ class TransactionStates:
     def committed(self) -> None:
         """Only a committed state may serve later loads."""
         if self._kept is not None:
-            for game_id, version, state, copy in self._to_keep:
-                self._kept.keep(game_id, version, state, copy)
+            for game_id, version, state, copy, row in self._to_keep:
+                self._kept.keep(game_id, version, state, copy, row)
         self._to_keep.clear()
         self._written.clear()
 

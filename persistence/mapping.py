@@ -17,6 +17,7 @@ from domain.model.lobby import GameSummary, SeatSummary
 from domain.model.match import Match, MatchStatus, RecordedEvent, Seat
 from domain.model.takebacks import TakeBacks
 from domain.registry import EngineRegistry
+from persistence import fast_json
 
 
 def game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
@@ -80,15 +81,27 @@ FIXED_GAME_COLUMNS = frozenset(
         "created_at",
     }
 )
-"""Columns of the ``games`` row a change never touches (identity, seed, creation)."""
+"""Columns of the ``games`` row a change never touches (identity, seed, creation): a change's
+``UPDATE`` writes the others."""
 
 
-def changed_game_values(match: Match, updated_at: datetime) -> dict[str, Any]:
-    """The columns a change may touch: all but ``FIXED_GAME_COLUMNS``."""
-    values = game_values(match, updated_at)
-    for fixed in FIXED_GAME_COLUMNS:
-        del values[fixed]
-    return values
+_NOT_KEPT = frozenset({"state", "updated_at", "next_deadline"})
+"""Columns a kept row leaves out: the state is kept apart, ``match_from_row`` reads neither time."""
+
+
+def kept_row(values: Mapping[str, Any]) -> str:
+    """``game_values`` as JSON, for ``row_from_kept``: every JSON column goes through the same
+    encoder and decoder as through the database (the engine's ``json_serializer``), so the row
+    read back from it equals the row a read would return, for ``match_from_row``."""
+    row = {key: value for key, value in values.items() if key not in _NOT_KEPT}
+    row["created_at"] = as_utc(row["created_at"]).isoformat()
+    return fast_json.dumps(row)
+
+
+def row_from_kept(text: str) -> dict[str, Any]:
+    row: dict[str, Any] = fast_json.loads(text)
+    row["created_at"] = datetime.fromisoformat(row["created_at"])
+    return row
 
 
 def match_from_row(row: Mapping[Any, Any], registry: EngineRegistry, live_state: Any | None = None) -> Match:

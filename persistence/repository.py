@@ -15,6 +15,7 @@ import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -47,11 +48,12 @@ from persistence.driver_sql import DriverStatement
 from persistence.hot_states import TransactionStates
 from persistence.mapping import (
     FIXED_GAME_COLUMNS,
-    changed_game_values,
     event_from_row,
     event_values,
     game_values,
+    kept_row,
     match_from_row,
+    row_from_kept,
     summary_from_row,
 )
 from persistence.tables import (
@@ -120,12 +122,14 @@ def _save_with_events(count: int) -> DriverStatement:
     """PostgreSQL, compiled on first use for each ``count``: the guarded ``UPDATE`` and the
     ``count`` events' ``INSERT`` in one statement (one round trip fewer per move). The events are
     selected from the rows the ``UPDATE`` returned, so a version conflict (no row updated) inserts
-    none: the row count is 0 exactly then, ``count`` otherwise."""
+    none: the row count is 0 exactly then, ``count`` otherwise. Each inserted row returns whether
+    the game has a webhook target, asked of the row as written (its new seats), as the locking read
+    asks it (``persistence.webhook_targets``): a move whose read was skipped needs no other ask."""
     saved = (
         update(games)
         .where(games.c.id == bindparam("match_id"), games.c.version == bindparam("loaded_version"))
         .values({column: bindparam(f"set_{column.key}", type_=column.type) for column in _CHANGED_COLUMNS})
-        .returning(games.c.id)
+        .returning(games.c.id, _HAS_WEBHOOK_TARGETS.label("webhook_targets"))
         .cte("saved")
     )
     rows = [
@@ -136,7 +140,10 @@ def _save_with_events(count: int) -> DriverStatement:
     ]
     source = rows[0] if count == 1 else union_all(*rows)
     return DriverStatement(
-        insert(game_events).from_select([column.key for column in game_events.c], source).add_cte(saved)
+        insert(game_events)
+        .from_select([column.key for column in game_events.c], source)
+        .add_cte(saved)
+        .returning(select(saved.c.webhook_targets).scalar_subquery())
     )
 
 
@@ -148,9 +155,13 @@ _EVENTS_AFTER = (
     .limit(bindparam("limit"))
 )
 _GAME_EXISTS = select(exists().where(games.c.id == bindparam("game_id")))
-_GET_RESULT = select(idempotency.c.response, idempotency.c.fingerprint).where(
-    idempotency.c.game_id == bindparam("game_id"), idempotency.c.key == bindparam("key")
+_GET_RESULT = DriverStatement(
+    select(idempotency.c.response, idempotency.c.fingerprint).where(
+        idempotency.c.game_id == bindparam("game_id"), idempotency.c.key == bindparam("key")
+    )
 )
+"""On the driver: a move by the game's owner may begin with it (its read skipped), and then its
+savepoint rides with it."""
 _REMEMBER_RESULT = insert(idempotency)
 _GET_CREATE = select(create_requests.c.response, create_requests.c.fingerprint).where(
     create_requests.c.key_hash == bindparam("key_hash")
@@ -188,6 +199,10 @@ class SqlGameRepository:
         already has one writer at a time; a lock there would only hold readers up)."""
         if not _storable_id(game_id):
             raise GameNotFound("no game with that id")
+        if for_update and (unread := self._states.unread(game_id)) is not None:
+            # This process wrote the game last that it knows of: its guarded ``UPDATE`` checks.
+            _, live, kept = unread
+            return match_from_row(row_from_kept(kept), self.registry, live)
         locked = for_update and self._row_locks
         targets = self._without_targets if locked else None
         if targets is not None:
@@ -208,7 +223,8 @@ class SqlGameRepository:
     def save(self, match: Match) -> None:
         """Write the match only if nobody else did since it was loaded (optimistic locking)."""
         self._before_write()
-        values = changed_game_values(match, _now())
+        all_values = game_values(match, _now())
+        values = {key: value for key, value in all_values.items() if key not in FIXED_GAME_COLUMNS}
         events = match.new_events
         with_events = self._row_locks and 0 < len(events) <= _MAX_EVENTS_WITH_SAVE
         if with_events:
@@ -223,6 +239,9 @@ class SqlGameRepository:
         values["loaded_version"] = match.loaded_version
         cursor = statement.execute(self.session.connection(), values)
         updated = cursor.rowcount
+        if updated and with_events and self._without_targets is not None:
+            # the webhook-target question the locking read answers, for the seats just written
+            self._without_targets.loaded(match.id, cursor.fetchone()[0], all_values["seats"])
         cursor.close()
         if updated == 0:
             self._states.forget(match.id)
@@ -231,7 +250,7 @@ class SqlGameRepository:
                 game=match.id,
                 version=match.loaded_version,
             )
-        self._written(match)
+        self._written(match, all_values)
         self._append_events(match, events_written=with_events)
 
     def list(
@@ -308,8 +327,8 @@ class SqlGameRepository:
         return {status: count for status, count in rows}
 
     def idempotent_result(self, game_id: str, key: str) -> Remembered | None:
-        row = self.session.execute(_GET_RESULT, {"game_id": game_id, "key": key}).first()
-        return None if row is None else Remembered(row.response, row.fingerprint)
+        row = _GET_RESULT.first(self.session.connection(), {"game_id": game_id, "key": key})
+        return None if row is None else Remembered(row["response"], row["fingerprint"])
 
     def remember_result(
         self, game_id: str, key: str, result: Document, fingerprint: str | None = None
@@ -366,9 +385,14 @@ class SqlGameRepository:
         except IntegrityError:
             raise VersionConflict("a concurrent create with the same idempotency key won") from None
 
-    def _written(self, match: Match) -> None:
+    def _written(self, match: Match, values: dict[str, Any] | None = None) -> None:
+        """``values``: the row just written by a change (kept with the state, ``HotStates``)."""
         copy = self.registry.game(match.game_type).copy_state if self._states.keeping else None
-        self._states.written(match.id, match.version, match.state, copy)
+        # A row is kept only from a change that moved the version on: every change does, and the
+        # guard that checks a kept row can only tell rows apart by their version.
+        moved_on = match.version != match.loaded_version
+        row = kept_row(values) if values is not None and copy is not None and moved_on else None
+        self._states.written(match.id, match.version, match.state, copy, row)
 
     def _append_events(self, match: Match, events_written: bool = False) -> None:
         """One executemany for however many events a change produced (and its choices);

@@ -139,46 +139,76 @@ class SqlUnitOfWork:
         write, and a savepoint before that would confuse it; but then nothing before this work
         wrote anything, so undoing it is rolling the whole transaction back. ``alone``: the
         transaction holds this work only, so undoing it is the same rollback, without the
-        savepoint's two round trips to a database server."""
+        savepoint's two round trips to a database server.
+
+        A writer's load in the work may skip reading its game's row when this process holds it
+        as it last wrote it (``persistence.hot_states``). The save's guarded ``UPDATE`` checks
+        such a load; a work that is refused (a stale version, or a rule or guard applied to that
+        row), or ends without having passed the guard of every game it loaded so, is undone and
+        run again once on read rows: its answer is never decided by a row it did not read."""
+        try:
+            return self._attempt_once(work, alone, unread=True)
+        except _DecidedUnread:
+            return self._attempt_once(work, alone, unread=False)
+
+    def _attempt_once(self, work: Callable[[Self], T], alone: bool, unread: bool) -> T:
         session = self._require_session()
         mark = self._states.mark()
-        connection = session.connection()
-        if not alone and connection.dialect.name == "postgresql":
-            return self._attempt_marked(connection, work, mark)
-        savepoint = (
-            session.begin_nested()
-            if not alone and connection.connection.driver_connection.in_transaction  # type: ignore[union-attr]
-            else None
-        )
+        self._states.begin_work()
+        self._states.unread_allowed = unread
         try:
-            value = work(self)
-        except self.DATABASE_ERRORS:
-            raise
-        except Exception:
+            connection = session.connection()
+            if not alone and connection.dialect.name == "postgresql":
+                return self._attempt_marked(connection, work, mark)
+            savepoint = (
+                session.begin_nested()
+                if not alone and connection.connection.driver_connection.in_transaction  # type: ignore[union-attr]
+                else None
+            )
+            try:
+                value = work(self)
+                if self._states.unchecked:
+                    raise _DecidedUnread
+            except self.DATABASE_ERRORS:
+                raise
+            except Exception as refused:
+                if savepoint is not None:
+                    savepoint.rollback()
+                else:
+                    session.rollback()
+                self._undone(mark, refused)
+                raise
             if savepoint is not None:
-                savepoint.rollback()
-            else:
-                session.rollback()
-            self._states.undo(mark)
-            raise
-        if savepoint is not None:
-            savepoint.commit()
-        return value
+                savepoint.commit()
+            return value
+        finally:
+            self._states.unread_allowed = False
+
+    def _undone(self, mark: tuple[int, int], refused: Exception) -> None:
+        """The work that began at ``mark`` is undone: forget what it wrote; if it loaded a game
+        without reading it, its refusal (or its answer) is not final: ``_DecidedUnread``."""
+        unchecked = self._states.unchecked
+        self._states.undo(mark)
+        self._states.begin_work()
+        if unchecked and not isinstance(refused, _DecidedUnread):
+            raise _DecidedUnread from refused
 
     def _attempt_marked(self, connection: Connection, work: Callable[[Self], T], mark: tuple[int, int]) -> T:
         """PostgreSQL, a work among others: its savepoint is sent with its first statement, in one
-        pipeline with it when that is a read (``persistence.driver_sql.mark_work``), and never
-        released (the commit ends them all; ``MAX_BATCH`` bounds how many): two round trips
-        fewer per work than SQLAlchemy's ``begin_nested`` (its own ``SAVEPOINT`` and ``RELEASE``)."""
+        pipeline with it (``persistence.driver_sql.mark_work``), and never released (the commit
+        ends them all; ``MAX_BATCH`` bounds how many): two round trips fewer per work than
+        SQLAlchemy's ``begin_nested`` (its own ``SAVEPOINT`` and ``RELEASE``)."""
         mark_work(connection)
         try:
             value = work(self)
+            if self._states.unchecked:
+                raise _DecidedUnread
         except self.DATABASE_ERRORS:
             raise
-        except Exception:
+        except Exception as refused:
             if not unmark_work(connection):  # its savepoint was sent: something ran since
                 connection.exec_driver_sql(ROLLBACK_TO_WORK)
-            self._states.undo(mark)
+            self._undone(mark, refused)
             raise
         finally:
             unmark_work(connection)
@@ -188,6 +218,10 @@ class SqlUnitOfWork:
         if self._session is None:
             raise RuntimeError("use the unit of work as a context manager: `with uow:`")
         return self._session
+
+
+class _DecidedUnread(Exception):
+    """A work's outcome rested on a row it did not read: it is undone and run again on read rows."""
 
 
 class SqlUnitOfWorkFactory:
