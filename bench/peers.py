@@ -394,32 +394,49 @@ def measured_row(server: Running, run: Callable[[], dict[str, Any]]) -> dict[str
 # -- sections -------------------------------------------------------------------------------------------
 
 
+SOCKET = "+socket"
+"""Appended to one of ours' names for its rows whose moves ride the subscription's socket."""
+
+
+def system_label(name: str) -> str:
+    base = name.removesuffix(SOCKET)
+    label = SYSTEMS.get(base, base)
+    return f"{label}, moves over the socket" if name.endswith(SOCKET) else label
+
+
 def grid_rows(name: str, server: Running, scratch: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Each grid row; ours once per submit mode of ``--submits`` (a socket row's system is
+    ``<name>+socket``), one after the other on the same server."""
     rows = []
     for matches, moves in parse_grid(args.grid):
-        progress(f"grid {SYSTEMS[name]}: {matches}×{moves}")
-        profile = None
-        if name.startswith("ours"):
-            run = partial(ours_matches, server.bases, args.game, matches, moves)
-            if args.py_spy is not None:
-                args.py_spy.mkdir(parents=True, exist_ok=True)
-                profile = args.py_spy / f"{name}-{matches}x{moves}.txt"
-        else:
-            run = partial(peer_client, scratch, name, server.bases[0], "grid", matches, moves)
+        modes = args.submits if name.startswith("ours") else ["rest"]
+        for submit in modes:
+            system = name if submit == "rest" else name + SOCKET
+            progress(f"grid {system_label(system)}: {matches}×{moves}")
+            profile = None
+            if name.startswith("ours"):
+                run = partial(ours_matches, server.bases, args.game, matches, moves, submit=submit)
+                if args.py_spy is not None:
+                    args.py_spy.mkdir(parents=True, exist_ok=True)
+                    profile = args.py_spy / f"{system}-{matches}x{moves}.txt"
+            else:
+                run = partial(peer_client, scratch, name, server.bases[0], "grid", matches, moves)
 
-        def row(run: Callable[[], dict[str, Any]] = run, profile: Path | None = profile) -> dict[str, Any]:
-            with py_spy(server, profile):
-                return measured_row(server, run)
+            def row(
+                run: Callable[[], dict[str, Any]] = run, profile: Path | None = profile
+            ) -> dict[str, Any]:
+                with py_spy(server, profile):
+                    return measured_row(server, run)
 
-        key = {"system": name, "matches": matches, "moves_per_match": moves}
-        result = {**attempt(f"grid {name} {matches}×{moves}", row, key, progress), **key}
-        if "failed" not in result:
-            progress(
-                f"  {result['moves_per_s']} moves/s, p50 {result['p50_ms']} ms, "
-                f"p99 {result['p99_ms']} ms, CPU {result['cpu_ms_per_move']} ms/move, "
-                f"load {result['load_before']}→{result['load_after']}"
-            )
-        rows.append(result)
+            key = {"system": system, "matches": matches, "moves_per_match": moves}
+            result = {**attempt(f"grid {system} {matches}×{moves}", row, key, progress), **key}
+            if "failed" not in result:
+                progress(
+                    f"  {result['moves_per_s']} moves/s, p50 {result['p50_ms']} ms, "
+                    f"p99 {result['p99_ms']} ms, CPU {result['cpu_ms_per_move']} ms/move, "
+                    f"load {result['load_before']}→{result['load_after']}"
+                )
+            rows.append(result)
     return rows
 
 
@@ -682,17 +699,27 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
         ("ours-pg", "PostgreSQL + Redis, 2 instances behind HAProxy", {"instances": 2, "balanced": 1}),
     ]
     rows = []
-    profiles: dict[int, Path | None] = dict.fromkeys(range(len(layouts)))
-    for index, (name, label, shape) in enumerate(layouts):
+    runs = [(layout, submit) for layout in layouts for submit in args.submits]
+    for index, ((name, label, shape), submit) in enumerate(runs):
         if name not in args.systems:
             continue
+        if submit != "rest":
+            label = f"{label}, moves over the socket"
         progress(f"processes: {label}, {matches}×{moves}")
 
+        profile = None
         if args.py_spy is not None:
             args.py_spy.mkdir(parents=True, exist_ok=True)
-            profiles[index] = args.py_spy / f"processes-{name}-{sum(shape.values())}-{matches}x{moves}.txt"
+            mode = "" if submit == "rest" else "-socket"
+            profile = args.py_spy / f"processes-{name}-{sum(shape.values())}{mode}-{matches}x{moves}.txt"
 
-        def row(name: str = name, index: int = index, shape: dict[str, int] = shape) -> dict[str, Any]:
+        def row(
+            name: str = name,
+            index: int = index,
+            shape: dict[str, int] = shape,
+            submit: str = submit,
+            profile: Path | None = profile,
+        ) -> dict[str, Any]:
             folder = work / f"proc-{index}-{time.time_ns()}"
             with contextlib.ExitStack() as stack:
                 server, _ = stack.enter_context(
@@ -707,10 +734,12 @@ def processes_rows(scratch: Path, work: Path, args: argparse.Namespace) -> list[
                         place=args.place,
                     )
                 )
-                stack.enter_context(py_spy(server, profiles[index]))
-                return measured_row(server, partial(ours_matches, server.bases, args.game, matches, moves))
+                stack.enter_context(py_spy(server, profile))
+                return measured_row(
+                    server, partial(ours_matches, server.bases, args.game, matches, moves, submit=submit)
+                )
 
-        key = {"layout": label, "matches": matches, "moves_per_match": moves}
+        key = {"layout": label, "submit": submit, "matches": matches, "moves_per_match": moves}
         rows.append({**attempt(f"processes {label}", row, key, progress), **key})
     return rows
 
@@ -731,7 +760,7 @@ def section_table(section: str, rows: list[dict[str, Any]]) -> str:
     """The Markdown table of one section (a failed row shows dashes and why it failed)."""
     out: list[str] = []
     if section == "grid":
-        return grid_table(rows, SYSTEMS)
+        return grid_table(rows, {r["system"]: system_label(r["system"]) for r in rows})
     if section == "length":
         out += [
             "Cost against game length (one match, one client per seat; median latency in ms):",
@@ -864,6 +893,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--memory-games", type=int, default=200)
     parser.add_argument("--memory-subscriptions", type=int, default=500)
     parser.add_argument("--processes-row", default="50x100")
+    parser.add_argument(
+        "--submits",
+        default="rest",
+        help="how ours' clients send moves in the grid and processes rows: rest, socket, or rest,socket",
+    )
     parser.add_argument("--scratch", type=Path, default=DEFAULT_SCRATCH, help="where the peers are installed")
     parser.add_argument("--no-pin", action="store_true", help="do not pin server and load generator")
     parser.add_argument(
@@ -892,6 +926,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.systems = [s for s in args.systems.split(",") if s]
     args.subscribers = [int(n) for n in args.subscribers.split(",") if n]
+    args.submits = [m for m in args.submits.split(",") if m]
+    if not args.submits or any(m not in ("rest", "socket") for m in args.submits):
+        parser.error("--submits: rest, socket or rest,socket")
     sections = [s for s in args.sections.split(",") if s]
     unknown = [s for s in args.systems if s not in SYSTEMS] + [s for s in sections if s not in SECTIONS]
     if unknown:

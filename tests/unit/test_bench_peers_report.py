@@ -79,8 +79,9 @@ def test_table_shows_ours_over_each_system_and_the_targets() -> None:
         for s, rate, p99, cpu in (
             ("bgio", 3000.0, 40.0, 0.4),
             ("bgio-pg", 300.0, 240.0, 2.7),
-            ("ours-sqlite", 900.0, 45.0, 1.2),
-            ("ours-pg", 450.0, 60.0, 2.0),
+            ("ours-sqlite", 900.0, 45.0, 0.9),
+            ("ours-pg", 450.0, 60.0, 1.5),
+            ("ours-pg+socket", 700.0, 50.0, 1.6),
         )
     ]
     rows[0]["stalled"] = 1
@@ -90,9 +91,14 @@ def test_table_shows_ours_over_each_system_and_the_targets() -> None:
     assert "PASS SQLite 50×100: 3.0× boardgame.io + PostgreSQL" in table
     assert "MISS PostgreSQL 50×100: 1.5× boardgame.io + PostgreSQL" in table
     assert "MISS SQLite 50×100: 0.3× boardgame.io in memory" in table
-    assert "PASS SQLite 50×100: server CPU 1.2 ms/move" in table
+    assert "PASS SQLite 50×100: server CPU 0.9 ms/move" in table
     assert "MISS PostgreSQL 50×100: p99 60.0 ms" in table
-    assert "PASS PostgreSQL 50×100: server CPU 2.0 ms/move (target ≤ 2.0)" in table
+    assert "PASS PostgreSQL 50×100: server CPU 1.5 ms/move (target ≤ 1.5)" in table
+    # moves over the socket: a row and targets of their own
+    assert "| 50×100 | ours-pg+socket | 700 |" in table
+    assert "PASS PostgreSQL (moves over the socket) 50×100: 2.33× boardgame.io + PostgreSQL" in table
+    assert "MISS PostgreSQL (moves over the socket) 50×100: server CPU 1.6 ms/move (target ≤ 1.5)" in table
+    assert "PASS PostgreSQL (moves over the socket) 50×100: p99 50.0 ms" in table
 
 
 def test_profile_summary_counts_areas_once_per_stack_and_leaf_frames_as_own_time() -> None:
