@@ -101,6 +101,7 @@ def test_a_partition_is_answered_503_and_the_server_comes_back_without_a_restart
         {
             "TABLETOP_DATABASE_URL": through(database, proxy.port),
             "TABLETOP_DB_STATEMENT_TIMEOUT_SECONDS": "3",
+            "TABLETOP_DB_CONNECT_TIMEOUT_SECONDS": "3",
         },
         tmp_path,
     )

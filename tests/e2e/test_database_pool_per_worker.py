@@ -32,6 +32,9 @@ def test_two_workers_share_one_pool_and_answer_its_exhaustion_with_503(tmp_path:
             "TABLETOP_DATABASE_URL": database_url,
             "TABLETOP_DB_POOL_SIZE": str(POOL),
             "TABLETOP_DB_MAX_OVERFLOW": str(OVERFLOW),
+            # the production defaults, which the load-test settings lengthen
+            "TABLETOP_DB_CONNECT_TIMEOUT_SECONDS": "3",
+            "TABLETOP_DB_STATEMENT_TIMEOUT_SECONDS": "5",
         }
         watcher = create_engine(database_url, pool_size=2, max_overflow=0)
         most = [0]
