@@ -336,25 +336,12 @@ def test_subscribers_on_the_surviving_instance_miss_nothing_when_the_other_is_ki
                     assert follower.join() == all_events(on_a, game_id, token)
 
 
-def test_worker_processes_on_sqlite_share_live_events_through_the_hub(tmp_path: Path) -> None:
-    env = {
-        "TABLETOP_DATABASE_URL": f"sqlite:///{tmp_path / 'workers.db'}",
-        "TABLETOP_AUTO_MIGRATE": "true",
-    }
-    with worker_processes(env, tmp_path) as (base, _):
-        games_followed_live([base, base], 24)
-
-
-def test_worker_processes_on_postgres_share_live_events_through_redis(tmp_path: Path) -> None:
-    redis_url = reachable_redis()
-    with postgres_database_url() as database_url:
-        migrate(database_url)
-        env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
-        with worker_processes(env, tmp_path) as (base, _):
-            games_followed_live([base, base], 24)
-
-
-def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(tmp_path: Path) -> None:
+def test_a_killed_worker_is_replaced_and_worker_processes_on_sqlite_share_live_events_through_the_hub(
+    tmp_path: Path,
+) -> None:
+    """One supervisor for both (a supervisor's start is most of either test): a killed worker is
+    replaced, the service keeps answering, and then the workers, the replacement among them,
+    share every game's live events through the hub while the games are played to the end."""
     env = {
         "TABLETOP_DATABASE_URL": f"sqlite:///{tmp_path / 'workers.db'}",
         "TABLETOP_AUTO_MIGRATE": "true",
@@ -372,6 +359,13 @@ def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(tmp_path: P
         with httpx.Client(base_url=base, timeout=30) as http:
             for _ in range(10):
                 assert http.get("/healthz").status_code == 200
-            game_id, tokens = new_long_duel(http)
-            played_moves(http, game_id, tokens, random.Random(1), 1000)
-            assert http.get(f"/v1/games/{game_id}").json()["status"] == "finished"
+        games_followed_live([base, base], 24)  # every game is played to its game_over
+
+
+def test_worker_processes_on_postgres_share_live_events_through_redis(tmp_path: Path) -> None:
+    redis_url = reachable_redis()
+    with postgres_database_url() as database_url:
+        migrate(database_url)
+        env = {"TABLETOP_DATABASE_URL": database_url, "TABLETOP_REDIS_URL": redis_url}
+        with worker_processes(env, tmp_path) as (base, _):
+            games_followed_live([base, base], 24)
