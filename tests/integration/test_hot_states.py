@@ -7,6 +7,7 @@ its dump and in everything the engine answers from it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,14 +25,27 @@ GAMES = [("carcassonne", 3), ("im-schutze-der-burg", 3), ("keythedral", 2)]
 MAX_STEPS = 250  # a Keythedral game lasts ~850 steps; the others end before this
 
 
+@pytest.fixture
+def committers() -> Iterator[list[GroupCommitter]]:
+    """The test's group committers, closed after it: their writer threads must not outlive it
+    (tests/integration/test_group_commit.py, on the same xdist worker, checks that none is left)."""
+    opened: list[GroupCommitter] = []
+    yield opened
+    for committer in opened:
+        committer.close()
+
+
 def _bot_game(
-    db_engine: Engine, slug: str, players: int, grouped: bool = False
+    db_engine: Engine, slug: str, players: int, committers: list[GroupCommitter] | None = None
 ) -> tuple[Services, HotStates, str]:
-    """``grouped``: moves written by a ``GroupCommitter`` (closed when the process ends)."""
+    """With ``committers``: moves written by a new ``GroupCommitter``, added to that list."""
     registry = default_registry()
     hot = HotStates(capacity=4)
     units = SqlUnitOfWorkFactory(db_engine, registry, hot)
-    committer = GroupCommitter(units) if grouped else None
+    committer = None
+    if committers is not None:
+        committer = GroupCommitter(units)
+        committers.append(committer)
     games = Services.build(units, registry, FakePublisher(), FixedClock(), committer)
     created = games.lobby.create_game(slug, None, f"hot-{slug}")
     for _ in range(players):
@@ -61,9 +75,9 @@ def _answers(match: Match) -> dict[str, Any]:
 @pytest.mark.parametrize("grouped", [False, True], ids=["one-by-one", "group-commit"])
 @pytest.mark.parametrize(("slug", "players"), GAMES)
 def test_every_state_served_from_memory_equals_a_full_load(
-    db_engine: Engine, slug: str, players: int, grouped: bool
+    db_engine: Engine, slug: str, players: int, grouped: bool, committers: list[GroupCommitter]
 ) -> None:
-    games, hot, game_id = _bot_game(db_engine, slug, players, grouped)
+    games, hot, game_id = _bot_game(db_engine, slug, players, committers if grouped else None)
     steps = 0
     while steps < MAX_STEPS and games.play.play_bot_turn(game_id):
         steps += 1
