@@ -33,6 +33,13 @@ class SearchHooks(Protocol[S]):
         """An independent copy of a (determinized) state, for the search to play on."""
         ...
 
+    def observed(self, state: S) -> str:
+        """What every seat has seen of chance in ``state`` that the search should tell apart (a
+        drawn tile shown to the table, say): the strong search keys a node by the choices that
+        led to it and this, so the next seat's choices are judged for the tile it really holds.
+        Default: nothing (chance outcomes share the node)."""
+        return ""
+
     def plays_on(self, state: S, decision: Decision) -> bool:
         """Whether the strong search plays a new leaf on (every deciding seat by the one-step
         greedy policy) before judging it: a game whose evaluation misreads states in the middle of

@@ -3,8 +3,9 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): each iteration draws one full state
 from what the seat may know (the game's ``determinize``, which resamples every hidden part), walks
 the one tree of the seat's information set with it, and backs up what it found. The tree is keyed
-by the choices made (every seat's choices are seen, as at the table; what was drawn by chance is
-not in the key), and a choice listed in some sampled states but not in others is judged against
+by the choices made (every seat's choices are seen, as at the table) and by what the game says
+everyone saw of chance since (``observed``: Carcassonne's drawn tile; hidden draws are not in the
+key), and a choice listed in some sampled states but not in others is judged against
 how often it was available (UCB with availability counts). A simultaneous decision is decoupled:
 each deciding seat picks from its own statistics at that node, not knowing the others' picks.
 
@@ -206,7 +207,7 @@ class _Iteration:
                 break
             path.append(picks)
             engine.apply(state, {s: edge.choice for s, edge in picks})
-            key = tuple(choice_key(edge.choice) for _, edge in picks)
+            key = (*(choice_key(edge.choice) for _, edge in picks), self.hooks.observed(state))
             child = node.children.get(key)
             if child is None:
                 node.children[key] = _Node()

@@ -69,6 +69,12 @@ class CarcassonneSearchHooks(SearchHooks[State]):
     def copy(self, state: State) -> State:
         return copy_state(state)
 
+    def observed(self, state: State) -> str:
+        """The tile drawn, shown to the table: the seat to place it decides on its own node of the
+        strong search (a placement's key names only a square and a rotation, the same for every
+        tile, so without it one node mixed the replies of every tile the sampled piles drew)."""
+        return str(state.drawn_tile)
+
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy whose pile holds the unseen tiles in an order drawn from ``rng``."""
         copy = copy_state(state)

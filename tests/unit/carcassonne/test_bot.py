@@ -175,3 +175,18 @@ def test_strong_closes_a_city_with_a_knight_to_score_it_at_once() -> None:
         "segment": 0,
         "feature": "city",
     }
+
+
+def test_the_search_tells_nodes_apart_by_the_drawn_tile_only() -> None:
+    """``observed`` names the tile shown to the table (so the next seat's node is its own for every
+    tile drawn) and reads nothing hidden: another pile order observes the same."""
+    seen: set[str] = set()
+    for seed in range(6):
+        st = played(2, 2 * seed + 2, seed)
+        if E.decision(st) is None or st.drawn_tile < 0:
+            continue
+        shuffled = copy_state(st)
+        random.Random(seed).shuffle(shuffled.pile)
+        assert HOOKS.observed(shuffled) == HOOKS.observed(st) == str(st.drawn_tile)
+        seen.add(HOOKS.observed(st))
+    assert len(seen) > 1
