@@ -146,11 +146,30 @@ HEADER = (
 )
 
 
-def run(slug: str, players: int, games: int, seed: str, iterations: int, pool: ProcessPoolExecutor) -> Row:
+def run(
+    slug: str,
+    players: int,
+    games: int,
+    seed: str,
+    iterations: int,
+    pool: ProcessPoolExecutor,
+    progress: bool = False,
+) -> Row:
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
     futures = [pool.submit(play, slug, players, k, seed, iterations) for k in range(games)]
-    results = [f.result() for f in futures]
+    results = []
+    for k, future in enumerate(futures):
+        results.append(future.result())
+        if progress:
+            wins = sum(r.credit for r in results)
+            elapsed = time.perf_counter() - started
+            print(
+                f"{slug} {players}p: {k + 1}/{games} games, strong {wins:g} wins "
+                f"({wins / (k + 1):.1%}), {elapsed:.0f} s, load {os.getloadavg()[0]:.1f}",
+                file=sys.stderr,
+                flush=True,
+            )
     wins = sum(r.credit for r in results)
     low, high = wilson(wins, games)
     fair = 1.0 / players
@@ -241,6 +260,9 @@ def main(argv: list[str]) -> int:
         "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: every core)"
     )
     parser.add_argument("--seed", default="bench-bots")
+    parser.add_argument(
+        "--progress", action="store_true", help="a line on stderr as each game ends (the running win rate)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per row instead of the table")
     parser.add_argument(
         "--cost",
@@ -260,7 +282,7 @@ def main(argv: list[str]) -> int:
         for slug in options.only:
             for players in options.players:
                 games = options.games if players == 2 else options.games_multi
-                row = run(slug, players, games, options.seed, options.iterations, pool)
+                row = run(slug, players, games, options.seed, options.iterations, pool, options.progress)
                 print(json.dumps(asdict(row)) if options.json else row.line(), flush=True)
     return 0
 
