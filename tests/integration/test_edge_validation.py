@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +15,11 @@ from tests.support.client import app_with_test_game, make_settings
 from tests.support.databases import BACKENDS, postgres_database
 
 
-@pytest.fixture(params=BACKENDS)
-def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+@pytest.fixture(scope="module", params=BACKENDS)
+def client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app and database per backend for the module: every test sends inputs that must be
+    refused, and nothing of one test (a game of its own, refused writes) meets another's."""
+    tmp_path = tmp_path_factory.mktemp("edge")
     if request.param == "postgresql":
         with postgres_database("tabletop_edge") as url:
             settings = make_settings(tmp_path, database_url=url.render_as_string(hide_password=False))
