@@ -1,7 +1,8 @@
-"""Tournaments on real servers: an 8-player Swiss of Im Schutze der Burg on two PostgreSQL + Redis
+"""Tournaments on real servers: an 8-player Swiss of the test duel on two PostgreSQL + Redis
 instances (requests taking turns between them) with standings equal to the hand computation, and
 a server SIGKILLed between a round's last game and the next round's creation: after the restart
-the round exists once."""
+the round exists once. (The same Swiss of Im Schutze der Burg, whose games are long, is played in
+process by tests/rest/test_tournaments_api.py, against the same hand computation.)"""
 
 from __future__ import annotations
 
@@ -48,9 +49,7 @@ def test_an_eight_player_swiss_on_two_instances_ends_with_standings_equal_to_the
             httpx.Client(base_url=b.base, timeout=30) as second,
         ):
             tourney = Tourney([first, second])
-            tourney.create(
-                name="Two rooms", game_type="im-schutze-der-burg", format="swiss", rounds=3, clock=CLOCK
-            )
+            tourney.create(name="Two rooms", game_type="duel", format="swiss", rounds=3, clock=CLOCK)
             tourney.register([f"player {n}" for n in range(8)])
             tourney.start()
             for number in (1, 2, 3):
