@@ -11,7 +11,6 @@ import asyncio
 import json
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -41,8 +40,10 @@ FAST = {
 ENDS = ("tournament_finished", "tournament_cancelled")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module: each test follows a tournament, players and webhooks of its own."""
+    tmp_path = tmp_path_factory.mktemp("tournament-stream")
     env = {"TABLETOP_DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}", "TABLETOP_AUTO_MIGRATE": "true", **FAST}
     process = ServerProcess(env, tmp_path).start()
     try:
