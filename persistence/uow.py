@@ -166,9 +166,7 @@ class SqlUnitOfWork:
                 else None
             )
             try:
-                value = work(self)
-                if self._states.unchecked:
-                    raise _DecidedUnread
+                value = self._checked(work)
             except self.DATABASE_ERRORS:
                 raise
             except Exception as refused:
@@ -183,6 +181,14 @@ class SqlUnitOfWork:
             return value
         finally:
             self._states.unread_allowed = False
+
+    def _checked(self, work: Callable[[Self], T]) -> T:
+        """``work``'s answer, unless it loaded a game without reading the row and did not pass
+        that game's guard: then its answer is not final (``_DecidedUnread``)."""
+        value = work(self)
+        if self._states.unchecked:
+            raise _DecidedUnread
+        return value
 
     def _undone(self, mark: tuple[int, int], refused: Exception) -> None:
         """The work that began at ``mark`` is undone: forget what it wrote; if it loaded a game
@@ -200,9 +206,7 @@ class SqlUnitOfWork:
         SQLAlchemy's ``begin_nested`` (its own ``SAVEPOINT`` and ``RELEASE``)."""
         mark_work(connection)
         try:
-            value = work(self)
-            if self._states.unchecked:
-                raise _DecidedUnread
+            value = self._checked(work)
         except self.DATABASE_ERRORS:
             raise
         except Exception as refused:

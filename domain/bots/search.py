@@ -271,15 +271,21 @@ class _Iteration:
     def _prior(self, state: Any, decision: Decision, seat: int, choice: Choice) -> float:
         """The seat's value after ``choice`` on this sampled state (others deciding at once
         pick at random), as the greedy level would judge it."""
+        trial = self._after(state, decision, seat, choice)
+        if self.engine.decision(trial) is None:
+            return self._final_values(trial)[seat]
+        return self._value(trial, seat)
+
+    def _after(self, state: Any, decision: Decision, seat: int, choice: Choice) -> Any:
+        """A copy of ``state`` once ``seat`` made ``choice`` and the others deciding at once
+        picked at random."""
         trial = self.hooks.copy(state)
         joint = {seat: choice}
         for other in decision.seats:
             if other != seat:
                 joint[other] = self.rng.choice(self.engine.legal_choices(trial, other))
         self.engine.apply(trial, joint)
-        if self.engine.decision(trial) is None:
-            return self._final_values(trial)[seat]
-        return self._value(trial, seat)
+        return trial
 
     def _squash(self, lead: float) -> float:
         x = lead / self.scale
@@ -325,13 +331,7 @@ class _Iteration:
             candidates = self.rng.sample(candidates, self.hooks.max_candidates)
         best, best_value = candidates[0], -math.inf
         for choice in candidates:
-            trial = self.hooks.copy(state)
-            joint = {seat: choice}
-            for other in decision.seats:
-                if other != seat:
-                    joint[other] = self.rng.choice(self.engine.legal_choices(trial, other))
-            self.engine.apply(trial, joint)
-            value = self.hooks.evaluate(trial, seat)
+            value = self.hooks.evaluate(self._after(state, decision, seat, choice), seat)
             if value > best_value:
                 best, best_value = choice, value
         return best
