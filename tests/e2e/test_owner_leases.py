@@ -198,10 +198,12 @@ def test_killing_the_owner_its_leases_run_out_and_the_other_instance_takes_its_g
     with two_instances(tmp_path) as (owner, other, directory):
         owner_address = f"http://127.0.0.1:{owner.port}"
         killed_at: list[float] = []
+        served_before: list[float] = []  # the survivor's own submits when the owner was killed
 
         def kill_owner(game_id: str) -> None:
             assert owner_in_directory(directory, game_id) == owner_address
             assert metric(owner, "tabletop_submits_total") > 0, "the owner played the first moves"
+            served_before.append(metric(other, "tabletop_submits_total"))
             owner.kill()
             killed_at.append(time.monotonic())
 
@@ -211,8 +213,12 @@ def test_killing_the_owner_its_leases_run_out_and_the_other_instance_takes_its_g
         lost = metric(other, "tabletop_owner_forwards_total", 'outcome="owner_')
         assert lost > 0, "submits met the dead owner and were served by the survivor"
         other_address = f"http://127.0.0.1:{other.port}"
-        taken = [game for game in games if owner_in_directory(directory, game.game_id) == other_address]
-        assert taken, "the survivor took the dead owner's games once their leases ran out"
+        # The survivor played moves as their owner (an instance that is not a game's owner forwards
+        # and counts no submit of its own). Which games it still holds now is not asked: on a
+        # loaded machine the finished games' leases (1.5 s) lapse before the question; the
+        # directory is asked below while a move is being made.
+        served = metric(other, "tabletop_submits_total") - served_before[0]
+        assert served > 0, "the survivor served the dead owner's games after the kill"
         with httpx.Client(base_url=other.base, timeout=30) as http:
 
             def survivor_takes_the_first_game() -> bool:
