@@ -60,8 +60,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
             # Every page of a module comes from 127.0.0.1 and lists the games it creates.
             "TABLETOP_MAX_OPEN_LISTED_GAMES_PER_ADDRESS": "1000",
             # The lobby seats the strong bot by default: it searches a twentieth of a second per
-            # decision here, so a whole game in a browser tests the page, not the search.
+            # decision here, and at most 20 iterations, so a whole game in a browser tests the
+            # page, not the search (the pool runs at niceness 19: on a machine whose cores another
+            # session takes, a decision's CPU is what makes the person wait; an Im Schutze der
+            # Burg game waited over 300 s so once).
             "TABLETOP_BOT_BUDGET_SECONDS": "0.05",
+            "TABLETOP_BOT_MAX_ITERATIONS": "20",
         },
         folder,
     )
