@@ -26,9 +26,10 @@ from domain.services.play import SubmitAnswer
 from persistence.group_commit import AwaitedCommits, GroupCommitter
 from persistence.repository import SqlGameRepository
 from persistence.uow import SqlUnitOfWorkFactory
+from tests.support.batches import one_batch
 from tests.support.duel_play import StartedDuel, start_duel
 from tests.support.fakes import FakePublisher, FixedClock
-from tests.support.waiting import eventually, eventually_async
+from tests.support.waiting import eventually_async
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -45,26 +46,6 @@ def service(db_engine: Engine, registry: EngineRegistry, committer: GroupCommitt
     return Services.build(
         SqlUnitOfWorkFactory(db_engine, registry), registry, FakePublisher(), FixedClock(), committer
     )
-
-
-def one_batch(committer: GroupCommitter, calls: list[Callable[[], Any]]) -> list[Future[Any]]:
-    """Run ``calls`` (each ends up in ``committer.run``) while the writer is held, then let it go:
-    they are all queued when it looks, so they form one batch."""
-    holding, release = threading.Event(), threading.Event()
-
-    def hold(_uow: UnitOfWork) -> None:
-        holding.set()
-        release.wait(60)
-
-    pool = ThreadPoolExecutor(max_workers=len(calls) + 1)
-    held = pool.submit(committer.run, "", hold)
-    assert holding.wait(10)
-    futures = [pool.submit(call) for call in calls]
-    eventually(lambda: committer._queues[0].qsize() >= len(calls), 30, "every call queued", every=0.005)
-    release.set()
-    held.result(10)
-    pool.shutdown(wait=True)
-    return futures
 
 
 def outcome(future: Future[Any]) -> Any:

@@ -7,9 +7,7 @@ says, never twice."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -19,7 +17,6 @@ from sqlalchemy import Engine, event
 
 from domain.engine import Choice
 from domain.errors import DomainError
-from domain.ports.unit_of_work import UnitOfWork
 from domain.registry import EngineRegistry, default_registry
 from domain.services.bundle import Services
 from domain.services.play import SubmitAnswer
@@ -28,8 +25,8 @@ from persistence.group_commit import GroupCommitter
 from persistence.hot_states import HotStates
 from persistence.mapping import game_values, match_from_row, row_from_kept
 from persistence.uow import SqlUnitOfWorkFactory
+from tests.support.batches import one_batch
 from tests.support.fakes import FakePublisher, FixedClock
-from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -237,25 +234,6 @@ def test_a_move_the_stale_kept_row_accepts_is_refused_by_the_guard_and_never_app
     assert_applied_once_each(mine, game, 4)
 
 
-def in_one_batch(committer: GroupCommitter, calls: list[Callable[[], Any]]) -> list[Future[Any]]:
-    """Run ``calls`` while the writer is held, then let it go: they form one batch."""
-    holding, release = threading.Event(), threading.Event()
-
-    def hold(_uow: UnitOfWork) -> None:
-        holding.set()
-        release.wait(60)
-
-    pool = ThreadPoolExecutor(max_workers=len(calls) + 1)
-    held = pool.submit(committer.run, "", hold)
-    assert holding.wait(10)
-    futures = [pool.submit(call) for call in calls]
-    eventually(lambda: committer._queues[0].qsize() >= len(calls), 30, "every call queued", every=0.005)
-    release.set()
-    held.result(10)
-    pool.shutdown(wait=True)
-    return futures
-
-
 def test_in_a_batch_a_stale_kept_row_is_undone_alone_and_the_others_commit(
     processes: tuple[Process, Process],
 ) -> None:
@@ -271,7 +249,7 @@ def test_in_a_batch_a_stale_kept_row_is_undone_alone_and_the_others_commit(
         seat, choice, version = plan
         return lambda: mine.services.play.submit(game.game_id, game.tokens[seat], choice, version)
 
-    futures = in_one_batch(
+    futures = one_batch(
         mine.committer, [submit(game, plan) for game, plan in zip((stale, current), plans, strict=True)]
     )
     answers = [future.result(10) for future in futures]
