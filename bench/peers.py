@@ -941,6 +941,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.place = Placement(ports, args.db_prefix, args.redis_db)
     os.environ["PEERS_EVENT_TIMEOUT_MS"] = str(int(args.peer_timeout * 1000))  # read by client.js
 
+    if "processes" in sections and "ours-pg" in args.systems and shutil.which("haproxy") is None:
+        parser.error(
+            "the processes section puts two PostgreSQL instances behind HAProxy, which is not "
+            "installed: apt-get install -y haproxy (./run bench-peers installs it when run as root)"
+        )
     args.pin = not args.no_pin and len(os.sched_getaffinity(0)) >= 2 and shutil.which("taskset") is not None
     if args.pin:
         os.sched_setaffinity(0, {LOADGEN_CPU})  # the harness and every load generator it starts

@@ -21,7 +21,7 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -82,6 +82,35 @@ def play(services: Services, game: tuple[str, list[str]], moves: int) -> int:
     return moves
 
 
+def timed_writers(committer: GroupCommitter) -> list[float]:
+    """A cell holding the CPU seconds the committer's writer threads spend in their batches from
+    now on (each batch's transaction is all of its moves' work there), read between rounds."""
+    writing = [0.0]
+    lock = threading.Lock()
+    commit = committer._commit
+
+    def timed_commit(batch: Any) -> None:
+        started_at = time.thread_time()
+        try:
+            commit(batch)
+        finally:
+            with lock:
+                writing[0] += time.thread_time() - started_at
+
+    committer._commit = timed_commit  # type: ignore[method-assign]
+    return writing
+
+
+def print_medians(results: dict[str, list[dict[str, float]]], keys: Sequence[str]) -> None:
+    """Each side's median of every figure over its rounds, and B ÷ A."""
+    medians = {
+        side: {key: statistics.median(r[key] for r in rows) for key in keys} for side, rows in results.items()
+    }
+    for side, values in medians.items():
+        print(f"median {side}: " + ", ".join(f"{key} {value:.2f}" for key, value in values.items()))
+    print("B ÷ A: " + ", ".join(f"{key} {medians['B'][key] / medians['A'][key]:.2f}" for key in medians["A"]))
+
+
 def one_round(
     services: Services, games: list[tuple[str, list[str]]], moves: int, sent: list[int], writing: list[float]
 ) -> dict[str, float]:
@@ -120,18 +149,7 @@ def main() -> None:
             sent[0] += 1
 
     event.listen(db_engine, "before_cursor_execute", count)
-    writing = [0.0]
-    commit = committer._commit
-
-    def timed_commit(batch: Any) -> None:
-        started_at = time.thread_time()
-        try:
-            commit(batch)
-        finally:
-            with lock:
-                writing[0] += time.thread_time() - started_at
-
-    committer._commit = timed_commit  # type: ignore[method-assign]
+    writing = timed_writers(committer)
     results: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
     try:
         for number in range(args.rounds + 1):
@@ -153,12 +171,7 @@ def main() -> None:
     finally:
         repository.kept_row = KEPT_ROW  # type: ignore[attr-defined,assignment]
         committer.close()
-    medians = {
-        side: {key: statistics.median(r[key] for r in rows) for key in KEYS} for side, rows in results.items()
-    }
-    for side, values in medians.items():
-        print(f"median {side}: " + ", ".join(f"{key} {value:.2f}" for key, value in values.items()))
-    print("B ÷ A: " + ", ".join(f"{key} {medians['B'][key] / medians['A'][key]:.2f}" for key in medians["A"]))
+    print_medians(results, KEYS)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,20 @@ shares (players, ratings) are taken in key order as with two instances.
 
 A work that raises a domain error (a move the rules refuse, a stale version) is undone alone,
 through a savepoint, and the rest of the batch commits. A database error, in a work or at the
-commit, fails every work of the batch: none of them is answered as done.
+commit, fails every work of the batch: none of them is answered as done. Every answer, a refusal
+too, is given once the batch is final.
+
+One pipeline per batch (PostgreSQL, ``hold_writes``): the works' writes that need no result at
+once wait and go to the server together, with the next statement that reads or at the commit
+(``persistence.driver_sql``), so a batch of owners' moves (each one guarded ``UPDATE`` with its
+events, and its choices) costs one pipeline and the commit, about two round trips, instead of two
+a move. A work goes on as if its guard passed; the guards are checked when their answers come,
+before the commit and before any later read. If one failed (another process wrote the game, or
+a move assumed its game had no webhook target and it has one), the whole transaction is rolled
+back and the batch run again as without holding: each statement answered before the next, a
+stale version refused by its guard and decided again on the read row. So every guarantee stands:
+committed before answered, exactly once, a refused work undone alone, a database error failing
+the batch, the version guard the arbiter.
 
 On an event loop a work is queued and its answer awaited (``AwaitedCommits``), so no thread is
 held while it waits for its commit and the thread pool does not cap the moves in flight.
@@ -35,6 +48,7 @@ from queue import Empty, SimpleQueue
 from typing import Any, Protocol, TypeVar
 
 from domain.ports.unit_of_work import UnitOfWork
+from persistence.driver_sql import StaleBatch
 from persistence.uow import SqlUnitOfWorkFactory
 
 T = TypeVar("T")
@@ -67,6 +81,10 @@ class GroupCommitter:
         self.works = 0
         self.batch_listeners: list[Callable[[int], None]] = []
         """Told the number of works of each batch once it is answered (metrics)."""
+        self.hold_writes = True
+        """Whether a batch holds writes back for one pipeline (``SqlUnitOfWork.hold_writes``)."""
+        self.stale_batches = 0
+        """Batches run again without holding, a held guard having failed."""
 
     def run(self, key: str, work: Callable[[UnitOfWork], T]) -> T:
         value: T = self.start(key, work).result()
@@ -127,26 +145,20 @@ class GroupCommitter:
         # locks in one order, so two instances' batches cannot deadlock on each other.
         batch.sort(key=lambda job: job.key)
         done: list[tuple[_Job, Any]] = []
+        refused: list[tuple[_Job, Exception]] = []
         with self._counting:
             self.batches += 1
             self.works += len(batch)
         try:
-            with self._uow() as uow:
-                alone = len(batch) == 1
-                for job in batch:
-                    try:
-                        value = uow.attempt(job.work, alone=alone)
-                    except uow.DATABASE_ERRORS:
-                        raise
-                    except Exception as refused:  # undone alone; the batch goes on
-                        job.answer.set_exception(refused)
-                    else:
-                        done.append((job, value))
-                if done:
-                    uow.commit()
+            try:
+                self._attempt(batch, done, refused, hold=self.hold_writes)
+            except StaleBatch:  # a held guard failed: nothing held, exactly as without
+                with self._counting:
+                    self.stale_batches += 1
+                self._attempt(batch, done, refused, hold=False)
         except BaseException as failure:
-            for job, _ in done:
-                job.answer.set_exception(failure)
+            for job, refusal in refused:
+                job.answer.set_exception(refusal)
             for job in batch:
                 if not job.answer.done():
                     job.answer.set_exception(failure)
@@ -157,8 +169,37 @@ class GroupCommitter:
         # sees its own batch (a test read them between the answer and the count once).
         for listener in self.batch_listeners:
             listener(len(batch))
+        for job, refusal in refused:
+            job.answer.set_exception(refusal)
         for job, value in done:
             job.answer.set_result(value)
+
+    def _attempt(
+        self,
+        batch: list[_Job],
+        done: list[tuple[_Job, Any]],
+        refused: list[tuple[_Job, Exception]],
+        hold: bool,
+    ) -> None:
+        """Run the batch's works in one transaction and commit it; ``done`` and ``refused`` are
+        filled afresh, and answered by the caller once the batch is final."""
+        done.clear()
+        refused.clear()
+        with self._uow() as uow:
+            if hold:
+                uow.hold_writes()
+            alone = len(batch) == 1
+            for job in batch:
+                try:
+                    value = uow.attempt(job.work, alone=alone)
+                except (StaleBatch, *uow.DATABASE_ERRORS):
+                    raise
+                except Exception as refusal:  # undone alone; the batch goes on
+                    refused.append((job, refusal))
+                else:
+                    done.append((job, value))
+            if done:
+                uow.commit()
 
 
 class Offload(Protocol):

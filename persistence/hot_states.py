@@ -37,6 +37,8 @@ class _Kept:
     copy: Copier
     row: str | None = None
     """The game's other columns as this process wrote them at ``version`` (JSON), if it did."""
+    targets: bool = True
+    """False when that write's statement answered that the game had no webhook target."""
 
 
 class HotStates:
@@ -66,22 +68,32 @@ class HotStates:
             self._kept.move_to_end(game_id)
         return kept.copy(kept.state)  # the kept state is never mutated: no lock needed to read it
 
-    def take_unread(self, game_id: str) -> tuple[int, Any, str] | None:
-        """For a writer that need not read the row: the kept version, state and row (removed),
-        or None (nothing kept, or no row kept with it: read the row)."""
+    def take_unread(self, game_id: str) -> tuple[int, Any, str, bool] | None:
+        """For a writer that need not read the row: the kept version, state, row and whether the
+        game may have a webhook target (removed), or None (nothing kept, or no row kept with it:
+        read the row)."""
         with self._lock:
             kept = self._kept.get(game_id)
             if kept is None or kept.row is None:
                 return None
             del self._kept[game_id]
             self.unread += 1
-        return kept.version, kept.state, kept.row
+        return kept.version, kept.state, kept.row, kept.targets
 
-    def keep(self, game_id: str, version: int, state: Any, copy: Copier, row: str | None = None) -> None:
+    def keep(
+        self,
+        game_id: str,
+        version: int,
+        state: Any,
+        copy: Copier,
+        row: str | None = None,
+        targets: bool = True,
+    ) -> None:
         """``state``: a copy nobody else holds, equal to what was stored at ``version``;
-        ``row``: the other columns stored at ``version``, by this process."""
+        ``row``: the other columns stored at ``version``, by this process; ``targets``: False if
+        the write found the game without a webhook target."""
         with self._lock:
-            self._kept[game_id] = _Kept(version, state, copy, row)
+            self._kept[game_id] = _Kept(version, state, copy, row, targets)
             self._kept.move_to_end(game_id)
             while len(self._kept) > self.capacity:
                 self._kept.popitem(last=False)
@@ -108,6 +120,8 @@ class TransactionStates:
         """Whether a writer's load may skip the row's read (set by the work that checks after)."""
         self._unread: list[str] = []
         """Games loaded without reading their row, in this transaction's current work."""
+        self._without_targets: set[str] = set()
+        """Games whose write in this transaction answered that they have no webhook target."""
 
     @property
     def keeping(self) -> bool:
@@ -118,7 +132,7 @@ class TransactionStates:
         """``HotStates.state_at``, or None when nothing is kept."""
         return self._kept.state_at(game_id, version, take) if self._kept is not None else None
 
-    def unread(self, game_id: str) -> tuple[int, Any, str] | None:
+    def unread(self, game_id: str) -> tuple[int, Any, str, bool] | None:
         """For a writer, when allowed: ``HotStates.take_unread``, noted as unread."""
         if self._kept is None or not self.unread_allowed:
             return None
@@ -149,6 +163,13 @@ class TransactionStates:
         if self._kept is not None and state is not None and copy is not None:
             self._to_keep.append((game_id, version, copy(state), copy, row))
 
+    def answered_targets(self, game_id: str, has_targets: bool) -> None:
+        """A write of the game answered whether it has a webhook target (kept with its row)."""
+        if has_targets:
+            self._without_targets.discard(game_id)
+        else:
+            self._without_targets.add(game_id)
+
     def forget(self, game_id: str) -> None:
         """What is kept of a game is stale (another writer's version is stored)."""
         if self._kept is not None:
@@ -171,9 +192,10 @@ class TransactionStates:
         """Only a committed state may serve later loads."""
         if self._kept is not None:
             for game_id, version, state, copy, row in self._to_keep:
-                self._kept.keep(game_id, version, state, copy, row)
+                self._kept.keep(game_id, version, state, copy, row, game_id not in self._without_targets)
         self._to_keep.clear()
         self._written.clear()
+        self._without_targets.clear()
 
     def abandoned(self) -> None:
         """The transaction did not commit: drop what is kept of the games it wrote (the version
@@ -182,3 +204,4 @@ class TransactionStates:
             self.forget(game_id)
         self._to_keep.clear()
         self._written.clear()
+        self._without_targets.clear()

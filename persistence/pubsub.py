@@ -108,10 +108,11 @@ class BufferedPublisher:
                         pipe.publish(channel, payload)
                     pipe.execute()
             except redis.RedisError as error:
+                # Logged before it is counted: whoever sees the count can read the log.
+                log.warning("could not publish %d events to Redis: %s", len(taken), error)
                 with self._changed:
                     self.dropped += len(taken)
                     closing = self._closing
-                log.warning("could not publish %d events to Redis: %s", len(taken), error)
                 if closing:
                     return
                 time.sleep(pause)

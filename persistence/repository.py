@@ -6,7 +6,10 @@ events (on PostgreSQL both in one statement, ``_save_with_events``). Statements 
 Core executed through the session, which keeps them inside the unit of work's transaction without
 the ORM's identity-map bookkeeping; those of every move (the
 get by id, the guarded ``UPDATE``, the events' and choices' ``INSERT``) go to the driver's cursor
-as SQL compiled once (``persistence.driver_sql``), in that same transaction.
+as SQL compiled once (``persistence.driver_sql``), in that same transaction. In a batch that
+holds its writes (PostgreSQL), ``save``'s statement and the choices' are held for the batch's
+pipeline, and the guard's answer is checked when it comes (``_saved``): a failed one reruns the
+batch, where it raises ``VersionConflict`` as here.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from sqlalchemy import (
@@ -44,7 +47,7 @@ from domain.model.match import AppliedChoices, Match, RecordedEvent
 from domain.ports.games import BotGame
 from domain.registry import EngineRegistry
 from persistence import fast_json
-from persistence.driver_sql import DriverStatement
+from persistence.driver_sql import DriverStatement, holding
 from persistence.hot_states import TransactionStates
 from persistence.mapping import (
     FIXED_GAME_COLUMNS,
@@ -201,8 +204,12 @@ class SqlGameRepository:
             raise GameNotFound("no game with that id")
         if for_update and (unread := self._states.unread(game_id)) is not None:
             # This process wrote the game last that it knows of: its guarded ``UPDATE`` checks.
-            _, live, kept = unread
-            return match_from_row(row_from_kept(kept), self.registry, live)
+            _, live, kept, had_targets = unread
+            kept_values = row_from_kept(kept)
+            if not had_targets and self._without_targets is not None and holding(self.session.connection()):
+                # its save's held answer confirms it (``_saved``), or the batch runs again
+                self._without_targets.assumed(game_id, kept_values["seats"])
+            return match_from_row(kept_values, self.registry, live)
         locked = for_update and self._row_locks
         targets = self._without_targets if locked else None
         if targets is not None:
@@ -237,21 +244,42 @@ class SqlGameRepository:
             statement = _SAVE_GAME
         values["match_id"] = match.id
         values["loaded_version"] = match.loaded_version
-        cursor = statement.execute(self.session.connection(), values)
-        updated = cursor.rowcount
-        if updated and with_events and self._without_targets is not None:
-            # the webhook-target question the locking read answers, for the seats just written
-            self._without_targets.loaded(match.id, cursor.fetchone()[0], all_values["seats"])
-        cursor.close()
-        if updated == 0:
-            self._states.forget(match.id)
-            raise VersionConflict(
-                "game {game} changed since it was loaded at version {version}; reload and retry",
-                game=match.id,
-                version=match.loaded_version,
-            )
+        connection = self.session.connection()
+        answer = partial(self._saved, match.id, all_values["seats"] if with_events else None)
+        if not with_events and self._without_targets is not None:
+            self._without_targets.retract(match.id)  # no answer from this save to confirm it
+        if holding(connection):
+            # Sent with the batch's next statement that needs a result, or at its commit; the
+            # work goes on as if the guard passed, and the batch is run again if it did not.
+            statement.hold(connection, values, answer)
+        else:
+            cursor = statement.execute(connection, values)
+            try:
+                passed = answer(cursor)
+            finally:
+                cursor.close()
+            if not passed:
+                raise VersionConflict(
+                    "game {game} changed since it was loaded at version {version}; reload and retry",
+                    game=match.id,
+                    version=match.loaded_version,
+                )
         self._written(match, all_values)
         self._append_events(match, events_written=with_events)
+
+    def _saved(self, game_id: str, seats: Any, cursor: Any) -> bool:
+        """The answer of ``save``'s guarded ``UPDATE``: whether it wrote the row. ``seats``: the
+        seats written, when the statement also answers whether the game has a webhook target (the
+        question the locking read answers, for the seats just written); False as well when a
+        move assumed "none" from its owner's kept row and there is one (``KnownWithoutTargets``)."""
+        if cursor.rowcount == 0:
+            self._states.forget(game_id)
+            return False
+        if seats is not None and self._without_targets is not None:
+            has_targets = bool(cursor.fetchone()[0])
+            self._states.answered_targets(game_id, has_targets)
+            return self._without_targets.confirmed(game_id, has_targets, seats)
+        return True
 
     def list(
         self, where: LobbyFilter, limit: int, after: LobbyCursor | None = None

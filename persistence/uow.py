@@ -3,6 +3,12 @@
 It rolls back on exit unless ``commit`` was called, so a failed guard or a ``VersionConflict``
 leaves nothing behind. ``commit`` returning means the database committed (and, on PostgreSQL and
 SQLite with ``synchronous=FULL``, that the change is on disk): only then may events be published.
+
+In a group-commit batch on PostgreSQL (``hold_writes``) the works' writes that need no result at
+once are held and sent in one pipeline with the next statement that needs one, or at ``commit``
+(``persistence.driver_sql``). A held guard that fails raises ``StaleBatch`` before the commit and
+before any later read: the batch is then rolled back and run again without holding, so a work's
+answer is final only if every guard it went past held.
 """
 
 from __future__ import annotations
@@ -26,7 +32,16 @@ from domain.ports.tournaments import TournamentRepository
 from domain.ports.webhooks import WebhookRepository
 from domain.registry import EngineRegistry
 from persistence.chat import SqlChatRepository
-from persistence.driver_sql import ROLLBACK_TO_WORK, mark_work, send_marked_savepoint, unmark_work
+from persistence.driver_sql import (
+    ROLLBACK_TO_WORK,
+    StaleBatch,
+    before_statement,
+    drop_held,
+    hold_writes,
+    mark_work,
+    settle,
+    unmark_work,
+)
 from persistence.hot_states import HotStates, TransactionStates
 from persistence.notices import SqlNoticeRepository
 from persistence.players import SqlPlayerRepository
@@ -68,6 +83,8 @@ class SqlUnitOfWork:
         self._write_lock = write_lock
         self._holds_write_lock = False
         self._states = TransactionStates(hot_states)
+        self._holds_writes = False
+        self._held_on: Connection | None = None
 
     DATABASE_ERRORS = (SQLAlchemyError, OSError)
     """Failures of the database itself: they fail the whole transaction, not one work in it."""
@@ -107,6 +124,7 @@ class SqlUnitOfWork:
         tb: TracebackType | None,
     ) -> None:
         session = self._require_session()
+        self._drop_held()
         try:
             session.rollback()  # a no-op after commit; discards everything otherwise
         finally:
@@ -122,14 +140,31 @@ class SqlUnitOfWork:
 
     def commit(self) -> None:
         try:
+            if self._held_on is not None:
+                settle(self._held_on)
+            self._drop_held()
             self._require_session().commit()
         finally:
             self._release_write_lock()
         self._states.committed()
 
     def rollback(self) -> None:
+        self._drop_held()
         self._require_session().rollback()
         self._states.abandoned()
+
+    def hold_writes(self) -> None:
+        """For a group-commit batch on PostgreSQL: the works' writes whose results nobody reads at
+        once wait, and go to the server in one pipeline with the next statement that needs a
+        result, or with the others at ``commit`` (``persistence.driver_sql.hold_writes``). A held
+        guard that fails raises ``StaleBatch`` when its answer comes: the caller rolls the batch
+        back and runs it again without holding."""
+        self._holds_writes = True
+
+    def _drop_held(self) -> None:
+        if self._held_on is not None:
+            drop_held(self._held_on)
+            self._held_on = None
 
     def attempt(self, work: Callable[[Self], T], alone: bool = False) -> T:
         """Run one of several works sharing this transaction (``persistence.group_commit``): if
@@ -158,8 +193,12 @@ class SqlUnitOfWork:
         self._states.unread_allowed = unread
         try:
             connection = session.connection()
-            if not alone and connection.dialect.name == "postgresql":
-                return self._attempt_marked(connection, work, mark)
+            if connection.dialect.name == "postgresql":
+                if self._holds_writes and self._held_on is None:
+                    hold_writes(connection)
+                    self._held_on = connection
+                if not alone:
+                    return self._attempt_marked(connection, work, mark)
             savepoint = (
                 session.begin_nested()
                 if not alone and connection.connection.driver_connection.in_transaction  # type: ignore[union-attr]
@@ -167,12 +206,13 @@ class SqlUnitOfWork:
             )
             try:
                 value = self._checked(work)
-            except self.DATABASE_ERRORS:
+            except (StaleBatch, *self.DATABASE_ERRORS):
                 raise
             except Exception as refused:
                 if savepoint is not None:
                     savepoint.rollback()
                 else:
+                    self._drop_held()
                     session.rollback()
                 self._undone(mark, refused)
                 raise
@@ -207,10 +247,11 @@ class SqlUnitOfWork:
         mark_work(connection)
         try:
             value = self._checked(work)
-        except self.DATABASE_ERRORS:
+        except (StaleBatch, *self.DATABASE_ERRORS):
             raise
         except Exception as refused:
-            if not unmark_work(connection):  # its savepoint was sent: something ran since
+            # its held writes are dropped; if its savepoint was sent, what was sent is undone
+            if not unmark_work(connection, undo=True):
                 connection.exec_driver_sql(ROLLBACK_TO_WORK)
             self._undone(mark, refused)
             raise
@@ -246,9 +287,9 @@ class SqlUnitOfWorkFactory:
         # expire_on_commit=False: nothing is read back through the ORM after commit anyway.
         self._sessions = sessionmaker(bind=db_engine, expire_on_commit=False, autoflush=False)
         if db_engine.dialect.name == "postgresql" and not event.contains(
-            db_engine, "before_cursor_execute", send_marked_savepoint
+            db_engine, "before_cursor_execute", before_statement
         ):
-            event.listen(db_engine, "before_cursor_execute", send_marked_savepoint)
+            event.listen(db_engine, "before_cursor_execute", before_statement)
         database = db_engine.url.database
         self._write_lock = (
             SqliteWriteLock(os.path.abspath(database))

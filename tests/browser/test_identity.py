@@ -73,7 +73,8 @@ def test_the_first_device_keeps_playing_after_a_second_one_takes_the_seat(
     renewed = laptop.evaluate(f"JSON.parse(localStorage.getItem('tabletop.games'))['{game_id}'].seat")
     assert renewed != old_token
 
-    # The phone's page follows the move live and, its own token now dead, renews it in turn.
-    expect(phone.locator("#turn")).not_to_contain_text("Choose your character")
-    expect(phone.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)")
+    # The phone's page follows the move live and, its own token now dead, renews it in turn (a
+    # renewal and a new subscription: up to 20 s on a loaded test machine, where 5 s once ran out).
+    expect(phone.locator("#turn")).not_to_contain_text("Choose your character", timeout=20_000)
+    expect(phone.locator('#seats li[data-seat="0"]')).to_contain_text("Ann (you)", timeout=20_000)
     expect(phone.locator("#game-error")).to_have_text("")

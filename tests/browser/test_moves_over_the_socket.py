@@ -11,11 +11,8 @@ from collections.abc import Callable
 import httpx
 from playwright.sync_api import Page, Request, WebSocketRoute, expect
 
-from tests.support.browser import click_first_move, create_game, play_to_end, start
+from tests.support.browser import GRAPHQL_SOCKET, click_first_move, create_game, play_to_end, start
 from tests.support.servers import ServerProcess
-
-GRAPHQL_SOCKET = re.compile(r".*/graphql(\?.*)?$")
-"""The page's GraphQL websockets (the game's and the chat's; a query names the game)."""
 
 
 def socket_submits(base: str) -> float:

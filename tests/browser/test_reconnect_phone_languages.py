@@ -1,5 +1,6 @@
-"""The page survives a server restart mid-game without losing or repeating an event; it works on a
-phone-sized touch screen; and in each language no UI string is left untranslated."""
+"""The page survives a server restart mid-game, and a stream the database stopped, without losing
+or repeating an event; it works on a phone-sized touch screen; and in each language no UI string
+is left untranslated."""
 
 from __future__ import annotations
 
@@ -9,9 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.support.browser import click_first_move, create_game, play_to_end, save_screenshot, start
+from tests.support.browser import (
+    GRAPHQL_SOCKET,
+    click_first_move,
+    create_game,
+    play_to_end,
+    save_screenshot,
+    start,
+)
 from tests.support.servers import ServerProcess
 
 KEY_PREFIXES = sorted(
@@ -50,6 +58,52 @@ def test_the_page_follows_the_game_across_a_server_restart_without_a_gap_or_a_re
     assert seqs[: len(before)] == before
     assert seqs == list(range(1, len(seqs) + 1)), seqs
     expect(page.locator("#log li[data-type='game_over']")).to_have_count(1)
+
+
+RETRYABLE = {
+    "message": "the database did not answer in time or cannot store changes now; retry after 1 s",
+    "extensions": {"code": "database_unavailable", "retry_after": 1},
+}
+
+
+def test_a_stream_ended_by_database_unavailable_is_followed_again_after_its_wait(
+    open_page: Callable[..., Page], web_server: ServerProcess
+) -> None:
+    """The guide's rule for a stream the database stopped: subscribe again after ``retry_after``
+    with ``after`` = the last ``seq``; the page neither shows the game as ended nor loses the event."""
+    page = open_page()
+    stopped: list[int] = []
+
+    def stop_the_first_reveal(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message) if isinstance(message, str) and not stopped else {}
+            event = ((frame.get("payload") or {}).get("data") or {}).get("gameEvents") or {}
+            if frame.get("id") == "events" and event.get("type") == "reveal":
+                stopped.append(event["seq"])  # in its place: the error and the stream's end
+                socket.send(
+                    json.dumps(
+                        {"id": "events", "type": "next", "payload": {"data": None, "errors": [RETRYABLE]}}
+                    )
+                )
+                socket.send(json.dumps({"id": "events", "type": "complete"}))
+                return
+            socket.send(message)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(GRAPHQL_SOCKET, stop_the_first_reveal)
+    create_game(page, "duel", bots=1, options=None)
+    start(page)
+    play_to_end(page, click_first_move)
+    assert stopped, "no reveal came over the socket"
+    # the scores may show (read over REST) before the wait is over and the stream is followed again
+    expect(page.locator("#log li[data-type='game_over']")).to_have_count(1, timeout=15_000)
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "ended")
+    seqs = logged_sequence_numbers(page)
+    assert stopped[0] in seqs
+    assert seqs == list(range(1, len(seqs) + 1)), seqs
 
 
 def test_a_phone_sized_touch_screen_can_create_and_play_without_sideways_scrolling(

@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from persistence.migrate import migrate
 from tests.support.databases import postgres_database_url
 from tests.support.http import auth
-from tests.support.live import GAME_EVENTS, graphql_socket
+from tests.support.live import GAME_EVENTS, graphql_socket, stream_errors
 from tests.support.play import all_events, start_game
 from tests.support.servers import ServerProcess, free_port
 from tests.support.tcp_proxy import PausableProxy
@@ -56,9 +56,7 @@ def submit_pending(http: httpx.Client, game_id: str, token: str, key: str) -> ht
 
 def error_codes(message: dict[str, Any]) -> list[str]:
     """The codes of a subscription's ``error`` message, or of the errors of its ``next``."""
-    payload = message.get("payload")
-    errors = payload if isinstance(payload, list) else (payload or {}).get("errors") or []
-    return [error.get("extensions", {}).get("code") for error in errors]
+    return [error.get("extensions", {}).get("code") for error in stream_errors(message)]
 
 
 async def subscribe_through(

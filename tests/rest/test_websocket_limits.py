@@ -46,7 +46,10 @@ def game_count(client: TestClient) -> int:
 
 @pytest.fixture
 def small_limits(tmp_path: Path) -> Iterator[TestClient]:
-    with app_client(tmp_path, max_body_bytes=2048, rate_limit_per_second=1.0, rate_limit_burst=10) as client:
+    # A token back every 100 s, not every second: on a loaded machine the flood's eight creations
+    # once took over a second, a token came back, the tenth operation passed and the test waited
+    # for a close that never came.
+    with app_client(tmp_path, max_body_bytes=2048, rate_limit_per_second=0.01, rate_limit_burst=10) as client:
         yield client
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -12,6 +13,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.support.servers import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
+GRAPHQL_SOCKET = re.compile(r".*/graphql(\?.*)?$")
+"""The page's GraphQL websockets (the game's and the chat's; a query names the game), for
+``page.route_web_socket``."""
 
 
 def save_screenshot(page: Page, name: str, full_page: bool = True) -> None:

@@ -5,9 +5,11 @@ Several games are played at once, each seat on its own connection (so it reaches
 and followed live by each seat on the GraphQL socket with the ``?game=`` hint (so the stream lives
 on the owner too). Once the first game is under way its owner is killed. Players retry a dropped
 request with the same Idempotency-Key (a submit is never played twice); a subscriber whose socket
-dies resumes with ``after`` = the last ``seq`` it received, as the web client does. At the end:
-every game is over, every acknowledged submit's events are in the stored history, and every
-subscriber's events are exactly its seat's stored history.
+dies, or whose stream ends with the retryable ``database_unavailable`` (a database that stalls
+under the takeover's burst), resumes with ``after`` = the last ``seq`` it received (after the
+wait it was told), as the web client does. At the end: every game is over, every acknowledged
+submit's events are in the stored history, and every subscriber's events are exactly its seat's
+stored history.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import httpx
 import websockets
 
 from tests.support.http import auth
-from tests.support.live import graphql_socket
+from tests.support.live import graphql_socket, stream_errors
 from tests.support.play import all_events, start_game
 
 GAMES = 10
@@ -102,6 +104,10 @@ async def follow(base: str, game: Played, token: str) -> list[dict[str, Any]]:
                 op = await socket.subscribe(EVENTS, {"gameId": game.game_id, "after": after})
                 while True:
                     message = await socket.receive(timeout=60)
+                    wait = retry_after(message)
+                    if wait is not None:  # the database stalled (the guide: subscribe again after it)
+                        await asyncio.sleep(wait)
+                        break
                     if message["type"] == "complete":
                         return received
                     assert message["type"] == "next" and message["id"] == op, message
@@ -111,6 +117,17 @@ async def follow(base: str, game: Played, token: str) -> list[dict[str, Any]]:
             game.reconnects += 1
             await asyncio.sleep(0.1)
     raise AssertionError(f"game {game.game_id}: the stream kept dying")
+
+
+def retry_after(message: dict[str, Any]) -> float | None:
+    """The seconds a retryable error of a stream says to wait (``database_unavailable``), or None:
+    on an ``error`` message or on the errors of a ``next``; any other error fails the test."""
+    errors = stream_errors(message)
+    if not errors:
+        return None
+    extensions = errors[0].get("extensions") or {}
+    assert extensions.get("code") == "database_unavailable", message
+    return float(extensions["retry_after"])
 
 
 def play_through_a_failover(

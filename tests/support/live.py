@@ -57,6 +57,13 @@ async def graphql_socket(
         yield GraphQLSocket(connection)
 
 
+def stream_errors(message: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The errors of a subscription's ``error`` message (its payload), or of its ``next``."""
+    payload = message.get("payload")
+    errors = payload if isinstance(payload, list) else (payload or {}).get("errors")
+    return list(errors or [])
+
+
 GAME_EVENTS = """
 subscription Events($gameId: ID!, $after: Int!) {
   gameEvents(gameId: $gameId, after: $after) { seq type data }

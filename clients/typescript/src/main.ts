@@ -38,6 +38,11 @@ const documents = readFileSync(new URL("../../src/graphql/play.graphql", import.
  * can make a game of Keythedral last a thousand moves). */
 const pick = <T>(choices: readonly T[]): T | undefined => choices[Math.floor(Math.random() * choices.length)];
 
+/** Refusals that say the game moved on between reading our choices and answering: the other
+ * seat's move closed our decision (a window to play a law card: 409 version_conflict) or ended
+ * the game (409 game_over). Read the choices, and then the game, again. */
+const READ_AGAIN: ReadonlySet<string> = new Set(["version_conflict", "game_over"]);
+
 const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 function required<T>(value: T | null | undefined, what: string): T {
@@ -125,9 +130,7 @@ async function playRest(type: Slug, receiverUrl: string): Promise<Seated> {
         body: { choice: first, decision_version: pending.decision_version },
         auth: game.token,
       });
-      // The other seat's move may close our decision (a window to play a law card) between
-      // reading and answering: 409 version_conflict says to read the choices again.
-      if (sent.error !== undefined && sent.error.code !== "version_conflict") throw new Error(`submit: ${sent.error.code}`);
+      if (sent.error !== undefined && !READ_AGAIN.has(sent.error.code)) throw new Error(`submit: ${sent.error.code}`);
       if (sent.error === undefined) moves++;
       continue;
     }
@@ -332,8 +335,8 @@ async function playOverSocket(type: Slug, game: Seated, socket: MoveSocket): Pro
       };
       const sent = await socket.submit(variables);
       if (sent.submitChoice.__typename === "Problem") {
-        if (sent.submitChoice.code !== "version_conflict") throw new Error(`submit: ${sent.submitChoice.code}`);
-        continue; // as over REST: read the choices again
+        if (!READ_AGAIN.has(sent.submitChoice.code)) throw new Error(`submit: ${sent.submitChoice.code}`);
+        continue; // as over REST: read the choices (and the game) again
       }
       moves++;
       continue;

@@ -6,8 +6,8 @@ public facts alone and shuffles it, so it never looks at the real order.
 
 ``evaluate`` is the seat's score plus what its figures are likely to bring (the part of each
 unfinished feature it leads, weighted by how likely it is to be finished with the tiles left), the
-worth of the figures still in its supply, and (when it may still put a figure on the tile it just
-placed) the best feature it could claim; minus the same for the best opponent.
+worth of the figures still in its supply, and (for the seat that may still put a figure on the tile
+it just placed) the best feature it could claim; minus the same for the best opponent.
 """
 
 from __future__ import annotations
@@ -84,9 +84,14 @@ class CarcassonneSearchHooks(SearchHooks[State]):
         return copy
 
     def evaluate(self, state: State, seat: int) -> float:
+        """The seat's prospects minus the best opponent's. The seat about to put a figure on the
+        tile it just placed counts the best feature it could claim, whoever asks: the greedy
+        level only ever judges its own figure step, and the strong search, judging a leaf where an
+        opponent is about to claim, sees the claim coming instead of finding the opponent's
+        placement free of cost."""
         values = prospects(state)
-        if state.phase == FIGURE and state.active == seat:
-            values[seat] += claim_bonus(state, seat)
+        if state.phase == FIGURE:
+            values[state.active] += claim_bonus(state, state.active)
         best_other = max(v for s, v in enumerate(values) if s != seat)
         return values[seat] - best_other
 

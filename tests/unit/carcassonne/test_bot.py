@@ -12,7 +12,8 @@ from domain.engine import JSON
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.state import FOLLOWER, State, copy_state
 from tests.support.strong_search import strong_search
-from tests.unit.carcassonne.support import game, place
+from tests.unit.carcassonne.support import choose as choose_legal
+from tests.unit.carcassonne.support import figure_step, game, place
 
 HOOKS = E.search_hooks
 
@@ -90,11 +91,31 @@ def test_loading_one_dump_twice_gives_independent_states() -> None:
     assert E.dump(copy_state(st)) == data
 
 
-def test_two_player_evaluation_is_zero_sum_outside_the_figure_step() -> None:
-    st = played(2, 70, 11)
-    if st.phase == "figure":
-        E.apply(st, {st.active: {"action": "none"}})
+@pytest.mark.parametrize("steps", [69, 70, 71, 72])
+def test_two_player_evaluation_is_zero_sum_at_every_step(steps: int) -> None:
+    st = played(2, steps, 11)
     assert HOOKS.evaluate(st, 0) == pytest.approx(-HOOKS.evaluate(st, 1))
+
+
+def test_the_seat_about_to_claim_counts_its_best_claim_whoever_judges() -> None:
+    """A figure step counts the claim of the seat that placed the tile for every seat: the strong
+    search, judging a leaf after an opponent's placement, sees the claim the opponent is about to
+    make (here a city it may close with a knight for 4 points at once)."""
+    st = game(["BA/RFr", "BA/C"], abbey_and_mayor=False)
+    away = next(c for c in E.legal_choices(st, 0) if c.get("action") == "place" and c["y"] == 1)
+    choose_legal(st, away)
+    figure_step(st, None)
+    if st.phase == "start":
+        choose_legal(st, {"action": "draw"})
+    assert st.active == 1 and st.phase == "place"
+    before = HOOKS.evaluate(st, 0)
+    choose_legal(st, {"action": "place", "x": 0, "y": -1, "rotation": 180})
+    assert st.phase == "figure" and st.active == 1
+    after = HOOKS.evaluate(st, 0)
+    assert after == pytest.approx(-HOOKS.evaluate(st, 1))
+    assert after < before - 3, "the city seat 1 may close at once counts against seat 0"
+    figure_step(st, "follower", 0)
+    assert st.scores[1] == 4
 
 
 def test_at_the_end_the_evaluation_is_the_score_lead_over_the_best_opponent() -> None:

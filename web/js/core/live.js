@@ -50,6 +50,8 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
     const open = new WebSocket(url, "graphql-transport-ws");
     socket = open;
     let ended = false;
+    /** @type {number | null} Milliseconds to wait before following again, set by a retryable error. */
+    let pausedFor = null;
     /** @type {string | null} */
     let bearer = null;
     open.onopen = () => {
@@ -74,28 +76,44 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
       } else if (frame.type === "ping") {
         open.send(JSON.stringify({ type: "pong" }));
       } else if (frame.type === "next") {
-        if (frame.payload.errors) { onStatus("error", frame.payload.errors[0]?.message, bearer); return; }
+        if (frame.payload.errors) { failed(frame.payload.errors); return; }
         const event = frame.payload.data.gameEvents;
         if (event.seq <= last) return;
         last = event.seq;
         onEvent(event);
         if (TERMINAL.has(event.type)) ended = true;
       } else if (frame.type === "error") {
-        onStatus("error", frame.payload?.[0]?.message, bearer);
+        failed(frame.payload);
       } else if (frame.type === "complete") {
+        if (pausedFor !== null) return; // the end of a stream a retryable error stopped
         ended = true;
         closed = true;
         onStatus("ended");
         open.close();
       }
     };
+    /**
+     * The stream's failure: a retryable one (database_unavailable, with its seconds to wait) is
+     * followed again after that wait, from the last event (the guide's rule); another is shown.
+     * @param {any} errors
+     */
+    function failed(errors) {
+      const first = Array.isArray(errors) ? errors[0] : null;
+      const wait = first?.extensions?.retry_after;
+      if (typeof wait === "number") {
+        pausedFor = wait * 1000;
+        open.close();
+        return;
+      }
+      onStatus("error", first?.message, bearer);
+    }
     open.onclose = () => {
       liveToken = undefined;
       for (const move of inFlight.values()) move.reject(new SocketLost("the connection closed before the move's answer"));
       inFlight.clear();
       if (closed || ended) { if (ended && !closed) { closed = true; onStatus("ended"); } return; }
       onStatus("reconnecting");
-      const delay = Math.min(5000, 300 * 2 ** retry++);
+      const delay = pausedFor ?? Math.min(5000, 300 * 2 ** retry++);
       timer = setTimeout(connect, delay);
     };
   }
