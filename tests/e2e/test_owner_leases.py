@@ -192,6 +192,29 @@ def test_a_forwarded_submit_is_answered_as_the_owner_answers_it(tmp_path: Path) 
         assert metric(other, "tabletop_submits_total") == 0
 
 
+def test_a_submit_whose_owner_cannot_be_reached_is_served_where_it_arrived(tmp_path: Path) -> None:
+    """The owner is dead but its lease still runs (set here for a minute, so the machine's load
+    cannot let it lapse first): the hop fails, is counted, and the submit is played by the
+    instance it reached, once."""
+    with two_instances(tmp_path) as (owner, other, directory):
+        with httpx.Client(base_url=owner.base, timeout=30) as http:
+            game, tokens = start_game(http, "duel", 2, {"rounds": 2})
+        game_id = game["id"]
+        owner.kill()
+        directory.set(f"{KEY_PREFIX}{game_id}", f"http://127.0.0.1:{owner.port}", px=60_000)
+        with httpx.Client(base_url=other.base, timeout=30) as http:
+            asked = http.get(f"/v1/games/{game_id}/choices", headers=auth(tokens[0])).json()
+            before = all_events(http, game_id)[-1]["seq"]
+            body = {"choice": asked["choices"][0], "version": asked["version"]}
+            played = http.post(f"/v1/games/{game_id}/choices", json=body, headers=auth(tokens[0]))
+            assert played.status_code == 200, played.text
+            stored = [event["seq"] for event in all_events(http, game_id) if event["seq"] > before]
+            assert stored == [event["seq"] for event in played.json()["events"]], "played once, kept"
+        assert metric(other, "tabletop_owner_forwards_total", 'outcome="owner_unreachable"') == 1
+        assert metric(other, "tabletop_owner_forwards_total", 'outcome="forwarded"') == 0
+        assert metric(other, "tabletop_submits_total") == 1, "the instance it reached played it"
+
+
 def test_killing_the_owner_its_leases_run_out_and_the_other_instance_takes_its_games(
     tmp_path: Path,
 ) -> None:
@@ -210,8 +233,10 @@ def test_killing_the_owner_its_leases_run_out_and_the_other_instance_takes_its_g
         games = play_through_a_failover(other.base, kill_owner, start_base=owner.base)
 
         assert killed_at, "the owner was killed"
-        lost = metric(other, "tabletop_owner_forwards_total", 'outcome="owner_')
-        assert lost > 0, "submits met the dead owner and were served by the survivor"
+        # Whether a submit met the dead owner (a failed hop, served here) before its lease ran out
+        # depends on the machine's load: at CI's load the first submit after the kill can come
+        # after the 1.5 s lease has lapsed, and the survivor simply finds no owner. Either way it
+        # must serve the games; the failed hop itself is tested in tests/integration/test_game_owners.py.
         other_address = f"http://127.0.0.1:{other.port}"
         # The survivor played moves as their owner (an instance that is not a game's owner forwards
         # and counts no submit of its own). Which games it still holds now is not asked: on a
