@@ -14,10 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.support.browser import ARTIFACTS, new_page
 from tests.support.servers import ServerProcess
+
+# Playwright's assertions retry for 5 s by default; on a busy CI machine a page redrawn after a
+# server's answer can take longer. An assertion that holds ends its wait at once.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = Path(os.environ.get("TABLETOP_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_ARGS = [

@@ -122,7 +122,7 @@ def test_the_guide_takes_another_legal_move_in_its_stride_and_can_be_hidden(
     expect(bubble).to_have_attribute("data-hint", "figure-1")
     expect(page.locator("#board svg .tutorial-target")).to_have_count(1)
     page.locator("#actions button.other-move").click()
-    expect(bubble).to_have_attribute("data-hint", "tile-2", timeout=30_000)  # after the bot's turn
+    expect(bubble).to_have_attribute("data-hint", "tile-2", timeout=90_000)  # after the bot's turn
     expect(bubble).to_contain_text(steps["tile-2"])
     # Hidden: the summary instead, and it stays so when the page is opened again.
     bubble.get_by_role("button", name="Hinweise ausblenden").click()
