@@ -23,13 +23,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from save_cost import fresh_url
-from unread_cost import play, print_medians, started, timed_writers
+from unread_cost import play, print_medians, started, timed_moves, timed_writers
 
 from domain.registry import default_registry
 from domain.services.bundle import Services
@@ -53,16 +52,11 @@ def one_round(
     trips: RoundTrips,
     writing: list[float],
 ) -> dict[str, float]:
-    sent, writers = trips.count, writing[0]
+    sent = trips.count
     batches, works = committer.batches, committer.works
-    wall, cpu = time.perf_counter(), time.process_time()
-    with ThreadPoolExecutor(max_workers=len(games)) as pool:
-        made = sum(pool.map(lambda game: play(services, game, moves), games))
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    made, figures = timed_moves(services, games, moves, writing)
     return {
-        "writer_cpu_us": (writing[0] - writers) / made * 1e6,
-        "cpu_us": cpu / made * 1e6,
-        "wall_us": wall / made * 1e6,
+        **figures,
         "round_trips": (trips.count - sent) / made,
         "batch": (committer.works - works) / max(1, committer.batches - batches),
     }

@@ -111,20 +111,30 @@ def print_medians(results: dict[str, list[dict[str, float]]], keys: Sequence[str
     print("B ÷ A: " + ", ".join(f"{key} {medians['B'][key] / medians['A'][key]:.2f}" for key in medians["A"]))
 
 
-def one_round(
-    services: Services, games: list[tuple[str, list[str]]], moves: int, sent: list[int], writing: list[float]
-) -> dict[str, float]:
-    statements, writers = sent[0], writing[0]
+def timed_moves(
+    services: Services, games: list[tuple[str, list[str]]], moves: int, writing: list[float]
+) -> tuple[int, dict[str, float]]:
+    """``moves`` moves in each of ``games``, one thread per game: the moves made, and per move the
+    commit threads' CPU (``writing``, from ``timed_writers``), the process's CPU and the wall clock,
+    in microseconds."""
+    writers = writing[0]
     wall, cpu = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(max_workers=len(games)) as pool:
         made = sum(pool.map(lambda game: play(services, game, moves), games))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {
+    return made, {
         "writer_cpu_us": (writing[0] - writers) / made * 1e6,
         "cpu_us": cpu / made * 1e6,
         "wall_us": wall / made * 1e6,
-        "statements": (sent[0] - statements) / made,
     }
+
+
+def one_round(
+    services: Services, games: list[tuple[str, list[str]]], moves: int, sent: list[int], writing: list[float]
+) -> dict[str, float]:
+    statements = sent[0]
+    made, figures = timed_moves(services, games, moves, writing)
+    return {**figures, "statements": (sent[0] - statements) / made}
 
 
 def main() -> None:
