@@ -107,7 +107,7 @@ class Container:
     def start_background(self) -> None:
         """Start the work that runs beside requests: bot seats, deadlines, webhooks, presence."""
         settings = self.settings
-        self.thinker = ProcessThinker(settings.bot_processes)
+        self.thinker = ProcessThinker(settings.bot_processes, settings.bot_niceness)
         self.bots = BotRunner(
             self.play,
             settings.bot_think_seconds,

@@ -198,6 +198,14 @@ class Settings(NoticeSettings):
         description="Worker processes this server process keeps for the bots' search (greedy and "
         "strong): the thinking runs there, off the event loop and the commits.",
     )
+    bot_niceness: int = Field(
+        19,
+        ge=0,
+        le=19,
+        description="Scheduling niceness of the bots' worker processes (each in a session of its "
+        "own): 19, the lowest priority, lets every person's request have the cores first on a busy "
+        "machine; lower it where a seat the server plays for a person must not wait on others' load.",
+    )
     max_bot_only_games: int | None = Field(
         50,
         ge=0,

@@ -3,7 +3,8 @@
 One pool per server process (each instance its own), of ``TABLETOP_BOT_PROCESSES`` processes
 started at the first searching decision, with ``spawn`` (a fresh interpreter: no thread of the
 server is copied into it). A search holds no lock a request needs and runs outside the server's
-interpreter at the lowest niceness (19, in a session of its own), so neither the
+interpreter at the lowest niceness (19 unless ``TABLETOP_BOT_NICENESS`` says otherwise, in a
+session of its own), so neither the
 event loop nor the group commit's writers wait while a bot thinks, and on a busy machine the
 server's processes get the cores first; the bot runner hands one decision at a time to the pool
 and commits the answer itself.
@@ -28,8 +29,9 @@ from domain.registry import EngineRegistry, default_registry
 log = logging.getLogger("tabletop.bots")
 
 NICENESS = 19
-"""The workers' scheduling priority, lowest: on a busy machine the server's own processes (every
-person's request) get the cores first, and a bot's search gets what is left within its budget."""
+"""The workers' default scheduling priority, lowest: on a busy machine the server's own processes
+(every person's request) get the cores first, and a bot's search gets what is left within its
+budget."""
 OVERTIME_SECONDS = 30.0
 """How long past its budget a decision may take before the pool is deemed stuck."""
 
@@ -39,9 +41,9 @@ def _registry() -> EngineRegistry:
     return default_registry()
 
 
-def _lower_priority() -> None:
-    """In each worker process as it starts: the lowest priority (``NICENESS``), in a session of
-    its own. Linux's autogroup shares the CPU between sessions first and by niceness only within
+def _lower_priority(niceness: int) -> None:
+    """In each worker process as it starts: the pool's priority (``NICENESS`` by default), in a
+    session of its own. Linux's autogroup shares the CPU between sessions first and by niceness only within
     one, so a worker left in the server's session would spend the server's share; in its own
     session, the session's niceness (``/proc/self/autogroup``) is set too. Not Linux's idle
     policy (``SCHED_IDLE``): under it a busy machine starves a bot for minutes (a greedy bot's
@@ -50,9 +52,9 @@ def _lower_priority() -> None:
     with contextlib.suppress(OSError):
         os.setsid()
     with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as autogroup:
-        autogroup.write(str(NICENESS))
+        autogroup.write(str(niceness))
     with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+        os.nice(niceness)
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), name="exit-with-server", daemon=True).start()
 
@@ -78,8 +80,9 @@ def _think(request: ThinkRequest) -> Choice:
 class ProcessThinker:
     """A ``Thinker`` running each request in a bounded process pool."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, niceness: int = NICENESS) -> None:
         self.processes = processes
+        self.niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -106,6 +109,7 @@ class ProcessThinker:
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_lower_priority,
+                    initargs=(self.niceness,),
                 )
             return self._pool
 

@@ -65,9 +65,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
             "TABLETOP_MAX_OPEN_LISTED_GAMES_PER_ADDRESS": "1000",
             # The lobby seats the strong bot by default: it searches a twentieth of a second per
             # decision here, and at most 20 iterations, so a whole game in a browser tests the
-            # page, not the search (the pool runs at niceness 19: on a machine whose cores another
-            # session takes, a decision's CPU is what makes the person wait; an Im Schutze der
-            # Burg game waited over 300 s so once).
+            # page, not the search (on a machine whose cores another session takes, a decision's
+            # CPU is what makes the person wait; an Im Schutze der Burg game waited over 300 s so
+            # once, when the pool still ran at niceness 19 here).
             "TABLETOP_BOT_BUDGET_SECONDS": "0.05",
             "TABLETOP_BOT_MAX_ITERATIONS": "20",
         },

@@ -148,8 +148,7 @@ def test_a_deadline_pending_while_every_instance_is_down_fires_once_after_the_re
     with running_servers([cluster_env, cluster_env], log_dir) as servers:
         clients = [httpx.Client(base_url=s.base, timeout=30) for s in servers]
         try:
-            # The stand-ins play the rest in the bot pool, which yields its cores to everything else
-            # (niceness 19): at CI's load, minutes.
+            # The stand-ins play the rest in the bot pool: at CI's load, minutes.
             final = play_until_over(clients, game_id, {}, timeout=300)
             assert final["status"] == "finished"
             fired = expiries(clients[0], game_id)
