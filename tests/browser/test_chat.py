@@ -3,11 +3,12 @@ messages stay inert text in a bounded box (also on a phone), the host mutes, a p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.support.browser import create_game, join_game, save_screenshot
+from tests.support.browser import GRAPHQL_SOCKET, create_game, join_game, save_screenshot
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -48,6 +49,55 @@ def test_two_people_chat_live_in_their_own_languages_and_a_reload_keeps_the_hist
     expect(bob.locator("#chat-log")).to_contain_text("after your reload")
     assert len(messages(bob)) == 3  # live again after the reload, nothing twice
     save_screenshot(bob, "chat-two-people")
+
+
+RETRYABLE = {
+    "message": "the database did not answer in time or cannot store changes now; retry after 1 s",
+    "extensions": {"code": "database_unavailable", "retry_after": 1},
+}
+
+
+def test_a_chat_stream_ended_by_database_unavailable_is_followed_again_after_its_wait(
+    open_page: Callable[..., Page],
+) -> None:
+    """The guide's rule for a stream the database stopped, for the chat as for the game: Bob's
+    page subscribes again after ``retry_after`` from its last entry, so the entry the error took
+    the place of, and those after it, each show once (it used to stop following for good)."""
+    ann = open_page()
+    game_id = create_game(ann, "duel", bots=0, name="Ann")
+    bob = open_page()
+    stopped: list[int] = []
+
+    def stop_the_first_entry(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message) if isinstance(message, str) and not stopped else {}
+            entry = ((frame.get("payload") or {}).get("data") or {}).get("chatMessages") or {}
+            if frame.get("id") == "chat" and entry.get("seq"):
+                stopped.append(entry["seq"])  # in its place: the error and the stream's end
+                socket.send(
+                    json.dumps(
+                        {"id": "chat", "type": "next", "payload": {"data": None, "errors": [RETRYABLE]}}
+                    )
+                )
+                socket.send(json.dumps({"id": "chat", "type": "complete"}))
+                return
+            socket.send(message)
+
+        server.on_message(from_server)
+
+    bob.route_web_socket(GRAPHQL_SOCKET, stop_the_first_entry)
+    join_game(bob, game_id, "Bob")
+    chat_ready(ann)
+    chat_ready(bob)
+    say(ann, "first, stopped on its way")
+    expect(ann.locator("#chat-log")).to_contain_text("first, stopped on its way")
+    expect(bob.locator("#chat-log")).to_contain_text("first, stopped on its way", timeout=15_000)
+    assert stopped, "no chat entry came over Bob's socket"
+    say(ann, "second, after the wait")
+    expect(bob.locator("#chat-log")).to_contain_text("second, after the wait")
+    assert messages(bob) == ["first, stopped on its way", "second, after the wait"]
 
 
 def test_hostile_messages_render_as_inert_bounded_text_on_a_phone(open_page: Callable[..., Page]) -> None:

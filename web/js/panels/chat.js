@@ -55,6 +55,8 @@ function followChat({ gameId, token, after, onEntry }) {
   let socket = null;
   let closed = false;
   let retry = 0;
+  /** @type {number | null} milliseconds a retryable error asked to wait before following again */
+  let pausedFor = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   function connect() {
@@ -69,16 +71,35 @@ function followChat({ gameId, token, after, onEntry }) {
         open.send(JSON.stringify({ id: "chat", type: "subscribe", payload: { query: FOLLOW, variables: { gameId, after: last, lang: language() } } }));
       } else if (frame.type === "ping") {
         open.send(JSON.stringify({ type: "pong" }));
+      } else if (frame.type === "next" && frame.payload.errors) {
+        failed(frame.payload.errors);
       } else if (frame.type === "next" && frame.payload.data) {
         const entry = frame.payload.data.chatMessages;
         if (entry.seq <= last) return;
         last = entry.seq;
         onEntry(entry);
+      } else if (frame.type === "error") {
+        failed(frame.payload);
       }
     };
+    /**
+     * The stream's failure: a retryable one (database_unavailable, with its seconds to wait) is
+     * followed again after that wait, from the last entry (the guide's rule, as for the game's
+     * events); another leaves the chat as it is.
+     * @param {any} errors
+     */
+    function failed(errors) {
+      const wait = (Array.isArray(errors) ? errors[0] : null)?.extensions?.retry_after;
+      if (typeof wait === "number") {
+        pausedFor = wait * 1000;
+        open.close();
+      }
+    }
     open.onclose = () => {
       if (closed) return;
-      timer = setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
+      const delay = pausedFor ?? Math.min(5000, 300 * 2 ** retry++);
+      pausedFor = null;
+      timer = setTimeout(connect, delay);
     };
   }
   connect();
