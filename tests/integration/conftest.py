@@ -17,13 +17,14 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import URL
 
-from domain.registry import EngineRegistry
+from domain.registry import EngineRegistry, default_registry
 from persistence.database import create_db_engine
 from persistence.migrate import migrate
 from persistence.tables import metadata
 from persistence.uow import SqlUnitOfWorkFactory
 from tests.support.databases import postgres_database, reachable_redis
 from tests.support.duel_game import DuelEngine
+from tests.support.owner_moves import Process, two_processes
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
@@ -36,6 +37,14 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="session")
 def registry() -> EngineRegistry:
     return EngineRegistry([DuelEngine()])
+
+
+@pytest.fixture
+def processes(db_engine: Engine) -> Iterator[tuple[Process, Process]]:
+    """Two server processes over one database, hosting the real games, each owning the games it
+    starts (``tests.support.owner_moves``)."""
+    with two_processes(db_engine, default_registry()) as made:
+        yield made
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ show it unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +16,6 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from domain.errors import DomainError
 from domain.ports.unit_of_work import UnitOfWork
-from domain.registry import EngineRegistry, default_registry
 from domain.services.play import SubmitAnswer
 from persistence.driver_sql import DriverStatement
 from persistence.repository import SqlGameRepository
@@ -29,22 +28,10 @@ from tests.support.owner_moves import (
     move,
     next_move,
     started,
-    two_processes,
 )
 from tests.support.round_trips import RoundTrips
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-def registry() -> EngineRegistry:
-    return default_registry()
-
-
-@pytest.fixture
-def processes(db_engine: Engine, registry: EngineRegistry) -> Iterator[tuple[Process, Process]]:
-    with two_processes(db_engine, registry) as made:
-        yield made
 
 
 def outcome(future: Any) -> Any:

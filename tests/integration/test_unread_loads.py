@@ -16,7 +16,7 @@ from sqlalchemy import Engine, event
 
 from domain.engine import Choice
 from domain.errors import DomainError
-from domain.registry import EngineRegistry, default_registry
+from domain.registry import default_registry
 from domain.services.play import SubmitAnswer
 from domain.services.webhooks import WebhookService
 from persistence.mapping import game_values, match_from_row, row_from_kept
@@ -28,21 +28,9 @@ from tests.support.owner_moves import (
     move,
     next_move,
     started,
-    two_processes,
 )
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-def registry() -> EngineRegistry:
-    return default_registry()
-
-
-@pytest.fixture
-def processes(db_engine: Engine, registry: EngineRegistry) -> Iterator[tuple[Process, Process]]:
-    with two_processes(db_engine, registry) as made:
-        yield made
 
 
 @pytest.fixture
@@ -99,13 +87,14 @@ def test_an_endpoint_registered_by_the_other_process_gets_the_owners_next_unread
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_kept_row_is_the_row_a_read_returns_after_every_move(
-    processes: tuple[Process, Process], registry: EngineRegistry, players: int
+    processes: tuple[Process, Process], players: int
 ) -> None:
     """Every column a move's load uses, from the owner's kept row, equals a read of the row
     (Carcassonne: the game whose states are kept, ``HostedGame.copy_state``)."""
     slug = "carcassonne"
     mine, _ = processes
     game = started(mine, slug, players)
+    registry = default_registry()
     copy = registry.game(slug).copy_state
     assert copy is not None
     moment = datetime(2026, 1, 1, tzinfo=UTC)
