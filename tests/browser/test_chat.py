@@ -3,12 +3,11 @@ messages stay inert text in a bounded box (also on a phone), the host mutes, a p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
-from tests.support.browser import GRAPHQL_SOCKET, create_game, join_game, save_screenshot
+from tests.support.browser import create_game, join_game, save_screenshot, stop_first_item
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -51,12 +50,6 @@ def test_two_people_chat_live_in_their_own_languages_and_a_reload_keeps_the_hist
     save_screenshot(bob, "chat-two-people")
 
 
-RETRYABLE = {
-    "message": "the database did not answer in time or cannot store changes now; retry after 1 s",
-    "extensions": {"code": "database_unavailable", "retry_after": 1},
-}
-
-
 def test_a_chat_stream_ended_by_database_unavailable_is_followed_again_after_its_wait(
     open_page: Callable[..., Page],
 ) -> None:
@@ -66,28 +59,7 @@ def test_a_chat_stream_ended_by_database_unavailable_is_followed_again_after_its
     ann = open_page()
     game_id = create_game(ann, "duel", bots=0, name="Ann")
     bob = open_page()
-    stopped: list[int] = []
-
-    def stop_the_first_entry(socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            frame = json.loads(message) if isinstance(message, str) and not stopped else {}
-            entry = ((frame.get("payload") or {}).get("data") or {}).get("chatMessages") or {}
-            if frame.get("id") == "chat" and entry.get("seq"):
-                stopped.append(entry["seq"])  # in its place: the error and the stream's end
-                socket.send(
-                    json.dumps(
-                        {"id": "chat", "type": "next", "payload": {"data": None, "errors": [RETRYABLE]}}
-                    )
-                )
-                socket.send(json.dumps({"id": "chat", "type": "complete"}))
-                return
-            socket.send(message)
-
-        server.on_message(from_server)
-
-    bob.route_web_socket(GRAPHQL_SOCKET, stop_the_first_entry)
+    stopped = stop_first_item(bob, "chat", "chatMessages", lambda entry: bool(entry.get("seq")))
     join_game(bob, game_id, "Bob")
     chat_ready(ann)
     chat_ready(bob)

@@ -10,15 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from tests.support.browser import (
-    GRAPHQL_SOCKET,
     click_first_move,
     create_game,
     play_to_end,
     save_screenshot,
     start,
+    stop_first_item,
 )
 from tests.support.servers import ServerProcess
 
@@ -60,40 +60,13 @@ def test_the_page_follows_the_game_across_a_server_restart_without_a_gap_or_a_re
     expect(page.locator("#log li[data-type='game_over']")).to_have_count(1)
 
 
-RETRYABLE = {
-    "message": "the database did not answer in time or cannot store changes now; retry after 1 s",
-    "extensions": {"code": "database_unavailable", "retry_after": 1},
-}
-
-
 def test_a_stream_ended_by_database_unavailable_is_followed_again_after_its_wait(
     open_page: Callable[..., Page], web_server: ServerProcess
 ) -> None:
     """The guide's rule for a stream the database stopped: subscribe again after ``retry_after``
     with ``after`` = the last ``seq``; the page neither shows the game as ended nor loses the event."""
     page = open_page()
-    stopped: list[int] = []
-
-    def stop_the_first_reveal(socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            frame = json.loads(message) if isinstance(message, str) and not stopped else {}
-            event = ((frame.get("payload") or {}).get("data") or {}).get("gameEvents") or {}
-            if frame.get("id") == "events" and event.get("type") == "reveal":
-                stopped.append(event["seq"])  # in its place: the error and the stream's end
-                socket.send(
-                    json.dumps(
-                        {"id": "events", "type": "next", "payload": {"data": None, "errors": [RETRYABLE]}}
-                    )
-                )
-                socket.send(json.dumps({"id": "events", "type": "complete"}))
-                return
-            socket.send(message)
-
-        server.on_message(from_server)
-
-    page.route_web_socket(GRAPHQL_SOCKET, stop_the_first_reveal)
+    stopped = stop_first_item(page, "events", "gameEvents", lambda event: event.get("type") == "reveal")
     create_game(page, "duel", bots=1, options=None)
     start(page)
     play_to_end(page, click_first_move)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.support.servers import ROOT
@@ -16,6 +18,40 @@ ARTIFACTS = ROOT / "test-artifacts" / "browser"
 GRAPHQL_SOCKET = re.compile(r".*/graphql(\?.*)?$")
 """The page's GraphQL websockets (the game's and the chat's; a query names the game), for
 ``page.route_web_socket``."""
+RETRYABLE = {
+    "message": "the database did not answer in time or cannot store changes now; retry after 1 s",
+    "extensions": {"code": "database_unavailable", "retry_after": 1},
+}
+"""The error a server whose database stopped answering ends a stream with (the guide's rule: follow
+again after ``retry_after`` seconds from the last ``seq``)."""
+
+
+def stop_first_item(
+    page: Page, stream: str, field: str, wanted: Callable[[dict[str, Any]], bool]
+) -> list[int]:
+    """Route the page's GraphQL sockets so that the first item of subscription ``stream`` (its
+    data's ``field``) that ``wanted`` accepts comes as ``RETRYABLE`` and the stream's end instead,
+    as from a server whose database stopped; the list gets that item's ``seq`` once it happened."""
+    stopped: list[int] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            frame = json.loads(message) if isinstance(message, str) and not stopped else {}
+            item = ((frame.get("payload") or {}).get("data") or {}).get(field) or {}
+            if frame.get("id") == stream and item and wanted(item):
+                stopped.append(item["seq"])
+                error = {"id": stream, "type": "next", "payload": {"data": None, "errors": [RETRYABLE]}}
+                socket.send(json.dumps(error))
+                socket.send(json.dumps({"id": stream, "type": "complete"}))
+                return
+            socket.send(message)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(GRAPHQL_SOCKET, route)
+    return stopped
 
 
 def save_screenshot(page: Page, name: str, full_page: bool = True) -> None:
