@@ -22,7 +22,7 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -125,6 +125,12 @@ class Row:
     iterations cost one core, however loaded the machine."""
     seconds: float
     load_1min: tuple[float, float]
+    first: int = 0
+    """The index of the row's first game (``--first``): the row played games ``first`` to
+    ``first + games - 1``."""
+    credits: tuple[float, ...] = ()
+    """The strong seat's share of the win in each game, in the order of the games' indices: rows
+    played in parts (``--first``) join into one, and two versions of the bot compare deal by deal."""
 
     def line(self) -> str:
         low, high = self.interval_95
@@ -152,12 +158,13 @@ def run(
     games: int,
     seed: str,
     iterations: int,
-    pool: ProcessPoolExecutor,
+    pool: Executor,
     progress: bool = False,
+    first: int = 0,
 ) -> Row:
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
-    futures = [pool.submit(play, slug, players, k, seed, iterations) for k in range(games)]
+    futures = [pool.submit(play, slug, players, k, seed, iterations) for k in range(first, first + games)]
     results = []
     for k, future in enumerate(futures):
         results.append(future.result())
@@ -201,6 +208,8 @@ def run(
         ),
         seconds=round(time.perf_counter() - started, 1),
         load_1min=(round(load_before, 1), round(os.getloadavg()[0], 1)),
+        first=first,
+        credits=tuple(r.credit for r in results),
     )
 
 
@@ -261,6 +270,13 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--seed", default="bench-bots")
     parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="index of a row's first game (default 0): a long row played in parts, each game the "
+        "same deal and seats whatever the part",
+    )
+    parser.add_argument(
         "--progress", action="store_true", help="a line on stderr as each game ends (the running win rate)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per row instead of the table")
@@ -282,7 +298,16 @@ def main(argv: list[str]) -> int:
         for slug in options.only:
             for players in options.players:
                 games = options.games if players == 2 else options.games_multi
-                row = run(slug, players, games, options.seed, options.iterations, pool, options.progress)
+                row = run(
+                    slug,
+                    players,
+                    games,
+                    options.seed,
+                    options.iterations,
+                    pool,
+                    options.progress,
+                    options.first,
+                )
                 print(json.dumps(asdict(row)) if options.json else row.line(), flush=True)
     return 0
 
