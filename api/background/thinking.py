@@ -4,10 +4,9 @@ One pool per server process (each instance its own), of ``TABLETOP_BOT_PROCESSES
 started at the first searching decision, with ``spawn`` (a fresh interpreter: no thread of the
 server is copied into it). A search holds no lock a request needs and runs outside the server's
 interpreter at the lowest niceness (19 unless ``TABLETOP_BOT_NICENESS`` says otherwise, in a
-session of its own), so neither the
-event loop nor the group commit's writers wait while a bot thinks, and on a busy machine the
-server's processes get the cores first; the bot runner hands one decision at a time to the pool
-and commits the answer itself.
+session of its own), so neither the event loop nor the group commit's writers wait while a bot
+thinks, and on a busy machine the server's processes get the cores first; the bot runner hands
+one decision at a time to the pool and commits the answer itself.
 """
 
 from __future__ import annotations
@@ -43,9 +42,9 @@ def _registry() -> EngineRegistry:
 
 def _lower_priority(niceness: int) -> None:
     """In each worker process as it starts: the pool's priority (``NICENESS`` by default), in a
-    session of its own. Linux's autogroup shares the CPU between sessions first and by niceness only within
-    one, so a worker left in the server's session would spend the server's share; in its own
-    session, the session's niceness (``/proc/self/autogroup``) is set too. Not Linux's idle
+    session of its own. Linux's autogroup shares the CPU between sessions first and by niceness
+    only within one, so a worker left in the server's session would spend the server's share; in
+    its own session, the session's niceness (``/proc/self/autogroup``) is set too. Not Linux's idle
     policy (``SCHED_IDLE``): under it a busy machine starves a bot for minutes (a greedy bot's
     game stalled behind a starved search for over 200 s at load 22), and a bot that never moves
     is a fault, not a courtesy (bench/README.md, bench-bot-latency run 4)."""

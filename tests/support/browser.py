@@ -274,7 +274,7 @@ def new_page(browser: Browser, base: str, request: pytest.FixtureRequest, **cont
         ),
     )
     # A busy CI machine is slow: at load 13 a bot's answer took over 30 s (its pool then ran at
-    # niceness 19; tests.support.servers.BOTS_AT_SERVER_PRIORITY). Waits end as soon as the page
+    # niceness 19; tests.support.servers.TEST_SERVER). Waits end as soon as the page
     # is ready, so a long limit costs a passing test nothing.
     page.set_default_timeout(90_000)
     request.node.browser_pages = [*getattr(request.node, "browser_pages", []), (page, errors)]

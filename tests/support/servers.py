@@ -40,11 +40,12 @@ machine is shared and often overloaded (load 12-18 on 2 cores seen), where the p
 timeouts (3 s for a pooled connection, 5 s a statement) answered ordinary moves 503. The tests of
 those timeouts (partition, pool exhaustion) set them explicitly."""
 
-BOTS_AT_SERVER_PRIORITY = {"TABLETOP_BOT_NICENESS": "0"}
-"""Every test server's bots think at the server's own priority: at niceness 19 (production's
-default, people's requests first) a stand-in beside the suite's busy workers waited over 90 s for a
-core (CI, stop 38). The pool's priority is tested on its own (tests/service/test_bot_thinking.py)
-and its effect on people's latency is a benchmark row (bench-bot-latency)."""
+TEST_SERVER = {"TABLETOP_LOG_LEVEL": "WARNING", "TABLETOP_BOT_NICENESS": "0"}
+"""What every test server starts with (a test's own settings override it): warnings only in its
+log, and bots thinking at the server's own priority. At niceness 19 (production's default,
+people's requests first) a stand-in beside the suite's busy workers waited over 90 s for a core
+(CI, stop 38); the pool's priority is tested on its own (tests/service/test_bot_thinking.py) and
+its effect on people's latency is a benchmark row (bench-bot-latency)."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def running_server(
         process = subprocess.Popen(
             [sys.executable, "-m", *serve, str(port)],
             cwd=ROOT,
-            env={**os.environ, "TABLETOP_LOG_LEVEL": "WARNING", **BOTS_AT_SERVER_PRIORITY, **env},
+            env={**os.environ, **TEST_SERVER, **env},
             stdout=subprocess.DEVNULL,
             stderr=stderr,
         )
@@ -136,13 +137,7 @@ class ServerProcess:
     """
 
     def __init__(self, env: Mapping[str, str], log_dir: Path, port: int | None = None) -> None:
-        self.env = {
-            **os.environ,
-            "TABLETOP_LOG_LEVEL": "WARNING",
-            **BOTS_AT_SERVER_PRIORITY,
-            **LOOPBACK_LOAD,
-            **env,
-        }
+        self.env = {**os.environ, **TEST_SERVER, **LOOPBACK_LOAD, **env}
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log_dir / f"server-{self.port}-{secrets.token_hex(3)}.log"
@@ -254,13 +249,7 @@ def worker_processes(env: dict[str, str], directory: Path, workers: int = 2) -> 
         process = subprocess.Popen(
             [sys.executable, "-m", SERVE_FOR_TESTS, str(port), str(workers)],
             cwd=ROOT,
-            env={
-                **os.environ,
-                "TABLETOP_LOG_LEVEL": "WARNING",
-                **BOTS_AT_SERVER_PRIORITY,
-                **LOOPBACK_LOAD,
-                **env,
-            },
+            env={**os.environ, **TEST_SERVER, **LOOPBACK_LOAD, **env},
             stdout=subprocess.DEVNULL,
             stderr=log_file,
         )

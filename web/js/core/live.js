@@ -18,6 +18,27 @@ const EVENTS = "events";
 export class SocketLost extends Error {}
 
 /**
+ * The milliseconds a stream's errors ask to wait before subscribing again (a retryable error such
+ * as database_unavailable carries `extensions.retry_after` in seconds), or null for an error that
+ * is not retryable: the guide's rule, for the game's events and the chat alike.
+ * @param {any} errors a `next` frame's `errors`, or an `error` frame's payload
+ * @returns {number | null}
+ */
+export function retryWait(errors) {
+  const wait = (Array.isArray(errors) ? errors[0] : null)?.extensions?.retry_after;
+  return typeof wait === "number" ? wait * 1000 : null;
+}
+
+/**
+ * How long to wait before the next attempt after `retry` failed ones in a row: doubling from
+ * 0.3 s, at most 5 s.
+ * @param {number} retry
+ */
+export function backoff(retry) {
+  return Math.min(5000, 300 * 2 ** retry);
+}
+
+/**
  * Follow a game (`token`: a seat token, or a function giving the current one at each connect):
  * onEvent(event) for each new event in order; onStatus("live" | "reconnecting" |
  * "ended" | "error", detail, the token the socket used). Returns {close()}.
@@ -98,14 +119,12 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
      * @param {any} errors
      */
     function failed(errors) {
-      const first = Array.isArray(errors) ? errors[0] : null;
-      const wait = first?.extensions?.retry_after;
-      if (typeof wait === "number") {
-        pausedFor = wait * 1000;
+      pausedFor = retryWait(errors);
+      if (pausedFor !== null) {
         open.close();
         return;
       }
-      onStatus("error", first?.message, bearer);
+      onStatus("error", (Array.isArray(errors) ? errors[0] : null)?.message, bearer);
     }
     open.onclose = () => {
       liveToken = undefined;
@@ -113,7 +132,7 @@ export function followGame({ gameId, token, after, onEvent, onStatus }) {
       inFlight.clear();
       if (closed || ended) { if (ended && !closed) { closed = true; onStatus("ended"); } return; }
       onStatus("reconnecting");
-      const delay = pausedFor ?? Math.min(5000, 300 * 2 ** retry++);
+      const delay = pausedFor ?? backoff(retry++);
       timer = setTimeout(connect, delay);
     };
   }

@@ -8,6 +8,7 @@
 import { h, clear } from "../core/dom.js";
 import { language, t } from "../core/i18n.js";
 import { messageOf } from "../core/api.js";
+import { backoff, retryWait } from "../core/live.js";
 
 /**
  * A line of the chat: a message (free text or a phrase) or a note (a seat muted, hidden, ...).
@@ -89,15 +90,12 @@ function followChat({ gameId, token, after, onEntry }) {
      * @param {any} errors
      */
     function failed(errors) {
-      const wait = (Array.isArray(errors) ? errors[0] : null)?.extensions?.retry_after;
-      if (typeof wait === "number") {
-        pausedFor = wait * 1000;
-        open.close();
-      }
+      pausedFor = retryWait(errors);
+      if (pausedFor !== null) open.close();
     }
     open.onclose = () => {
       if (closed) return;
-      const delay = pausedFor ?? Math.min(5000, 300 * 2 ** retry++);
+      const delay = pausedFor ?? backoff(retry++);
       pausedFor = null;
       timer = setTimeout(connect, delay);
     };
