@@ -74,7 +74,7 @@ def test_normal_operations_pass_the_limits(client: TestClient) -> None:
 
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[TestClient]:
-    settings = make_settings(tmp_path, rate_limit_per_second=1.0, rate_limit_burst=5)
+    settings = make_settings(tmp_path, rate_limit_per_second=0.01, rate_limit_burst=5)
     with TestClient(app_with_test_game(settings)) as client:
         yield client
 
