@@ -19,11 +19,14 @@ from api.pages.web_client import web_root
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "de"}
 TITLES = ("im-schutze-der-burg", "keythedral", "carcassonne")
-# What the page shows when the guide does not end: the hint, how many marked targets, whose turn.
+# What the page shows when the guide does not end: the hint, the marked targets, whose turn, the
+# game's error line and the move panel's step (a half-made move), so a failure says where it stuck.
 NOW = """
 () => [document.getElementById("tutorial")?.dataset.hint,
-       document.querySelectorAll(".tutorial-target").length,
-       document.getElementById("turn")?.textContent]
+       [...document.querySelectorAll(".tutorial-target")].map((node) => node.outerHTML.slice(0, 200)),
+       document.getElementById("turn")?.textContent,
+       document.getElementById("game-error")?.textContent,
+       document.getElementById("step")?.textContent ?? null]
 """
 
 
@@ -58,6 +61,7 @@ def follow_the_hints(page: Page, slug: str, limit_seconds: float = 90) -> list[s
     bubble = page.locator("#tutorial")
     summary = page.locator("#tutorial-summary")
     followed: list[str] = []
+    tapped: list[str] = []  # what each tap hit, for the failure message
     deadline = time.monotonic() + limit_seconds
     while time.monotonic() < deadline:
         if summary.count():
@@ -73,11 +77,16 @@ def follow_the_hints(page: Page, slug: str, limit_seconds: float = 90) -> list[s
             continue
         followed.append(str(bubble.get_attribute("data-hint")))
         try:
+            tapped.append(target.evaluate("(node) => node.outerHTML.slice(0, 120)", timeout=5_000))
             target.click(timeout=5_000)
         except PlaywrightTimeoutError:  # the bot's move redrew the board under the tap: look again
             followed.pop()
+            del tapped[len(followed) :]  # and what it hit, if that was read
     now = page.evaluate(NOW)
-    raise AssertionError(f"the guide did not end in {limit_seconds} s; followed: {followed}; now: {now}")
+    raise AssertionError(
+        f"the guide did not end in {limit_seconds} s; followed: {followed}; "
+        f"the last taps: {tapped[-6:]}; now: {now}"
+    )
 
 
 @pytest.mark.parametrize("slug", TITLES)
