@@ -6,6 +6,7 @@ its summary."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -143,3 +144,26 @@ def test_the_guide_takes_another_legal_move_in_its_stride_and_can_be_hidden(
     expect(page.locator("#tutorial")).to_be_hidden()
     page.get_by_role("button", name="Weiterspielen").click()
     expect(page.locator("#tutorial-summary")).to_have_count(0)
+
+
+def test_a_target_zoomed_out_of_the_boards_window_is_pointed_at_again_once_fit_is_tapped(
+    open_page: Callable[..., Page],
+) -> None:
+    """A marked place outside a zoomed board's window is reached through the board's Fit button;
+    once Fit is tapped (which draws nothing else on the page) the guide points at the place again
+    at once, not at Fit until something else draws the page."""
+    page = open_page(**PHONE)
+    open_guided_game(page, "carcassonne")
+    expect(page.locator("#tutorial")).to_have_attribute("data-hint", "tile-1")
+    expect(page.locator("#board svg .tutorial-target")).to_have_count(1)
+    zoom_in = page.locator("#board .zoom-in")
+    for _ in range(12):  # the window shrinks to the middle of the start tile: no place left in it
+        zoom_in.click()
+    fit = page.locator("#board .zoom-fit")
+    expect(fit).to_have_class(re.compile(r"\btutorial-target\b"))
+    expect(page.locator("#board svg .tutorial-target")).to_have_count(0)
+    fit.click()
+    # At once, not at the page's next drawing (its presence read, every 15 s).
+    expect(page.locator("#board svg .tutorial-target")).to_have_count(1, timeout=4_000)
+    expect(fit).not_to_have_class(re.compile(r"\btutorial-target\b"))
+    expect(page.locator("#tutorial")).to_have_attribute("data-hint", "tile-1")

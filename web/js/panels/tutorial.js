@@ -319,12 +319,14 @@ export async function guideFor(gameId, read) {
 
   // The bubble follows its target as the page scrolls and the board pans or zooms; a target that
   // went out of sight (a board zooms in on the frame after it is drawn, a bot's move redraws it)
-  // gives way to one in sight.
+  // gives way to one in sight. The board's Fit button, pointed at for a target outside a zoomed
+  // board's window, gives way to that target once tapped: fitting the board draws nothing else,
+  // so the guide would otherwise wait for the page's next drawing (its presence read, every 15 s).
   let looked = 0;
   let frame = requestAnimationFrame(function follow(now) {
     if (target && now - looked > 300) {
       looked = now;
-      if (!inSight(target, true)) update();
+      if (!inSight(target, true) || target.matches("#board .zoom-fit")) update();
     }
     place();
     frame = requestAnimationFrame(follow);
