@@ -62,6 +62,8 @@ import { playerName, rememberTokens } from "../core/store.js";
 
 export const TUTORIAL_TITLES = ["im-schutze-der-burg", "keythedral", "carcassonne"];
 const KEY = "tabletop.tutorials";
+/** The board's Fit button: pointed at instead of a target outside a zoomed board's window. */
+const FIT = "#board .zoom-fit";
 
 /** @type {Map<string, Promise<Script | null>>} */
 const scripts = new Map();
@@ -176,7 +178,7 @@ function findTarget(selectors) {
     if (!found.length) continue;
     const best = found.find((node) => inSight(node, true)) ?? found.find((node) => inSight(node, false));
     if (best) return best;
-    const fit = document.querySelector("#board .zoom-fit");
+    const fit = document.querySelector(FIT);
     if (fit) return fit;
     return found[0];
   }
@@ -326,7 +328,7 @@ export async function guideFor(gameId, read) {
   let frame = requestAnimationFrame(function follow(now) {
     if (target && now - looked > 300) {
       looked = now;
-      if (!inSight(target, true) || target.matches("#board .zoom-fit")) update();
+      if (!inSight(target, true) || target.matches(FIT)) update();
     }
     place();
     frame = requestAnimationFrame(follow);
