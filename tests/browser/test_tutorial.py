@@ -167,3 +167,61 @@ def test_a_target_zoomed_out_of_the_boards_window_is_pointed_at_again_once_fit_i
     expect(page.locator("#board svg .tutorial-target")).to_have_count(1, timeout=4_000)
     expect(fit).not_to_have_class(re.compile(r"\btutorial-target\b"))
     expect(page.locator("#tutorial")).to_have_attribute("data-hint", "tile-1")
+
+
+# Pushes the board down the page (a spacer above the page's content) and makes the docked move
+# panel tall enough that every place marked for the first tile sits on the screen under it; returns
+# whether that holds: each place's centre on the screen, and the panel the first thing drawn there
+# (but the guide's bubble).
+COVER_THE_PLACES = """
+() => {
+  scrollTo(0, 0);
+  const centres = () => [...document.querySelectorAll("#board svg .target")].map((node) => {
+    const r = node.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  });
+  const ys = centres().map(([, y]) => y);
+  const spacer = document.createElement("div");
+  spacer.id = "test-spacer";
+  spacer.style.height = `${innerHeight - 12 - Math.max(...ys)}px`;
+  document.body.prepend(spacer);
+  const style = document.createElement("style");
+  style.textContent = `.dock { min-height: ${Math.max(...ys) - Math.min(...ys) + 40}px; background: #fff; }`;
+  document.head.append(style);
+  const drawn = (x, y) => document.elementsFromPoint(x, y).find((hit) => !hit.closest("#tutorial"));
+  return centres().every(([x, y]) => y > 0 && y < innerHeight && Boolean(drawn(x, y)?.closest(".dock")));
+}
+"""
+# Whether the marked place is the first thing drawn at its centre (but the bubble), on the screen.
+MARKED_PLACE_IN_SIGHT = """
+() => {
+  const node = document.querySelector("#board svg .tutorial-target");
+  if (!node) return false;
+  const r = node.getBoundingClientRect();
+  const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+  const top = document.elementsFromPoint(x, y).find((hit) => !hit.closest("#tutorial"));
+  return y > 0 && y < innerHeight && Boolean(top && (node.contains(top) || top.contains(node)));
+}
+"""
+
+
+def test_a_place_under_the_docked_move_panel_is_scrolled_out_from_under_it_not_sent_to_fit(
+    open_page: Callable[..., Page],
+) -> None:
+    """Every place to tap lies on the screen but under the move panel docked at the bottom of a
+    phone's screen: the guide scrolls the page to one of them. Pointing at the board's Fit button
+    instead (as for a place outside a zoomed board's window) was a loop: fitting the board changes
+    nothing here, and the guide pointed at Fit again (a guided Keythedral game stuck on its second
+    round's workers, 2026-11-30)."""
+    page = open_page(**PHONE)
+    open_guided_game(page, "carcassonne")
+    expect(page.locator("#tutorial")).to_have_attribute("data-hint", "tile-1")
+    expect(page.locator("#board svg .tutorial-target")).to_have_count(1)
+    assert page.locator("#board svg .target").count() >= 2
+    assert page.evaluate(COVER_THE_PLACES), "the places are not all under the docked panel"
+    # The board drawn again (as after a move): the marked place is gone, the guide looks again.
+    page.evaluate("document.querySelector('#board svg .tutorial-target').remove()")
+    expect(page.locator("#board svg .tutorial-target")).to_have_count(1, timeout=4_000)
+    page.wait_for_function(MARKED_PLACE_IN_SIGHT, timeout=4_000)
+    expect(page.locator("#board .zoom-fit")).not_to_have_class(re.compile(r"\btutorial-target\b"))
+    expect(page.locator("#tutorial")).to_have_attribute("data-hint", "tile-1")

@@ -145,20 +145,49 @@ export function learnCard(types) {
 /**
  * Whether a person sees `node` at its centre: inside its board's window (a zoomed board clips the
  * rest), and, when on the screen, drawn over by nothing but the guide's own bubble (a sticky
- * header, the docked move panel).
+ * header, the docked move panel). Without `onScreen`, also whether scrolling the page brings it
+ * into sight: it is off the screen, or under a layer pinned to the screen (the turn line at the
+ * top, the move panel docked at the bottom of a phone's screen), which the page scrolls under; only
+ * a place outside a zoomed board's window needs the board's Fit button.
  * @param {Element} node
  * @param {boolean} onScreen whether it must be on the screen now
  */
 function inSight(node, onScreen) {
-  const r = node.getBoundingClientRect();
-  const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
-  if (node instanceof SVGElement && node.ownerSVGElement) {
-    const frame = node.ownerSVGElement.getBoundingClientRect();
-    if (!(x > frame.left && x < frame.right && y > frame.top && y < frame.bottom)) return false;
-  }
+  if (!inWindow(node)) return false;
+  const [x, y] = centre(node);
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return !onScreen;
   const top = document.elementsFromPoint(x, y).find((hit) => !hit.closest("#tutorial"));
-  return Boolean(top && (node.contains(top) || top.contains(node)));
+  if (top && (node.contains(top) || top.contains(node))) return true;
+  return !onScreen && Boolean(top && pinned(top));
+}
+
+/** @param {Element} node */
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}
+
+/**
+ * Whether the centre of `node` is inside its board's window (always, for a node not on a board).
+ * @param {Element} node
+ */
+function inWindow(node) {
+  if (!(node instanceof SVGElement && node.ownerSVGElement)) return true;
+  const [x, y] = centre(node);
+  const frame = node.ownerSVGElement.getBoundingClientRect();
+  return x > frame.left && x < frame.right && y > frame.top && y < frame.bottom;
+}
+
+/**
+ * Whether `node` is on a layer pinned to the screen (position sticky or fixed).
+ * @param {Element} node
+ */
+function pinned(node) {
+  for (let at = /** @type {Element | null} */ (node); at; at = at.parentElement) {
+    const { position } = getComputedStyle(at);
+    if (position === "sticky" || position === "fixed") return true;
+  }
+  return false;
 }
 
 /**
@@ -178,8 +207,10 @@ function findTarget(selectors) {
     if (!found.length) continue;
     const best = found.find((node) => inSight(node, true)) ?? found.find((node) => inSight(node, false));
     if (best) return best;
+    // Fit only helps a place outside the board's window: pointed at for one covered by something
+    // else, it would be tapped again and again, changing nothing.
     const fit = document.querySelector(FIT);
-    if (fit) return fit;
+    if (fit && found.some((node) => !inWindow(node))) return fit;
     return found[0];
   }
   return null;
