@@ -20,6 +20,13 @@ class SearchHooks(Protocol[S]):
     value_scale: float = 5.0
     """A lead, in the unit of ``evaluate``, that makes a seat about three times as likely to win as
     to lose (strong: the search turns leads into values in [0, 1] with it)."""
+    turn_rollouts: int = 0
+    """0: the strong level searches the tree (``domain.bots.search``). More: it searches the seat's
+    whole turn instead (``domain.bots.turn_search``), playing each of its ``turn_candidates`` best
+    ends on through the other seats' turns on this many sampled states."""
+    turn_candidates: int = 4
+    """The ends of the seat's turn the whole-turn search plays on (the best as the evaluation
+    judges them)."""
 
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.bots.hooks import SearchHooks
 from domain.bots.search import SearchBudget, search
+from domain.bots.turn_search import search_turns
 from domain.engine import Choice, Decision, GameEngine
 from domain.errors import UnknownBotLevel
 
@@ -60,7 +61,7 @@ def choose(level: str, context: BotContext, rng: random.Random, budget: SearchBu
     if level == "greedy":
         return _search(context, rng)
     if level == "strong":
-        found = search(
+        found = (search_turns if context.hooks.turn_rollouts else search)(
             context.engine,
             context.hooks,
             context.seat,

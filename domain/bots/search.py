@@ -30,7 +30,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.bots.hooks import SearchHooks
@@ -97,11 +97,13 @@ def choice_key(choice: Choice) -> str:
 
 @dataclass(slots=True)
 class SearchResult:
-    """The pick, with what the search did: iterations run and each root choice's visits."""
+    """The pick, with what the search did: iterations run and each root choice's visits (and, for
+    the whole-turn search, each root choice's mean value over its rollouts)."""
 
     choice: Choice
     iterations: int
     visits: dict[str, int]
+    values: dict[str, float] = field(default_factory=dict)
 
 
 def search(
@@ -277,15 +279,7 @@ class _Iteration:
         return self._value(trial, seat)
 
     def _after(self, state: Any, decision: Decision, seat: int, choice: Choice) -> Any:
-        """A copy of ``state`` once ``seat`` made ``choice`` and the others deciding at once
-        picked at random."""
-        trial = self.hooks.copy(state)
-        joint = {seat: choice}
-        for other in decision.seats:
-            if other != seat:
-                joint[other] = self.rng.choice(self.engine.legal_choices(trial, other))
-        self.engine.apply(trial, joint)
-        return trial
+        return after(self.engine, self.hooks, state, decision, seat, choice, self.rng)
 
     def _squash(self, lead: float) -> float:
         x = lead / self.scale
@@ -318,23 +312,9 @@ class _Iteration:
             decision = engine.decision(state)
             if decision is None or not hooks.plays_on(state, decision):
                 return
-            engine.apply(state, {s: self._one_step(state, decision, s) for s in decision.seats})
-
-    def _one_step(self, state: Any, decision: Decision, seat: int) -> Choice:
-        """The choice of ``seat`` whose state after it the seat evaluates best (others deciding
-        at once pick at random; at most the game's ``max_candidates`` choices are tried)."""
-        legal = self.engine.legal_choices(state, seat)
-        if len(legal) == 1:
-            return legal[0]
-        candidates = self.hooks.worth_trying(decision, legal) or legal
-        if len(candidates) > self.hooks.max_candidates:
-            candidates = self.rng.sample(candidates, self.hooks.max_candidates)
-        best, best_value = candidates[0], -math.inf
-        for choice in candidates:
-            value = self.hooks.evaluate(self._after(state, decision, seat, choice), seat)
-            if value > best_value:
-                best, best_value = choice, value
-        return best
+            engine.apply(
+                state, {s: one_step(engine, hooks, state, decision, s, self.rng) for s in decision.seats}
+            )
 
     def _final_values(self, state: Any) -> list[float]:
         """Half the seat's share of the win, half its evaluation (the margin still counts)."""
@@ -349,3 +329,47 @@ class _Iteration:
 
 def _by_prior(edge: _Edge) -> float:
     return -edge.prior
+
+
+def after(
+    engine: GameEngine[Any],
+    hooks: SearchHooks[Any],
+    state: Any,
+    decision: Decision,
+    seat: int,
+    choice: Choice,
+    rng: random.Random,
+) -> Any:
+    """A copy of ``state`` once ``seat`` made ``choice`` and the others deciding at once picked
+    at random."""
+    trial = hooks.copy(state)
+    joint = {seat: choice}
+    for other in decision.seats:
+        if other != seat:
+            joint[other] = rng.choice(engine.legal_choices(trial, other))
+    engine.apply(trial, joint)
+    return trial
+
+
+def one_step(
+    engine: GameEngine[Any],
+    hooks: SearchHooks[Any],
+    state: Any,
+    decision: Decision,
+    seat: int,
+    rng: random.Random,
+) -> Choice:
+    """The choice of ``seat`` whose state after it the seat evaluates best, on this one state
+    (others deciding at once pick at random; at most the game's ``max_candidates`` are tried)."""
+    legal = engine.legal_choices(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    candidates = hooks.worth_trying(decision, legal) or legal
+    if len(candidates) > hooks.max_candidates:
+        candidates = rng.sample(candidates, hooks.max_candidates)
+    best, best_value = candidates[0], -math.inf
+    for choice in candidates:
+        value = hooks.evaluate(after(engine, hooks, state, decision, seat, choice, rng), seat)
+        if value > best_value:
+            best, best_value = choice, value
+    return best

@@ -59,12 +59,16 @@ class CarcassonneSearchHooks(SearchHooks[State]):
     """The ``SearchHooks`` of Carcassonne.
 
     ``samples`` and ``max_candidates`` are what this game would ask of the search: the pile order
-    barely matters one step ahead, so one sampled pile is enough.
+    barely matters one step ahead, so one sampled pile is enough. The strong level searches the
+    seat's whole turn (``turn_rollouts``): its 4 best ends, each played on through the opponents'
+    turns on 6 sampled piles (``domain.bots.turn_search``; bench/README.md has what it won).
     """
 
     samples = 1
     max_candidates = 48
     value_scale = 3.0
+    turn_rollouts = 6
+    turn_candidates = 4
 
     def copy(self, state: State) -> State:
         return copy_state(state)
@@ -72,8 +76,10 @@ class CarcassonneSearchHooks(SearchHooks[State]):
     def observed(self, state: State) -> str:
         """The tile drawn, shown to the table: the seat to place it decides on its own node of the
         strong search (a placement's key names only a square and a rotation, the same for every
-        tile, so without it one node mixed the replies of every tile the sampled piles drew)."""
-        return str(state.drawn_tile)
+        tile, so without it one node mixed the replies of every tile the sampled piles drew).
+        Nothing (the empty string) while no tile is drawn: the whole-turn search reads a new value
+        as chance showing something new."""
+        return "" if state.drawn_tile == NO_TILE else str(state.drawn_tile)
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A copy whose pile holds the unseen tiles in an order drawn from ``rng``."""
