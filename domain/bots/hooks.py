@@ -27,6 +27,9 @@ class SearchHooks(Protocol[S]):
     turn_candidates: int = 4
     """The ends of the seat's turn the whole-turn search plays on (the best as the evaluation
     judges them)."""
+    turns_played_on: int = 1
+    """How many turns after the seat's the whole-turn search plays on before judging (1: the
+    others' turn, until the seat is to decide again)."""
 
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.bots.hooks import SearchHooks
-from domain.bots.search import SearchBudget, search
+from domain.bots.search import SearchBudget, SearchResult, search
 from domain.bots.turn_search import search_turns
 from domain.engine import Choice, Decision, GameEngine
 from domain.errors import UnknownBotLevel
@@ -61,18 +61,25 @@ def choose(level: str, context: BotContext, rng: random.Random, budget: SearchBu
     if level == "greedy":
         return _search(context, rng)
     if level == "strong":
-        found = (search_turns if context.hooks.turn_rollouts else search)(
-            context.engine,
-            context.hooks,
-            context.seat,
-            context.decision,
-            context.choices,
-            context.sample_state,
-            rng,
-            budget or SearchBudget(),
-        )
-        return found.choice
+        return strong_search(context, rng, budget or SearchBudget()).choice
     return rng.choice(context.choices)
+
+
+def strong_search(context: BotContext, rng: random.Random, budget: SearchBudget) -> SearchResult:
+    """The strong level's search: the whole-turn search for a game that asks for it
+    (``SearchHooks.turn_rollouts``), the tree otherwise."""
+    assert context.hooks is not None and context.sample_state is not None
+    chosen = search_turns if context.hooks.turn_rollouts else search
+    return chosen(
+        context.engine,
+        context.hooks,
+        context.seat,
+        context.decision,
+        context.choices,
+        context.sample_state,
+        rng,
+        budget,
+    )
 
 
 def _search(context: BotContext, rng: random.Random) -> Choice:

@@ -1,4 +1,5 @@
-"""The ``strong`` level: information-set Monte Carlo tree search over the seat's own information.
+"""The ``strong`` level: information-set Monte Carlo tree search over the seat's own information
+(for a game whose hooks ask for the whole-turn search instead, ``domain.bots.turn_search``).
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): each iteration draws one full state
 from what the seat may know (the game's ``determinize``, which resamples every hidden part), walks

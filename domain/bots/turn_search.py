@@ -70,8 +70,7 @@ def search_turns(
         return SearchResult(next(iter(allowed.values())), 0, {})
     ends: list[_End] = []
     _finish_turn(engine, hooks, seat, sample_state(rng), decision, list(allowed.values()), None, ends, rng)
-    ends.sort(key=lambda end: -end.judged)  # stable: equal judgements keep the choices' order
-    candidates = ends[: max(1, hooks.turn_candidates)]
+    candidates = _candidates(ends, max(1, hooks.turn_candidates))
     cap = min(max(1, budget.iterations), len(candidates) * hooks.turn_rollouts)
     done = 0
     while done + len(candidates) <= cap and not _past(budget):
@@ -87,6 +86,16 @@ def search_turns(
         values[end.key] = max(values.get(end.key, -math.inf), _mean(end))
     best = max(candidates, key=_mean)
     return SearchResult(allowed[best.key], done, visits, values)
+
+
+def _candidates(ends: list[_End], count: int) -> list[_End]:
+    """The best-judged end of each root choice, for the ``count`` root choices whose best end is
+    judged best (equal judgements in the choices' order): as many different first moves as can be
+    played on, not one placement with each of its figures."""
+    best: dict[str, _End] = {}
+    for end in sorted(ends, key=lambda end: -end.judged):
+        best.setdefault(end.key, end)
+    return list(best.values())[:count]
 
 
 def _mean(end: _End) -> float:
@@ -133,20 +142,22 @@ def _rollout(
     engine: GameEngine[Any], hooks: SearchHooks[Any], seat: int, end: _End, rng: random.Random
 ) -> float:
     """The seat's evaluation once ``end``, resampled from what the seat may know there (and its
-    choice left to make, made), is played on by the one-step greedy policy of every seat until
-    another seat has decided and the seat is to decide again (or the game is over)."""
+    choice left to make, made), is played on by the one-step greedy policy of every seat for the
+    game's ``turns_played_on`` turns after the seat's (1: until the others have decided and the seat
+    is to decide again), or to the game's end."""
     state = hooks.determinize(end.state, seat, rng)
     if end.then is not None:
         decision = engine.decision(state)
         assert decision is not None
         state = after(engine, hooks, state, decision, seat, end.then, rng)
-    others_moved = False
+    mine, turns = True, 0  # whose turn it is (the seat's, or the others'), and turns begun since
     for _ in range(PLAYOUT_CAP):
         decision = engine.decision(state)
         if decision is None:
             break
-        if seat in decision.seats and others_moved:
-            break
-        others_moved = others_moved or any(s != seat for s in decision.seats)
+        if (seat in decision.seats) != mine:
+            mine, turns = not mine, turns + 1
+            if turns > hooks.turns_played_on:
+                break
         engine.apply(state, {s: one_step(engine, hooks, state, decision, s, rng) for s in decision.seats})
     return hooks.evaluate(state, seat)

@@ -1,5 +1,6 @@
 """The strong level's search on one state, as the per-game tests call it: the seat's own legal
-choices and the game's determinizer, nothing else of the state."""
+choices and the game's determinizer, nothing else of the state (the tree, or the whole-turn search
+for a game that asks for it, as the level picks)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import random
 from typing import Any
 
 from domain.bots.hooks import SearchHooks
-from domain.bots.search import SearchBudget, SearchResult, search
+from domain.bots.policies import context_for
+from domain.bots.policies import strong_search as level_search
+from domain.bots.search import SearchBudget, SearchResult
 from domain.engine import GameEngine
 
 
@@ -18,13 +21,5 @@ def strong_search(
     seeded ``seed``."""
     decision = engine.decision(state)
     assert decision is not None
-    return search(
-        engine,
-        hooks,
-        seat,
-        decision,
-        engine.legal_choices(state, seat),
-        lambda rng: hooks.determinize(state, seat, rng),
-        random.Random(seed),
-        SearchBudget(iterations=iterations),
-    )
+    context = context_for(engine, state, decision, seat, hooks)
+    return level_search(context, random.Random(seed), SearchBudget(iterations=iterations))

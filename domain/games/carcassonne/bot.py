@@ -60,15 +60,16 @@ class CarcassonneSearchHooks(SearchHooks[State]):
 
     ``samples`` and ``max_candidates`` are what this game would ask of the search: the pile order
     barely matters one step ahead, so one sampled pile is enough. The strong level searches the
-    seat's whole turn (``turn_rollouts``): its 4 best ends, each played on through the opponents'
-    turns on 6 sampled piles (``domain.bots.turn_search``; bench/README.md has what it won).
+    seat's whole turn (``turn_rollouts``): the best end of each of its 6 best first moves, each
+    played on through the opponents' turns on 12 sampled piles (``domain.bots.turn_search``;
+    bench/README.md has what it won).
     """
 
     samples = 1
     max_candidates = 48
     value_scale = 3.0
-    turn_rollouts = 6
-    turn_candidates = 4
+    turn_rollouts = 12
+    turn_candidates = 6
 
     def copy(self, state: State) -> State:
         return copy_state(state)

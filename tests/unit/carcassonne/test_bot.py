@@ -182,7 +182,9 @@ def test_strong_decides_alike_on_states_that_differ_only_in_the_pile_order() -> 
     first, second = strong(st, 7), strong(other, 7)
     assert first.choice == second.choice
     assert first.visits == second.visits
-    assert {tuple(strong(st, k).visits.items()) for k in range(3)} != {tuple(first.visits.items())}
+    assert first.values == second.values
+    # The generator does matter: other seeds sample other piles, which the rollouts judge otherwise.
+    assert {tuple(strong(st, k).values.items()) for k in range(3)} != {tuple(first.values.items())}
 
 
 def test_strong_closes_a_city_with_a_knight_to_score_it_at_once() -> None:
