@@ -22,11 +22,12 @@ class SearchHooks(Protocol[S]):
     to lose (strong: the search turns leads into values in [0, 1] with it)."""
     turn_rollouts: int = 0
     """0: the strong level searches the tree (``domain.bots.search``). More: it searches the seat's
-    whole turn instead (``domain.bots.turn_search``), playing each of its ``turn_candidates`` best
-    ends on through the other seats' turns on this many sampled states."""
+    whole turn instead (``domain.bots.turn_search``), playing the best end of each of its
+    ``turn_candidates`` best first moves on through the other seats' turns on this many sampled
+    states."""
     turn_candidates: int = 4
-    """The ends of the seat's turn the whole-turn search plays on (the best as the evaluation
-    judges them)."""
+    """The first moves whose best end of the turn the whole-turn search plays on (those whose best
+    end the evaluation judges best)."""
     turns_played_on: int = 1
     """How many turns after the seat's the whole-turn search plays on before judging (1: the
     others' turn, until the seat is to decide again)."""

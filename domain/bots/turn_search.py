@@ -4,19 +4,20 @@ the seat's whole turn, each of its best ends played on through the other seats' 
 A determinized Monte Carlo search one turn deep. On one state sampled from what the seat may know
 (the game's ``determinize``), every way of finishing the seat's turn is tried (every choice of
 every decision the seat makes in a row: in Carcassonne a placement, then a figure, then a wagon's
-move), each judged by the greedy level's evaluation. The game's ``turn_candidates`` best ends are
-then played on, round after round: each round samples a new state from what the seat may know
-at that end (the tiles still face down, shuffled again), gives every candidate the same sample
-(so they are compared on the same luck), and lets every seat play the one-step greedy policy until
-the others' turns are over and the seat is to decide again; the evaluation judges what is left.
-The pick is the candidate with the best mean over the rounds: the move whose turn leaves the
-others the least to gain from the tiles they may draw.
+move), each judged by the greedy level's evaluation. The best end of each of the game's
+``turn_candidates`` best first moves is then played on, round after round: each round samples a
+new state from what the seat may know at that end (the tiles still face down, shuffled again),
+gives every candidate the same sample (so they are compared on the same luck), and lets every seat
+play the one-step greedy policy until the others' turns are over and the seat is to decide again
+(for ``turns_played_on`` turns); the evaluation judges what is left. The pick is the candidate
+with the best mean over the rounds: the move whose turn leaves the others the least to gain from
+the tiles they may draw.
 
 Why a game asks for it instead of the tree (``domain.bots.search``): in Carcassonne the tree's
 visits at the level's budget sort the seat's own placements and figures and hardly reach the
 replies (each drawn tile opens its own node), so it plays as the exact best of its own turn does
-(bench/README.md: 74.25 % against greedy over 200 deals, the tree 75.0 %) for ten times the CPU;
-the replies played on for a few sampled tiles are what raise it.
+(bench/README.md: 74.25 % against greedy over 200 deals, the tree 75.0 %) for fifty times the
+CPU; the replies played on for a few sampled tiles are what raise it.
 
 The budget counts rollouts (one candidate played on for one sample): at most ``iterations`` and
 ``turn_candidates * turn_rollouts`` of them, and the search stops at ``deadline`` if that comes
@@ -27,7 +28,6 @@ generator only, so a game of bots replays exactly from its revealed seed and sal
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,8 +63,8 @@ def search_turns(
     budget: SearchBudget,
 ) -> SearchResult:
     """The root choice of ``choices`` that starts the best end of the seat's turn once the others'
-    turns are played on (see the module); ``visits`` and ``values``: each candidate root choice's
-    rollouts and its best candidate's mean value."""
+    turns are played on (see the module); ``visits`` and ``values``: each candidate first move's
+    rollouts and their mean value."""
     allowed = {choice_key(c): c for c in hooks.worth_trying(decision, list(choices)) or choices}
     if len(allowed) == 1:
         return SearchResult(next(iter(allowed.values())), 0, {})
@@ -79,12 +79,9 @@ def search_turns(
             end.total += _rollout(engine, hooks, seat, end, random.Random(seed))
             end.rounds += 1
         done += len(candidates)
-    visits: dict[str, int] = {}
-    values: dict[str, float] = {}
-    for end in candidates:
-        visits[end.key] = visits.get(end.key, 0) + end.rounds
-        values[end.key] = max(values.get(end.key, -math.inf), _mean(end))
     best = max(candidates, key=_mean)
+    visits = {end.key: end.rounds for end in candidates}
+    values = {end.key: _mean(end) for end in candidates}
     return SearchResult(allowed[best.key], done, visits, values)
 
 

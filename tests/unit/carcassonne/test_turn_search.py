@@ -11,7 +11,7 @@ from domain.bots.search import SearchBudget, SearchResult
 from domain.bots.turn_search import search_turns
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.bot import CarcassonneSearchHooks
-from domain.games.carcassonne.state import PLACE, State
+from domain.games.carcassonne.state import PLACE, State, copy_state
 from tests.unit.carcassonne.test_bot import played
 
 HOOKS = E.search_hooks
@@ -58,12 +58,14 @@ def test_the_strong_level_of_carcassonne_is_the_whole_turn_search() -> None:
     assert HOOKS.turn_rollouts > 0 and HOOKS.turn_candidates > 1
 
 
-def test_its_best_ends_are_each_played_on_the_same_number_of_rounds() -> None:
+def test_the_best_ends_of_different_first_moves_are_each_played_on_as_often() -> None:
     st = at_placement(5)
+    assert len(E.legal_choices(st, st.active)) > HOOKS.turn_candidates
     found = turn_search(st, 1, SearchBudget(iterations=400))
     assert found.iterations == ROUNDS  # the game's rounds, not the budget's 400
-    assert sum(found.visits.values()) == ROUNDS
-    assert 1 <= len(found.visits) <= HOOKS.turn_candidates
+    # One end per first move (a placement), as many placements as the game plays on.
+    assert set(found.visits.values()) == {HOOKS.turn_rollouts}
+    assert len(found.visits) == HOOKS.turn_candidates
     assert set(found.values) == set(found.visits)
     assert found.choice in E.legal_choices(st, st.active)
     assert repr(found.choice) in found.visits
@@ -98,3 +100,19 @@ def test_the_same_generator_gives_the_same_pick_and_the_same_values() -> None:
     st = at_placement(8)
     first, again = turn_search(st, 4, SearchBudget()), turn_search(st, 4, SearchBudget())
     assert (first.choice, first.visits, first.values) == (again.choice, again.visits, again.values)
+
+
+def test_drawing_instead_of_laying_the_abbey_is_judged_on_tiles_drawn_from_the_seats_own_pile() -> None:
+    """At the choice between the abbey and a draw, the draw's rollouts draw again each time, from
+    piles sampled from what the seat may see: the real pile's order changes nothing."""
+    st = played(2, 24, 0)  # the seat may lay its abbey in a hole, or draw
+    decision = E.decision(st)
+    assert decision is not None and decision.kind == "abbey_or_draw"
+    other = copy_state(st)
+    random.Random(5).shuffle(other.pile)
+    assert other.pile != st.pile
+    first, second = turn_search(st, 9, SearchBudget()), turn_search(other, 9, SearchBudget())
+    assert (first.choice, first.visits, first.values) == (second.choice, second.visits, second.values)
+    draw = repr({"action": "draw"})
+    assert draw in first.visits and first.visits[draw] == HOOKS.turn_rollouts
+    assert first.choice in E.legal_choices(st, st.active)
