@@ -3,7 +3,8 @@
 Whole games in-process (engine and bots called directly, as ``simulate`` does): per game, 2 players
 ``strong`` against ``greedy`` with the seats alternated (game k seats ``strong`` at seat k mod
 players), and at 3 and 4 players ``strong`` against greedy opponents. The strong bot's budget is a
-number of iterations (the same pick on any machine, however loaded); the games run in a process
+number of iterations (the same pick on any machine, however loaded; in Carcassonne, whose strong
+level searches the seat's whole turn, they only cap its rollouts); the games run in a process
 pool (``--workers``, default every core). Reported: the strong seat's win rate with its 95 % Wilson
 interval (a tie splits one win between the tied seats), its fair share (1 / players) and the ratio,
 the mean score of each level, the mean decision time of each level and the machine's load.

@@ -77,3 +77,15 @@ def seat_now(st: State) -> int:
     decision = E.decision(st)
     assert decision is not None
     return decision.seats[0]
+
+
+def played(players: int, steps: int, seed: int, **options: Any) -> State:
+    """A game of ``players`` seeded ``seed``, ``steps`` random decisions in."""
+    st, _ = ENGINE.setup(players, ENGINE.meta.resolve_options(options), random.Random(seed))
+    rng = random.Random(seed + 1)
+    for _ in range(steps):
+        decision = ENGINE.decision(st)
+        if decision is None:
+            break
+        ENGINE.apply(st, {s: rng.choice(ENGINE.legal_choices(st, s)) for s in decision.seats})
+    return st

@@ -13,20 +13,9 @@ from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.state import FOLLOWER, State, copy_state
 from tests.support.strong_search import strong_search
 from tests.unit.carcassonne.support import choose as choose_legal
-from tests.unit.carcassonne.support import figure_step, game, place
+from tests.unit.carcassonne.support import figure_step, game, place, played
 
 HOOKS = E.search_hooks
-
-
-def played(players: int, steps: int, seed: int, **options: JSON) -> State:
-    st, _ = E.setup(players, E.meta.resolve_options(options), random.Random(seed))
-    rng = random.Random(seed + 1)
-    for _ in range(steps):
-        decision = E.decision(st)
-        if decision is None:
-            break
-        E.apply(st, {s: rng.choice(E.legal_choices(st, s)) for s in decision.seats})
-    return st
 
 
 MID_GAMES = [

@@ -12,7 +12,7 @@ from domain.bots.turn_search import search_turns
 from domain.games.carcassonne import ENGINE as E
 from domain.games.carcassonne.bot import CarcassonneSearchHooks
 from domain.games.carcassonne.state import PLACE, State, copy_state
-from tests.unit.carcassonne.test_bot import played
+from tests.unit.carcassonne.support import played
 
 HOOKS = E.search_hooks
 ROUNDS = HOOKS.turn_candidates * HOOKS.turn_rollouts
