@@ -28,9 +28,6 @@ class SearchHooks(Protocol[S]):
     turn_candidates: int = 4
     """The first moves whose best end of the turn the whole-turn search plays on (those whose best
     end the evaluation judges best)."""
-    turns_played_on: int = 1
-    """How many turns after the seat's the whole-turn search plays on before judging (1: the
-    others' turn, until the seat is to decide again)."""
 
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """A full state consistent with what ``seat`` can see; hidden parts resampled with ``rng``."""

@@ -8,8 +8,8 @@ move), each judged by the greedy level's evaluation. The best end of each of the
 ``turn_candidates`` best first moves is then played on, round after round: each round samples a
 new state from what the seat may know at that end (the tiles still face down, shuffled again),
 gives every candidate the same sample (so they are compared on the same luck), and lets every seat
-play the one-step greedy policy until the others' turns are over and the seat is to decide again
-(for ``turns_played_on`` turns); the evaluation judges what is left. The pick is the candidate
+play the one-step greedy policy until the others' turns are over and the seat is to decide
+again; the evaluation judges what is left. The pick is the candidate
 with the best mean over the rounds: the move whose turn leaves the others the least to gain from
 the tiles they may draw.
 
@@ -139,22 +139,18 @@ def _rollout(
     engine: GameEngine[Any], hooks: SearchHooks[Any], seat: int, end: _End, rng: random.Random
 ) -> float:
     """The seat's evaluation once ``end``, resampled from what the seat may know there (and its
-    choice left to make, made), is played on by the one-step greedy policy of every seat for the
-    game's ``turns_played_on`` turns after the seat's (1: until the others have decided and the seat
-    is to decide again), or to the game's end."""
+    choice left to make, made), is played on by the one-step greedy policy of every seat until
+    another seat has decided and the seat is to decide again (or the game is over)."""
     state = hooks.determinize(end.state, seat, rng)
     if end.then is not None:
         decision = engine.decision(state)
         assert decision is not None
         state = after(engine, hooks, state, decision, seat, end.then, rng)
-    mine, turns = True, 0  # whose turn it is (the seat's, or the others'), and turns begun since
+    others_moved = False
     for _ in range(PLAYOUT_CAP):
         decision = engine.decision(state)
-        if decision is None:
+        if decision is None or (others_moved and seat in decision.seats):
             break
-        if (seat in decision.seats) != mine:
-            mine, turns = not mine, turns + 1
-            if turns > hooks.turns_played_on:
-                break
+        others_moved = others_moved or any(s != seat for s in decision.seats)
         engine.apply(state, {s: one_step(engine, hooks, state, decision, s, rng) for s in decision.seats})
     return hooks.evaluate(state, seat)

@@ -153,8 +153,8 @@ export function learnCard(types) {
  * @param {boolean} onScreen whether it must be on the screen now
  */
 function inSight(node, onScreen) {
-  if (!inWindow(node)) return false;
   const [x, y] = centre(node);
+  if (!inWindow(node, [x, y])) return false;
   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return !onScreen;
   const top = document.elementsFromPoint(x, y).find((hit) => !hit.closest("#tutorial"));
   if (top && (node.contains(top) || top.contains(node))) return true;
@@ -170,10 +170,11 @@ function centre(node) {
 /**
  * Whether the centre of `node` is inside its board's window (always, for a node not on a board).
  * @param {Element} node
+ * @param {number[]} [point] its centre, when known
  */
-function inWindow(node) {
+function inWindow(node, point) {
   if (!(node instanceof SVGElement && node.ownerSVGElement)) return true;
-  const [x, y] = centre(node);
+  const [x, y] = point ?? centre(node);
   const frame = node.ownerSVGElement.getBoundingClientRect();
   return x > frame.left && x < frame.right && y > frame.top && y < frame.bottom;
 }
